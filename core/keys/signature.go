@@ -1,0 +1,94 @@
+package keys
+
+import (
+	"crypto/ecdsa"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"golang.org/x/crypto/cryptobyte"
+	"golang.org/x/crypto/cryptobyte/asn1"
+)
+
+// SignatureSize is the length of an r‖s signature.
+const SignatureSize = 64
+
+// Signature is an ECDSA P-256 signature as the protocol carries it: r‖s.
+type Signature [SignatureSize]byte
+
+// ParseSignature takes a 64-byte r‖s signature.
+func ParseSignature(b []byte) (Signature, error) {
+	var s Signature
+	if len(b) != SignatureSize {
+		return s, fmt.Errorf("keys: signature is %d bytes, want %d (r‖s)", len(b), SignatureSize)
+	}
+	copy(s[:], b)
+	return s, nil
+}
+
+// ParseSignatureText decodes a signature written as base64url without padding,
+// the form DID proofs use; standard base64, with or without padding, is also
+// accepted because older chain samples use it.
+func ParseSignatureText(s string) (Signature, error) {
+	b, err := DecodeBase64(s)
+	if err != nil {
+		return Signature{}, fmt.Errorf("keys: signature %q: %w", s, err)
+	}
+	return ParseSignature(b)
+}
+
+// Text returns the signature in base64url without padding.
+func (s Signature) Text() string { return base64.RawURLEncoding.EncodeToString(s[:]) }
+
+// DecodeBase64 decodes base64url or standard base64, padded or not. The
+// Elastos SDKs write base64url without padding; older data uses the standard
+// alphabet with padding.
+func DecodeBase64(s string) ([]byte, error) {
+	raw := strings.TrimRight(s, "=")
+	if strings.ContainsAny(raw, "+/") {
+		return base64.RawStdEncoding.DecodeString(raw)
+	}
+	return base64.RawURLEncoding.DecodeString(raw)
+}
+
+// Verifier checks a P-256 signature over a SHA-256 digest. Hosts may supply
+// a native implementation; Native is the pure Go one.
+type Verifier interface {
+	Verify(pub PublicKey, digest [32]byte, sig Signature) bool
+}
+
+// Native verifies with crypto/ecdsa.
+type Native struct{}
+
+// Verify reports whether sig is a valid signature of digest by pub.
+func (Native) Verify(pub PublicKey, digest [32]byte, sig Signature) bool {
+	if pub.key == nil {
+		return false
+	}
+	r := new(big.Int).SetBytes(sig[:32])
+	s := new(big.Int).SetBytes(sig[32:])
+	return ecdsa.Verify(pub.key, digest[:], r, s)
+}
+
+// VerifyData reports whether sig signs SHA-256(data) under pub, using v.
+func VerifyData(v Verifier, pub PublicKey, data []byte, sig Signature) bool {
+	return v.Verify(pub, sha256.Sum256(data), sig)
+}
+
+// signatureFromDER converts an ASN.1 ECDSA signature into r‖s.
+func signatureFromDER(der []byte) (Signature, error) {
+	var inner cryptobyte.String
+	r, s := new(big.Int), new(big.Int)
+	in := cryptobyte.String(der)
+	if !in.ReadASN1(&inner, asn1.SEQUENCE) || !in.Empty() ||
+		!inner.ReadASN1Integer(r) || !inner.ReadASN1Integer(s) || !inner.Empty() ||
+		r.Sign() <= 0 || s.Sign() <= 0 || r.BitLen() > 256 || s.BitLen() > 256 {
+		return Signature{}, fmt.Errorf("malformed DER signature %x", der)
+	}
+	var sig Signature
+	r.FillBytes(sig[:32])
+	s.FillBytes(sig[32:])
+	return sig, nil
+}
