@@ -112,7 +112,7 @@ func TestVerifyChainSampleSignature(t *testing.T) {
 	var v struct {
 		PublicKeyBase58 string
 		Operation       struct {
-			Header struct{ Specification, Operation string }
+			Header  struct{ Specification, Operation string }
 			Payload string
 			Proof   struct{ Signature string }
 		}
