@@ -1,0 +1,16 @@
+// Package jsonrpc decodes JSON-RPC 2.0 requests and encodes responses, with
+// the error codes of the identity-chain resolver interface.
+//
+// It is lenient where real clients differ and strict where the answer would
+// otherwise be wrong:
+//   - a request without "jsonrpc" (1.0 style) is accepted;
+//   - a request without "id" is answered, with id null (the resolver has no
+//     notifications);
+//   - an id must be a string, an integer or null: an id with decimals, or of
+//     another type, makes the request invalid and the answer carries id null;
+//   - params may be an object or an array holding one object, the form the
+//     Elastos DID SDKs use for did_resolveDID and friends.
+//
+// A body is either one request or a batch (a non-empty array of requests);
+// each element of a batch is decoded, and fails, on its own.
+package jsonrpc

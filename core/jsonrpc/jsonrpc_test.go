@@ -1,0 +1,191 @@
+package jsonrpc
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestDecodeSingle(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		method     string
+		id         string
+		code       int // 0: the call is valid
+	}{
+		{"2.0 with id", `{"jsonrpc":"2.0","method":"resolvedid","params":{},"id":1}`, "resolvedid", "1", 0},
+		{"string id", `{"jsonrpc":"2.0","method":"query","id":"a-1"}`, "query", `"a-1"`, 0},
+		{"negative id", `{"method":"query","id":-7}`, "query", "-7", 0},
+		{"1.0 style", `{"method":"resolvedid","params":{},"id":3}`, "resolvedid", "3", 0},
+		{"no id", `{"jsonrpc":"2.0","method":"resolvedid"}`, "resolvedid", "null", 0},
+		{"null id", `{"jsonrpc":"2.0","method":"resolvedid","id":null}`, "resolvedid", "null", 0},
+		{"decimal id", `{"jsonrpc":"2.0","method":"m","id":1.5}`, "", "null", CodeInvalidRequest},
+		{"exponent id", `{"jsonrpc":"2.0","method":"m","id":1e3}`, "", "null", CodeInvalidRequest},
+		{"object id", `{"jsonrpc":"2.0","method":"m","id":{}}`, "", "null", CodeInvalidRequest},
+		{"wrong version", `{"jsonrpc":"3.0","method":"m","id":1}`, "", "null", CodeInvalidRequest},
+		{"no method", `{"jsonrpc":"2.0","id":9}`, "", "9", CodeInvalidRequest},
+		{"method not string", `{"jsonrpc":"2.0","method":5,"id":9}`, "", "null", CodeInvalidRequest},
+		{"not an object", `"resolvedid"`, "", "null", CodeInvalidRequest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls, batch, err := Decode([]byte(tc.body))
+			if err != nil || batch || len(calls) != 1 {
+				t.Fatalf("Decode = %d calls, batch %v, err %v; want one call", len(calls), batch, err)
+			}
+			c := calls[0]
+			if got := code(c.Err); got != tc.code {
+				t.Errorf("error code %d (%v), want %d", got, c.Err, tc.code)
+			}
+			if c.Method != tc.method || string(c.ID) != tc.id {
+				t.Errorf("method %q id %s, want %q %s", c.Method, c.ID, tc.method, tc.id)
+			}
+		})
+	}
+}
+
+func code(e *Error) int {
+	if e == nil {
+		return 0
+	}
+	return e.Code
+}
+
+func TestDecodeBodyErrors(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		code int
+		want string
+	}{
+		{`{"method":`, CodeParseError, "unexpected end"},
+		{``, CodeParseError, "unexpected end"},
+		{`[]`, CodeInvalidRequest, "empty batch"},
+		{"[" + strings.Repeat(`{"method":"m"},`, MaxBatch) + `{"method":"m"}]`, CodeInvalidRequest, "batch of 101 calls"},
+	} {
+		calls, _, err := Decode([]byte(tc.body))
+		if err == nil || err.Code != tc.code || !strings.Contains(fmt.Sprint(err.Data), tc.want) {
+			t.Errorf("Decode(%.20q) = %d calls, error %v; want code %d with %q", tc.body, len(calls), err, tc.code, tc.want)
+		}
+	}
+}
+
+func TestDecodeBatchDecodesEachCall(t *testing.T) {
+	calls, batch, err := Decode([]byte(`[{"method":"a","id":1}, 7, {"method":"b","id":"x","params":[{"did":"d"}]}]`))
+	if err != nil || !batch || len(calls) != 3 {
+		t.Fatalf("Decode = %d calls, batch %v, err %v", len(calls), batch, err)
+	}
+	if calls[0].Method != "a" || calls[0].Err != nil {
+		t.Errorf("call 0 = %+v", calls[0])
+	}
+	if calls[1].Err == nil || calls[1].Err.Code != CodeInvalidRequest || string(calls[1].ID) != "null" {
+		t.Errorf("call 1 = %+v, want invalid request with id null", calls[1])
+	}
+	if calls[2].Method != "b" || string(calls[2].ID) != `"x"` || string(calls[2].Params) != `[{"did":"d"}]` {
+		t.Errorf("call 2 = %+v", calls[2])
+	}
+}
+
+func TestDecodeParams(t *testing.T) {
+	type params struct {
+		DID string `json:"did"`
+		All bool   `json:"all"`
+	}
+	for _, tc := range []struct {
+		in   string
+		want params
+		err  string
+	}{
+		{`{"did":"did:elastos:x","all":true}`, params{"did:elastos:x", true}, ""},
+		{`[{"did":"did:elastos:x"}]`, params{DID: "did:elastos:x"}, ""},
+		{` [ {"did":"y"} ] `, params{DID: "y"}, ""},
+		{`[]`, params{}, "holds 0 elements"},
+		{`[{"did":"a"},{"did":"b"}]`, params{}, "holds 2 elements"},
+		{`["a"]`, params{}, "params is a string"},
+		{``, params{}, "params is nothing"},
+		{`{"did":"a","al":true}`, params{}, `unknown field "al"`},
+		{`{"did":5}`, params{}, "cannot unmarshal number"},
+	} {
+		var got params
+		err := DecodeParams(json.RawMessage(tc.in), &got)
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("DecodeParams(%s) error %v", tc.in, err)
+		case tc.err != "" && (err == nil || err.Code != CodeInvalidParams || !strings.Contains(fmt.Sprint(err.Data), tc.err)):
+			t.Errorf("DecodeParams(%s) error %v, want -32602 with %q", tc.in, err, tc.err)
+		case tc.err == "" && got != tc.want:
+			t.Errorf("DecodeParams(%s) = %+v, want %+v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestResponseShapes(t *testing.T) {
+	for _, tc := range []struct {
+		r    Response
+		want string
+	}{
+		{Result(json.RawMessage(`1`), map[string]int{"status": 3}), `{"jsonrpc":"2.0","result":{"status":3},"id":1}`},
+		{Result(nil, "x"), `{"jsonrpc":"2.0","result":"x","id":null}`},
+		{Failure(json.RawMessage(`"q"`), QueryParamsInvalid("")), `{"jsonrpc":"2.0","error":{"code":-32602,"message":"Query parameters invalid."},"id":"q"}`},
+		{Failure(nil, ResolverError("store closed")), `{"jsonrpc":"2.0","error":{"code":-32001,"message":"Resolver internal error.","data":"store closed"},"id":null}`},
+		{Failure(nil, MethodNotFound("nope")), `{"jsonrpc":"2.0","error":{"code":-32601,"message":"Method not found","data":"no method \"nope\""},"id":null}`},
+	} {
+		b, err := json.Marshal(tc.r)
+		if err != nil || string(b) != tc.want {
+			t.Errorf("Marshal = %s, %v; want %s", b, err, tc.want)
+		}
+	}
+}
+
+func TestErrorMessages(t *testing.T) {
+	for _, tc := range []struct {
+		err  *Error
+		code int
+		msg  string
+	}{
+		{ParseError(""), -32700, "Parse error"},
+		{InvalidRequest(""), -32600, "Invalid Request"},
+		{InvalidParams(""), -32602, "Invalid params"},
+		{InternalError(""), -32603, "Internal error"},
+		{Errorf(-32000, "Server error", "%d", 4), -32000, "Server error"},
+	} {
+		if tc.err.Code != tc.code || tc.err.Message != tc.msg {
+			t.Errorf("%v: code %d message %q, want %d %q", tc.err, tc.err.Code, tc.err.Message, tc.code, tc.msg)
+		}
+	}
+	if got := Errorf(-32000, "Server error", "%d left", 4).Error(); got != "jsonrpc -32000: Server error (4 left)" {
+		t.Errorf("Error() = %q", got)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","method":"resolvedid","params":{"did":"x","all":false},"id":1}`,
+		`[{"method":"query","params":[{"service":"Hive"}],"id":"a"},{"id":2.5}]`,
+		`{"id":-0}`, `[]`, `nul`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		calls, batch, err := Decode(body)
+		if err != nil {
+			if len(calls) != 0 {
+				t.Fatalf("error %v with %d calls", err, len(calls))
+			}
+			return
+		}
+		if !batch && len(calls) != 1 {
+			t.Fatalf("single body gave %d calls", len(calls))
+		}
+		for _, c := range calls {
+			if !json.Valid(c.ID) {
+				t.Fatalf("call id %q is not JSON", c.ID)
+			}
+			if c.Err == nil && c.Method == "" {
+				t.Fatal("valid call without method")
+			}
+			if _, err := json.Marshal(Result(c.ID, nil)); err != nil {
+				t.Fatalf("answer does not encode: %v", err)
+			}
+		}
+	})
+}
