@@ -38,6 +38,7 @@ const (
 	OpCheckSig      byte = 0xAC // a standard single-key script
 	OpCheckSigDID   byte = 0xAD // a DID key script, as DID ids are derived today
 	OpCheckMultiSig byte = 0xAE
+	OpCrossChain    byte = 0xAF // ends a cross-chain script (Elastos.ELA common/uint168.go)
 )
 
 // SingleKeyScript returns the redeem script for one public key:
