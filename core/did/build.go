@@ -1,0 +1,46 @@
+package did
+
+import (
+	"slices"
+	"time"
+
+	"didlight/core/keys"
+)
+
+// PrimaryKey is the fragment NewDocument gives the default key, as the SDKs do.
+const PrimaryKey = "primary"
+
+// NewDocument returns the unsigned document of a new standard DID: the DID
+// derived from pub, pub as its default key #primary (in publicKey and
+// authentication), the given services (ids relative to the DID are resolved
+// against it) and expires (whole seconds, UTC). Sign it with Sign, creator
+// Document.DefaultKey().ID.
+func NewDocument(pub keys.PublicKey, expires time.Time, services ...Service) (*Document, error) {
+	subject := FromKey(pub)
+	primary := URL{DID: subject, Fragment: PrimaryKey}
+	key, err := newPublicKey(primary, DefaultKeyType, subject, pub.Base58())
+	if err != nil {
+		return nil, err
+	}
+	doc := &Document{
+		subject:        subject,
+		publicKeys:     []PublicKey{key},
+		authentication: []URL{primary},
+		expires:        expires.UTC().Truncate(time.Second),
+		derivation:     Derived,
+	}
+	for _, s := range services {
+		if s.ID.DID.IsZero() {
+			s.ID.DID = subject
+		}
+		if s.ID.Fragment == "" || s.Type == "" || s.Endpoint == "" {
+			return nil, errorf(ErrMalformed, "%s: a service needs an id with a fragment, a type and an endpoint", subject)
+		}
+		if slices.ContainsFunc(doc.services, func(o Service) bool { return o.ID == s.ID }) {
+			return nil, errorf(ErrMalformed, "%s: service %s is listed twice", subject, s.ID)
+		}
+		doc.services = append(doc.services, s)
+	}
+	slices.SortFunc(doc.services, func(a, b Service) int { return compareURL(a.ID, b.ID) })
+	return doc, nil
+}

@@ -1,0 +1,253 @@
+package did
+
+import (
+	"time"
+
+	"slices"
+
+	"didlight/core/did/sdkjson"
+)
+
+// Normalized returns the document as the SDKs serialize it for signing and
+// publishing: every reference a full DID URL, default types and controllers
+// written out, keys, references, credentials and services sorted by id.
+func (doc *Document) Normalized() []byte { return doc.appendJSON(nil, DID{}, true) }
+
+// Compact returns the document in the SDKs' compact form: references to the
+// document's own DID shortened to "#fragment", default types and the DID
+// itself as controller left out.
+func (doc *Document) Compact() []byte { return doc.appendJSON(nil, doc.subject, true) }
+
+// signingInput returns what a document proof signs: the normalized document
+// without its proofs.
+func (doc *Document) signingInput() []byte { return doc.appendJSON(nil, DID{}, false) }
+
+// appendJSON writes the document as the SDKs' toJSON(key) does, base being
+// the DID that references are relative to (zero for the normalized form).
+func (doc *Document) appendJSON(dst []byte, base DID, withProofs bool) []byte {
+	if dst == nil {
+		dst = make([]byte, 0, 512+256*(len(doc.publicKeys)+len(doc.credentials)+len(doc.services)))
+	}
+	w := writer{dst: append(dst, '{'), base: base}
+	if len(doc.context) > 0 {
+		w.strings("@context", doc.context)
+	}
+	w.key("id")
+	w.did(doc.subject)
+	switch len(doc.controllers) {
+	case 0:
+	case 1:
+		w.key("controller")
+		w.did(doc.controllers[0])
+	default:
+		w.key("controller")
+		w.open('[')
+		for _, c := range doc.controllers {
+			w.comma()
+			w.did(c)
+		}
+		w.close(']')
+	}
+	if doc.multisig.N > 0 {
+		w.key("multisig")
+		w.str(doc.multisig.String())
+	}
+	if len(doc.publicKeys) > 0 {
+		w.key("publicKey")
+		w.open('[')
+		for _, k := range doc.publicKeys {
+			w.comma()
+			w.publicKey(k, doc.subject)
+		}
+		w.close(']')
+	}
+	w.urls("authentication", doc.authentication)
+	w.urls("authorization", doc.authorization)
+	if len(doc.credentials) > 0 {
+		w.key("verifiableCredential")
+		w.open('[')
+		for i := range doc.credentials {
+			w.comma()
+			w.credential(&doc.credentials[i])
+		}
+		w.close(']')
+	}
+	if len(doc.services) > 0 {
+		w.key("service")
+		w.open('[')
+		for _, s := range doc.services {
+			w.comma()
+			w.service(s)
+		}
+		w.close(']')
+	}
+	w.key("expires")
+	w.time(doc.expires)
+	if withProofs && len(doc.proofs) > 0 {
+		w.key("proof")
+		if len(doc.proofs) == 1 {
+			w.proof(doc.proofs[0])
+		} else {
+			w.open('[')
+			for _, p := range doc.proofs {
+				w.comma()
+				w.proof(p)
+			}
+			w.close(']')
+		}
+	}
+	return append(w.dst, '}')
+}
+
+// writer appends JSON members. It tracks whether a comma is due.
+type writer struct {
+	dst   []byte
+	base  DID
+	first bool // the next member or element is the first of its object or array
+}
+
+func (w *writer) open(c byte) {
+	w.dst = append(w.dst, c)
+	w.first = true
+}
+
+func (w *writer) close(c byte) {
+	w.dst = append(w.dst, c)
+	w.first = false
+}
+
+func (w *writer) comma() {
+	if !w.first {
+		w.dst = append(w.dst, ',')
+	}
+	w.first = false
+}
+
+// key starts a member of the object being written.
+func (w *writer) key(k string) {
+	if len(w.dst) > 0 && w.dst[len(w.dst)-1] != '{' {
+		w.dst = append(w.dst, ',')
+	}
+	w.dst = append(w.dst, '"')
+	w.dst = append(w.dst, k...)
+	w.dst = append(w.dst, '"', ':')
+}
+
+func (w *writer) str(s string)     { w.dst = sdkjson.AppendString(w.dst, s) }
+func (w *writer) did(d DID)        { w.dst = append(d.appendTo(append(w.dst, '"')), '"') }
+func (w *writer) url(u URL)        { w.dst = append(u.appendTo(append(w.dst, '"'), w.base), '"') }
+func (w *writer) time(t time.Time) { w.dst = appendTime(w.dst, t) }
+func (w *writer) compact() bool    { return !w.base.IsZero() }
+
+func (w *writer) strings(k string, ss []string) {
+	w.key(k)
+	w.open('[')
+	for _, s := range ss {
+		w.comma()
+		w.str(s)
+	}
+	w.close(']')
+}
+
+func (w *writer) urls(k string, us []URL) {
+	if len(us) == 0 {
+		return
+	}
+	w.key(k)
+	w.open('[')
+	for _, u := range us {
+		w.comma()
+		w.url(u)
+	}
+	w.close(']')
+}
+
+func (w *writer) publicKey(k PublicKey, subject DID) {
+	w.open('{')
+	w.key("id")
+	w.url(k.ID)
+	if !w.compact() || k.Type != DefaultKeyType {
+		w.key("type")
+		w.str(k.Type)
+	}
+	if !w.compact() || k.Controller != w.base {
+		w.key("controller")
+		w.did(k.Controller)
+	}
+	w.key("publicKeyBase58")
+	w.str(k.PublicKeyBase58)
+	w.close('}')
+}
+
+func (w *writer) proof(p Proof) {
+	w.open('{')
+	if !w.compact() || p.Type != DefaultKeyType {
+		w.key("type")
+		w.str(p.Type)
+	}
+	if !p.Created.IsZero() {
+		w.key("created")
+		w.time(p.Created)
+	}
+	w.key("creator")
+	w.url(p.Creator)
+	w.key("signatureValue")
+	w.str(p.Signature)
+	w.close('}')
+}
+
+// service writes id, type and serviceEndpoint, then the other properties;
+// sdkjson.AppendObject puts array-index keys first, as JavaScript would.
+func (w *writer) service(s Service) {
+	members := make([]sdkjson.Member, 0, 3+len(s.props))
+	members = append(members,
+		sdkjson.Member{Key: "id", Value: sdkjson.StringValue(s.ID.Relative(w.base))},
+		sdkjson.Member{Key: "type", Value: sdkjson.StringValue(s.Type)},
+		sdkjson.Member{Key: "serviceEndpoint", Value: sdkjson.StringValue(s.Endpoint)})
+	w.dst = sdkjson.AppendObject(w.dst, append(members, s.props...))
+	w.first = false
+}
+
+func (w *writer) credential(c *Credential) { w.credentialWithProof(c, true) }
+
+func (w *writer) credentialWithProof(c *Credential, withProof bool) {
+	w.open('{')
+	if len(c.Context) > 0 {
+		w.strings("@context", c.Context)
+	}
+	w.key("id")
+	w.url(c.ID)
+	w.strings("type", c.Types)
+	if !w.compact() || c.Issuer != w.base {
+		w.key("issuer")
+		w.did(c.Issuer)
+	}
+	w.key("issuanceDate")
+	w.time(c.IssuanceDate)
+	if !c.ExpirationDate.IsZero() {
+		w.key("expirationDate")
+		w.time(c.ExpirationDate)
+	}
+	w.key("credentialSubject")
+	subject := sdkjson.Member{Key: "id", Value: sdkjson.StringValue(c.Subject.String())}
+	w.dst = sdkjson.AppendObject(w.dst, slices.Insert(slices.Clip(c.props), 0, subject))
+	if withProof {
+		p := c.Proof
+		w.key("proof")
+		w.open('{')
+		if !w.compact() || p.Type != DefaultKeyType {
+			w.key("type")
+			w.str(p.Type)
+		}
+		if !p.Created.IsZero() {
+			w.key("created")
+			w.time(p.Created)
+		}
+		w.key("verificationMethod")
+		w.url(p.VerificationMethod)
+		w.key("signature")
+		w.str(p.Signature)
+		w.close('}')
+	}
+	w.close('}')
+}

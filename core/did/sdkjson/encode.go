@@ -1,0 +1,165 @@
+package sdkjson
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// AppendString appends s as JSON.stringify writes a string. Bytes of s that
+// are not UTF-8 are written as U+FFFD.
+func AppendString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				dst = append(dst, s[start:i]...)
+				dst = utf8.AppendRune(dst, utf8.RuneError)
+				i++
+				start = i
+				continue
+			}
+			i += n
+			continue
+		}
+		if c >= 0x20 && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+		}
+		i++
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// AppendNumber appends f as JavaScript's Number.prototype.toString writes it:
+// the shortest decimal that reads back as f, in plain notation from 1e-6 up
+// to 1e21 and in exponent notation ("1e+21", "1.5e-7") outside. JSON.stringify
+// writes non-finite numbers as null, and so does AppendNumber.
+func AppendNumber(dst []byte, f float64) []byte {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return append(dst, "null"...)
+	}
+	if f == 0 {
+		return append(dst, '0') // also for -0
+	}
+	if abs := math.Abs(f); abs >= 1e21 || abs < 1e-6 {
+		b := strconv.AppendFloat(dst, f, 'e', -1, 64)
+		// Go writes e-07 and e+21; JavaScript writes e-7 and e+21.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+		return b
+	}
+	return strconv.AppendFloat(dst, f, 'f', -1, 64)
+}
+
+// AppendValue appends v as JSON.stringify writes it.
+func AppendValue(dst []byte, v Value) []byte {
+	switch v.kind {
+	case Null:
+		return append(dst, "null"...)
+	case Bool:
+		return strconv.AppendBool(dst, v.b)
+	case Number:
+		return AppendNumber(dst, v.num)
+	case String:
+		return AppendString(dst, v.str)
+	case Array:
+		dst = append(dst, '[')
+		for i, e := range v.elems {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendValue(dst, e)
+		}
+		return append(dst, ']')
+	case Object:
+		return AppendObject(dst, v.members)
+	}
+	return dst // an Invalid value writes nothing, as undefined does
+}
+
+// AppendObject appends an object with the given members. As in a JavaScript
+// object, members whose key is an array index come first, in numeric order;
+// the others follow in the order given.
+func AppendObject(dst []byte, members []Member) []byte {
+	dst = append(dst, '{')
+	first := true
+	write := func(m Member) {
+		if m.Value.kind == Invalid {
+			return
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = AppendString(dst, m.Key)
+		dst = append(dst, ':')
+		dst = AppendValue(dst, m.Value)
+	}
+	if slices.ContainsFunc(members, func(m Member) bool { return isArrayIndex(m.Key) }) {
+		var index []Member
+		for _, m := range members {
+			if isArrayIndex(m.Key) {
+				index = append(index, m)
+			}
+		}
+		slices.SortFunc(index, func(a, b Member) int { return compareIndex(a.Key, b.Key) })
+		for _, m := range index {
+			write(m)
+		}
+		for _, m := range members {
+			if !isArrayIndex(m.Key) {
+				write(m)
+			}
+		}
+	} else {
+		for _, m := range members {
+			write(m)
+		}
+	}
+	return append(dst, '}')
+}
+
+// isArrayIndex reports whether key is the canonical decimal form of an
+// integer from 0 to 2^32−2, which JavaScript orders before other keys.
+func isArrayIndex(key string) bool {
+	if key == "" || len(key) > 10 || key[0] == '0' && len(key) > 1 {
+		return false
+	}
+	n, err := strconv.ParseUint(key, 10, 64)
+	return err == nil && n < math.MaxUint32
+}
+
+// compareIndex orders two array-index keys by value: shorter is smaller.
+func compareIndex(a, b string) int {
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	return CompareUTF16(a, b)
+}

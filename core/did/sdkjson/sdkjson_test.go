@@ -1,0 +1,220 @@
+package sdkjson
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// The want columns were produced by Node.js 20: JSON.stringify(JSON.parse(in))
+// and JSON.stringify(sortJSONObject(JSON.parse(in))), sortJSONObject being
+// the SDK's (src/json.ts).
+var stringifyTests = []struct{ in, want, sorted string }{
+	{
+		`{"b":1,"10":2,"2":true,"a":null,"a":3}`,
+		`{"2":true,"10":2,"b":1,"a":3}`,
+		`{"2":true,"10":2,"a":3,"b":1}`,
+	},
+	{
+		`[1e21,1e-7,1e-6,-0,0.1,123456789012345680000,5e-324,1.7976931348623157e308,1e400,-1e400,100,1.5e300,12345678901234567890]`,
+		`[1e+21,1e-7,0.000001,0,0.1,123456789012345680000,5e-324,1.7976931348623157e+308,null,null,100,1.5e+300,12345678901234567000]`,
+		``,
+	},
+	{
+		`"\u2028\u0001\u001f\u007f\b\f\n\r\t\/\"\\ é\ud83d\ude00<>&"`,
+		"\"\u2028\\u0001\\u001f\x7f\\b\\f\\n\\r\\t/\\\"\\\\ é😀<>&\"",
+		``,
+	},
+	{
+		`{"4294967295":1,"4294967294":2,"01":3,"1":4,"0":5,"-1":6,"":7}`,
+		`{"0":5,"1":4,"4294967294":2,"4294967295":1,"01":3,"-1":6,"":7}`,
+		`{"0":5,"1":4,"4294967294":2,"":7,"-1":6,"01":3,"4294967295":1}`,
+	},
+	{
+		`{"z":{"b":[{"d":1,"c":2},[]],"a":{}},"\uffff":1,"\ud83d\ude00":2,"A":3}`,
+		"{\"z\":{\"b\":[{\"d\":1,\"c\":2},[]],\"a\":{}},\"\uffff\":1,\"😀\":2,\"A\":3}",
+		"{\"A\":3,\"z\":{\"a\":{},\"b\":[{\"c\":2,\"d\":1},[]]},\"😀\":2,\"\uffff\":1}",
+	},
+	{" \t\n\r[ ] ", `[]`, ``},
+	{`{"a":[true,false,null,{}]}`, `{"a":[true,false,null,{}]}`, `{"a":[true,false,null,{}]}`},
+}
+
+func TestStringifyMatchesJavaScript(t *testing.T) {
+	for _, tc := range stringifyTests {
+		d := NewDecoder([]byte(tc.in))
+		v := d.Value()
+		if err := d.Finish(); err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if got := string(AppendValue(nil, v)); got != tc.want {
+			t.Errorf("stringify %s\n got %s\nwant %s", tc.in, got, tc.want)
+		}
+		if tc.sorted == "" {
+			continue
+		}
+		if got := string(AppendValue(nil, Sorted(v))); got != tc.sorted {
+			t.Errorf("sorted %s\n got %s\nwant %s", tc.in, got, tc.sorted)
+		}
+	}
+}
+
+func TestSortedDoesNotChangeItsInput(t *testing.T) {
+	d := NewDecoder([]byte(`{"b":{"y":1,"x":2},"a":[{"d":1,"c":2}]}`))
+	v := d.Value()
+	before := string(AppendValue(nil, v))
+	Sorted(v)
+	if after := string(AppendValue(nil, v)); after != before {
+		t.Errorf("Sorted changed its input: %s, was %s", after, before)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{``, "offset 0: want a value, found end of input"},
+		{`{"a":1,}`, `offset 7: want string, found '}'`},
+		{`{"a" 1}`, `want ':' after member name "a"`},
+		{`{"a":[1 2]}`, "a[0] (offset 8): want ',' or ']' after an array element"},
+		{`[1,]`, "[1] (offset 3): want a value"},
+		{`{"publicKey":[{"id":7}]}`, ""},
+		{`"abc`, "unterminated string"},
+		{`"a` + "\x01" + `"`, "control character 0x01"},
+		{`"\x"`, `invalid escape \x`},
+		{`"\u12"`, `invalid \u escape`},
+		{`"\ud800"`, `\ud800 is a lone surrogate`},
+		{`"\udc00\ud800"`, `\udc00 is a lone surrogate`},
+		{"\"\xff\"", "not valid UTF-8"},
+		{`01`, "unexpected number after the JSON value"},
+		{`-`, "invalid number"},
+		{`1.`, "no digits after the decimal point"},
+		{`1e+`, "no digits in the exponent"},
+		{`tru`, "invalid literal, want true"},
+		{`nul`, "invalid literal, want null"},
+		{`[] x`, "unexpected 'x' after the JSON value"},
+		{strings.Repeat("[", MaxDepth+1), "nested more than 128 levels deep"},
+	} {
+		d := NewDecoder([]byte(tc.in))
+		d.Value()
+		err := d.Finish()
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%q: %v", tc.in, err)
+			}
+			continue
+		}
+		var je *Error
+		if !errors.As(err, &je) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want an *Error containing %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestTypedReadsNameThePath(t *testing.T) {
+	d := NewDecoder([]byte(`{"publicKey":[{"id":"#a"},{"id":7}]}`))
+	var ids []string
+	for m := d.Object(); m.Next(); {
+		for e := d.Array(); e.Next(); {
+			for k := d.Object(); k.Next(); {
+				ids = append(ids, d.Str())
+			}
+		}
+	}
+	err := d.Finish()
+	if err == nil || !strings.Contains(err.Error(), "publicKey[1].id (offset 32): want string, found number") {
+		t.Fatalf("error %v", err)
+	}
+	if len(ids) != 2 || ids[0] != "#a" || ids[1] != "" {
+		t.Errorf("read %q before the error, want [#a \"\"]", ids)
+	}
+}
+
+func TestIntAndFail(t *testing.T) {
+	d := NewDecoder([]byte(`[3, 2.5]`))
+	e := d.Array()
+	e.Next()
+	if n := d.Int(); n != 3 {
+		t.Errorf("Int = %d, want 3", n)
+	}
+	e.Next()
+	d.Int()
+	if err := d.Err(); err == nil || !strings.Contains(err.Error(), "[1] (offset 7): want an integer, found 2.5") {
+		t.Errorf("error %v", err)
+	}
+	sentinel := errors.New("sentinel")
+	d2 := NewDecoder([]byte(`{"x":"y"}`))
+	for m := d2.Object(); m.Next(); {
+		d2.Str()
+		d2.Fail(sentinel)
+	}
+	if err := d2.Finish(); !errors.Is(err, sentinel) || !strings.Contains(err.Error(), "sdkjson: x (offset 8)") {
+		t.Errorf("Fail recorded %v", err)
+	}
+}
+
+func TestCompareUTF16(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"a", "b", -1}, {"b", "a", 1}, {"a", "a", 0}, {"a", "ab", -1}, {"B", "a", -1},
+		{"😀", "\uffff", -1}, // JavaScript: "\ud83d\ude00" < "\uffff"
+		{"\uffff", "😀", 1},
+		{"\ue000", "😀", 1},
+		{"é", "ê", -1},
+		{"z", "é", -1},
+	} {
+		got := CompareUTF16(tc.a, tc.b)
+		if sign(got) != tc.want {
+			t.Errorf("CompareUTF16(%q, %q) = %d, want sign %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func sign(n int) int {
+	switch {
+	case n < 0:
+		return -1
+	case n > 0:
+		return 1
+	}
+	return 0
+}
+
+func TestAppendStringReplacesInvalidUTF8(t *testing.T) {
+	if got := string(AppendString(nil, "a\xffb")); got != "\"a\uFFFDb\"" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// FuzzValue checks that whatever the decoder accepts is JSON, and that
+// writing is a fixed point: decode(write(v)) writes the same bytes.
+func FuzzValue(f *testing.F) {
+	for _, tc := range stringifyTests {
+		f.Add([]byte(tc.in))
+	}
+	f.Add([]byte(`{"a":"\u0000","b":[1,{"c":null}]}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		d := NewDecoder(in)
+		v := d.Value()
+		if d.Finish() != nil {
+			return
+		}
+		if !json.Valid(in) {
+			t.Fatalf("accepted invalid JSON %q", in)
+		}
+		out := AppendValue(nil, v)
+		d2 := NewDecoder(out)
+		v2 := d2.Value()
+		if err := d2.Finish(); err != nil {
+			t.Fatalf("cannot read back %q: %v", out, err)
+		}
+		if again := AppendValue(nil, v2); string(again) != string(out) {
+			t.Fatalf("not a fixed point: %q then %q", out, again)
+		}
+		sorted := AppendValue(nil, Sorted(v))
+		if !json.Valid(sorted) {
+			t.Fatalf("sorted output is not JSON: %q", sorted)
+		}
+	})
+}
