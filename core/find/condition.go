@@ -1,0 +1,53 @@
+package find
+
+import (
+	"strings"
+	"unsafe"
+)
+
+// Condition is a compiled find condition. It is immutable and safe for
+// concurrent use: compile once, match many documents.
+type Condition struct {
+	src  Value // the condition as written; String renders it
+	root matcher
+}
+
+// Compile parses and compiles a find condition written in strict JSON or
+// in the relaxed syntax of the shell (see the package documentation). It
+// returns a *SyntaxError for text that does not parse and a
+// *ConditionError for a parsed object that is not a valid condition.
+func Compile(text string) (*Condition, error) {
+	trimmed := strings.TrimLeft(text, " \t\r\n")
+	if !strings.HasPrefix(trimmed, "{") {
+		p := parser{src: text, pos: len(text) - len(trimmed)}
+		return nil, p.fail("'{' (a find condition is an object)")
+	}
+	src, err := parse(text, true)
+	if err != nil {
+		return nil, err
+	}
+	root, err := compileQuery(&src, "", false)
+	if err != nil {
+		return nil, err
+	}
+	return &Condition{src: src, root: root}, nil
+}
+
+// Match reports whether the JSON document doc satisfies the condition,
+// reading doc in place without decoding it. doc must be valid JSON, as
+// stored by the node; invalid text gives an unspecified answer, never a
+// panic. Match neither keeps nor modifies doc.
+func (c *Condition) Match(doc []byte) bool {
+	text := unsafe.String(unsafe.SliceData(doc), len(doc))
+	return c.root.match(elem{raw: strings.TrimLeft(text, " \t\r\n")})
+}
+
+// MatchValue reports whether a parsed document satisfies the condition.
+func (c *Condition) MatchValue(doc *Value) bool {
+	return c.root.match(elem{val: doc})
+}
+
+// String returns the condition as compact text that Compile reads back to
+// an equal condition: strict JSON, except that /pattern/flags literals stay
+// literals.
+func (c *Condition) String() string { return c.src.String() }

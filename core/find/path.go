@@ -1,0 +1,114 @@
+package find
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// step is one name of a dotted field path.
+type step struct {
+	name  string // the field name
+	query string // the name escaped as a gjson path component
+	index int    // the array position the name spells ("0", "12"), or -1
+}
+
+func splitPath(path string) []step {
+	names := strings.Split(path, ".")
+	steps := make([]step, len(names))
+	for i, n := range names {
+		steps[i] = step{name: n, query: gjson.Escape(n), index: arrayIndex(n)}
+	}
+	return steps
+}
+
+// arrayIndex returns the position a path name spells, or -1. Only the
+// canonical spelling names a position: array elements are named "0", "1"...
+func arrayIndex(name string) int {
+	if name == "" || name != "0" && name[0] == '0' {
+		return -1
+	}
+	for i := 0; i < len(name); i++ {
+		if name[i] < '0' || name[i] > '9' {
+			return -1
+		}
+	}
+	n, err := strconv.Atoi(name)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// The functions below yield the values a dotted path reaches in a
+// document, as the store's matcher does, and report whether pred holds for
+// any of them (https://www.mongodb.com/docs/manual/core/document/#dot-notation,
+// https://www.mongodb.com/docs/manual/tutorial/query-arrays/). The order and
+// shape of what is yielded follows the store's path iterator (facts from
+// mongodb/mongo src/mongo/db/matcher/path.cpp):
+//   - Descending through objects, a missing field or a scalar where the path
+//     goes on yields one missing value (so {a: null} matches a missing a).
+//   - An array met before the path ends is traversed: each object element
+//     continues with the rest of the path; an element at the position the
+//     next name spells ("a.0.b") continues after that name; other elements,
+//     and arrays nested in the array, yield nothing.
+//   - An array where the path ends yields each element and then the array
+//     itself (expand), or only the array for operators on whole arrays
+//     ($size, $elemMatch). Nested arrays are not expanded further.
+
+// walk reports whether pred holds for a value the path reaches from ctx.
+func walk(ctx elem, steps []step, expand bool, pred matcher) bool {
+	cur, rest := descend(ctx, steps)
+	if cur.kind() != kindArray {
+		return pred.match(cur)
+	}
+	if len(rest) > 0 {
+		return walkArray(cur, rest, expand, pred)
+	}
+	if expand && cur.each(func(_ string, x elem) bool { return pred.match(x) }) {
+		return true
+	}
+	return pred.match(cur)
+}
+
+// descend follows the path through objects until it ends or meets an array;
+// it returns the value reached and the steps left after it.
+func descend(ctx elem, steps []step) (elem, []step) {
+	cur := ctx
+	for len(steps) > 0 {
+		if k := cur.kind(); k != kindObject && k != kindArray {
+			return elem{}, nil
+		}
+		cur = cur.field(&steps[0])
+		steps = steps[1:]
+		if len(steps) > 0 && cur.kind() == kindArray {
+			break
+		}
+	}
+	return cur, steps
+}
+
+// walkArray traverses an array met before the path ends.
+func walkArray(arr elem, rest []step, expand bool, pred matcher) bool {
+	pos := -1
+	return arr.each(func(_ string, x elem) bool {
+		pos++
+		k := x.kind()
+		if k == kindObject && walk(x, rest, expand, pred) {
+			return true
+		}
+		if rest[0].index != pos {
+			return false
+		}
+		switch {
+		case len(rest) == 1:
+			return pred.match(x)
+		case k == kindObject:
+			return walk(x, rest[1:], expand, pred)
+		case k == kindArray:
+			return walkArray(x, rest[1:], expand, pred)
+		}
+		return false
+	})
+}
