@@ -128,8 +128,13 @@ func isOperatorObject(v *Value) bool {
 	return len(v.keys) > 0 && strings.HasPrefix(v.keys[0], "$") && !queryOperators[v.keys[0]]
 }
 
-// hasOperator reports whether a $-key appears anywhere inside v.
+// hasOperator reports whether a $-key or a /regex/ literal appears
+// anywhere inside v: what no JSON document can hold, so what no exact
+// equality could ever match.
 func hasOperator(v *Value) bool {
+	if v.kind == kindRegex {
+		return true
+	}
 	for _, k := range v.keys {
 		if strings.HasPrefix(k, "$") {
 			return true

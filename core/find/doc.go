@@ -57,8 +57,8 @@
 //     and $nor ({$gt: 1}) applies those operators to the field, as in the
 //     store. (This is the rule the store uses to tell the two forms of
 //     $elemMatch apart.)
-//   - Any other object value with an operator key anywhere inside is a
-//     shape condition: it holds when some object the path reaches (the
+//   - Any other object value with an operator key or a /regex/ literal
+//     anywhere inside is a shape condition: it holds when some object the path reaches (the
 //     field itself, or an element of an array field) satisfies all its
 //     members at once, each read relative to that same object. It is what
 //     {$elemMatch: …} says for arrays, and it also holds for a single
@@ -75,8 +75,8 @@
 // behave exactly as in the store; note that there the two members may be
 // satisfied by different credentials, while a shape ties them to one.
 // The reading departs from the store's only for values the store would
-// compare with documents holding $-prefixed field names, which DID
-// documents never have.
+// compare with documents holding $-prefixed field names or regular
+// expression values, which JSON documents never have.
 //
 // # Indexes
 //
