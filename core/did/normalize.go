@@ -243,8 +243,15 @@ func (w *writer) credentialWithProof(c *Credential, withProof bool) {
 			w.key("created")
 			w.time(p.Created)
 		}
+		// The SDKs write the method relative to the document's DID but read
+		// it relative to the issuer; it is shortened only when both agree,
+		// so that the compact form reads back the same.
 		w.key("verificationMethod")
-		w.url(p.VerificationMethod)
+		if c.Issuer == w.base {
+			w.url(p.VerificationMethod)
+		} else {
+			w.dst = append(p.VerificationMethod.appendTo(append(w.dst, '"'), DID{}), '"')
+		}
 		w.key("signature")
 		w.str(p.Signature)
 		w.close('}')

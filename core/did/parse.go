@@ -9,9 +9,9 @@ import (
 
 // ParseDocument parses a DID document in any shape the SDKs write: v1 or v2,
 // full or compact, and the proofless v0 shape of the oldest DIDs (see
-// Document.Legacy). It checks the document's structure, not its proofs;
-// see VerifyProofs. Errors match ErrMalformed, ErrExpires, ErrDefaultKey or
-// ErrProof (a modern document without a proof).
+// Document.Legacy). It checks the document's structure, not its proofs (a
+// document may even have none yet): see VerifyProofs and Sign. Errors match
+// ErrMalformed, ErrExpires or ErrDefaultKey.
 func ParseDocument(b []byte) (*Document, error) {
 	d := sdkjson.NewDecoder(b)
 	var r rawDocument
@@ -118,7 +118,7 @@ func (b *docBuilder) addKey(raw *rawKey, member string) error {
 	if raw.id == "" || raw.base58 == "" {
 		return errorf(ErrMalformed, "%s: %s: a key needs id and publicKeyBase58", doc.subject, member)
 	}
-	id, err := ParseURL(raw.id, doc.subject)
+	id, err := parseRef(raw.id, doc.subject)
 	if err != nil {
 		return wrap(ErrMalformed, err, "%s: %s", doc.subject, member)
 	}
@@ -197,7 +197,7 @@ func (b *docBuilder) resolve(refs []rawRef, ids []URL, member string, legacy boo
 		if ref.key != nil {
 			s = ref.key.id
 		}
-		id, err := ParseURL(s, doc.subject)
+		id, err := parseRef(s, doc.subject)
 		if err != nil {
 			if legacy {
 				continue
@@ -282,7 +282,7 @@ func buildService(v sdkjson.Value, subject DID) (Service, error) {
 		return s, errorf(ErrMalformed, "%s: a service needs id, type and serviceEndpoint", subject)
 	}
 	var err error
-	if s.ID, err = ParseURL(id, subject); err != nil {
+	if s.ID, err = parseRef(id, subject); err != nil {
 		return s, wrap(ErrMalformed, err, "%s: service", subject)
 	}
 	return s, nil
@@ -303,12 +303,6 @@ func (b *docBuilder) expires(r *rawDocument) error {
 
 func (b *docBuilder) proofs(r *rawDocument) error {
 	doc := b.doc
-	if len(r.proofs) == 0 {
-		if doc.derivation == DerivedLegacy {
-			return nil
-		}
-		return errorf(ErrProof, "%s: document has no proof", doc.subject)
-	}
 	for _, raw := range r.proofs {
 		p, err := raw.build(doc, len(r.proofs) == 1)
 		if err != nil {
@@ -338,7 +332,7 @@ func (raw rawProof) build(doc *Document, single bool) (Proof, error) {
 	var err error
 	switch {
 	case raw.creator != "":
-		if p.Creator, err = ParseURL(raw.creator, doc.subject); err != nil {
+		if p.Creator, err = parseRef(raw.creator, doc.subject); err != nil {
 			return p, wrap(ErrMalformed, err, "%s: proof creator", doc.subject)
 		}
 	case single && !doc.IsCustomized():

@@ -170,3 +170,13 @@ func (u URL) appendTo(dst []byte, base DID) []byte {
 	}
 	return dst
 }
+
+// parseRef reads the id of a key, service, credential or proof creator in a
+// document: a DID URL that must have a fragment.
+func parseRef(s string, base DID) (URL, error) {
+	u, err := ParseURL(s, base)
+	if err == nil && u.Fragment == "" {
+		err = fmt.Errorf("did: %q has no fragment", s)
+	}
+	return u, err
+}

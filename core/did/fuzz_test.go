@@ -1,0 +1,99 @@
+package did
+
+import (
+	"bytes"
+	"testing"
+
+	"didlight/core/internal/vectors"
+)
+
+func FuzzParseDID(f *testing.F) {
+	for _, s := range []string{"did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y", "foobar", "did:elastos:a.b-c_d", "did:x:y", " did:elastos:z "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := Parse(s)
+		if err != nil {
+			return
+		}
+		again, err := Parse(d.String())
+		if err != nil || again != d {
+			t.Fatalf("Parse(%q) = %v, but Parse(%q) = %v, %v", s, d, d.String(), again, err)
+		}
+		if bare, err := Parse(d.ID()); err != nil || bare != d {
+			t.Fatalf("the bare id %q of %q does not parse back: %v, %v", d.ID(), s, bare, err)
+		}
+	})
+}
+
+func FuzzParseURL(f *testing.F) {
+	for _, s := range []string{"#primary", "key2", "did:elastos:foo/a/b?x=1&y=2#f", "did:elastos:foo?a=1&a=2", "#%41b"} {
+		f.Add(s)
+	}
+	base := DID{id: "base"}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := ParseURL(s, base)
+		if err != nil {
+			return
+		}
+		again, err := ParseURL(u.String(), DID{})
+		if err != nil || again != u {
+			t.Fatalf("ParseURL(%q) = %#v, but its string %q parses to %#v, %v", s, u, u.String(), again, err)
+		}
+		if u.Relative(base) == "" {
+			return // the DID itself, which has no relative form
+		}
+		if rel, err := ParseURL(u.Relative(base), base); err != nil || rel != u {
+			t.Fatalf("relative form %q of %q parses to %#v, %v", u.Relative(base), s, rel, err)
+		}
+	})
+}
+
+// FuzzParseDocument checks that parsing never panics and that what parses
+// normalizes to a fixed point, with the compact form meaning the same.
+func FuzzParseDocument(f *testing.F) {
+	for _, n := range vectors.Glob("elastos-did-sdk/*/*id*.json") {
+		f.Add(vectors.Read(n))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		doc, err := ParseDocument(b)
+		if err != nil {
+			return
+		}
+		norm := doc.Normalized()
+		again, err := ParseDocument(norm)
+		if err != nil {
+			t.Fatalf("normalized form does not parse: %v\n%s", err, norm)
+		}
+		if got := again.Normalized(); !bytes.Equal(got, norm) {
+			t.Fatalf("normalization is not a fixed point:\n%s\n%s", norm, got)
+		}
+		compact, err := ParseDocument(doc.Compact())
+		if err != nil {
+			t.Fatalf("compact form does not parse: %v\n%s", err, doc.Compact())
+		}
+		if got := compact.Normalized(); !bytes.Equal(got, norm) {
+			t.Fatalf("compact form means something else:\n%s\n%s", norm, got)
+		}
+	})
+}
+
+func FuzzParseCredential(f *testing.F) {
+	for _, n := range vectors.Glob("elastos-did-sdk/*/*.vc.*.json") {
+		f.Add(vectors.Read(n))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := ParseCredential(b)
+		if err != nil {
+			return
+		}
+		norm := c.Normalized()
+		again, err := ParseCredential(norm)
+		if err != nil {
+			t.Fatalf("normalized form does not parse: %v\n%s", err, norm)
+		}
+		if got := again.Normalized(); !bytes.Equal(got, norm) {
+			t.Fatalf("normalization is not a fixed point:\n%s\n%s", norm, got)
+		}
+	})
+}

@@ -1,0 +1,55 @@
+package idop
+
+import (
+	"encoding/base64"
+	"fmt"
+
+	"didlight/core/did"
+	"didlight/core/keys"
+)
+
+// NewCreate returns a create request publishing doc, signed with priv as the
+// document's authentication key method (usually its default key).
+func NewCreate(doc *did.Document, method did.URL, priv *keys.PrivateKey) (Request, error) {
+	return newDocumentRequest(Create, "", doc, method, priv)
+}
+
+// NewUpdate returns an update request publishing doc after the DID's last
+// transaction previousTxid, signed with priv as method, an authentication
+// key of the current document.
+func NewUpdate(doc *did.Document, previousTxid string, method did.URL, priv *keys.PrivateKey) (Request, error) {
+	return newDocumentRequest(Update, previousTxid, doc, method, priv)
+}
+
+// NewDeactivate returns a request deactivating target, signed with priv as
+// method: an authentication key of target, an authorization key it lists,
+// or a controller's key.
+func NewDeactivate(target did.DID, method did.URL, priv *keys.PrivateKey) (Request, error) {
+	r := Request{
+		Header:  Header{Specification: SpecDID, Operation: Deactivate},
+		Payload: target.String(),
+	}
+	return sign(r, method, priv)
+}
+
+func newDocumentRequest(operation, previousTxid string, doc *did.Document, method did.URL, priv *keys.PrivateKey) (Request, error) {
+	if k, ok := doc.PublicKey(method); ok && k.PublicKeyBase58 != priv.Public().Base58() {
+		return Request{}, fmt.Errorf("idop: the private key is not that of %s", method)
+	}
+	r := Request{
+		Header:  Header{Specification: SpecDID, Operation: operation, PreviousTxid: previousTxid},
+		Payload: base64.RawURLEncoding.EncodeToString(doc.Normalized()),
+	}
+	return sign(r, method, priv)
+}
+
+// sign fills in the proof, as the SDKs write it: the full key id and a
+// base64url signature.
+func sign(r Request, method did.URL, priv *keys.PrivateKey) (Request, error) {
+	r.Proof = Proof{Type: did.DefaultKeyType, VerificationMethod: method.String(), Signature: "-"}
+	if err := r.Check(); err != nil {
+		return Request{}, err
+	}
+	r.Proof.Signature = priv.Sign(r.Digest()).Text()
+	return r, nil
+}

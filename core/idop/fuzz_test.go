@@ -1,0 +1,69 @@
+package idop
+
+import (
+	"encoding/json"
+	"testing"
+
+	"didlight/core/internal/vectors"
+	"didlight/core/keys"
+)
+
+func seedRequests(f *testing.F) {
+	var v struct{ Operation json.RawMessage }
+	if err := json.Unmarshal(vectors.Read("idchain/create-op-mainnet-format.json"), &v); err != nil {
+		f.Fatal(err)
+	}
+	f.Add([]byte(v.Operation))
+	fx := newFixture(f)
+	for _, r := range []func() (Request, error){
+		func() (Request, error) { return NewCreate(fx.doc, fx.key, fx.priv) },
+		func() (Request, error) { return NewUpdate(fx.doc, txid1, fx.key, fx.priv) },
+		func() (Request, error) { return NewDeactivate(fx.doc.Subject(), fx.key, fx.priv) },
+	} {
+		req, err := r()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(req.AppendJSON(nil))
+	}
+}
+
+// FuzzParseRequest checks that what parses writes back to the same request.
+func FuzzParseRequest(f *testing.F) {
+	seedRequests(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := ParseRequest(b)
+		if err != nil {
+			if RuleOf(err) != RuleMalformed {
+				t.Fatalf("error without rule %s: %v", RuleMalformed, err)
+			}
+			return
+		}
+		back, err := ParseRequest(r.AppendJSON(nil))
+		if err != nil || back != r {
+			t.Fatalf("round trip: %+v, %v; want %+v", back, err, r)
+		}
+	})
+}
+
+// FuzzDecode checks that decoding and validating any request never panics
+// and fails only with a rule.
+func FuzzDecode(f *testing.F) {
+	seedRequests(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := ParseRequest(b)
+		if err != nil {
+			return
+		}
+		op, err := Decode(r)
+		if err != nil {
+			if RuleOf(err) == "" {
+				t.Fatalf("error without a rule: %v", err)
+			}
+			return
+		}
+		if err := Validate(op, nil, nil, keys.Native{}, blockTime); err != nil && RuleOf(err) == "" {
+			t.Fatalf("error without a rule: %v", err)
+		}
+	})
+}

@@ -1,0 +1,113 @@
+package idop
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"didlight/core/did"
+	"didlight/core/keys"
+)
+
+// Op is a decoded request: what it is about and who signed it.
+type Op struct {
+	Request Request
+
+	// DID is the DID the operation changes: the document's subject, or the
+	// payload of a deactivate. For credential operations, the DID of the
+	// credential's id.
+	DID did.DID
+
+	// Document is the document a create, update or transfer publishes.
+	Document *did.Document
+
+	// Credential is the credential a declare publishes; CredentialID the
+	// credential a declare or revoke is about.
+	Credential   *did.Credential
+	CredentialID did.URL
+
+	// Method is the signing key, relative references resolved against DID,
+	// and Signature the decoded signature.
+	Method    did.URL
+	Signature keys.Signature
+}
+
+// Decode checks the request's shape and decodes its payload and proof.
+// Errors are *RuleError: RuleMalformed, RuleSignature (a signature that is
+// not 64 bytes of base64), or for the document a create or update carries
+// RuleExpiresFormat or RuleDefaultKey.
+func Decode(r Request) (*Op, error) {
+	if err := r.Check(); err != nil {
+		return nil, err
+	}
+	op := &Op{Request: r}
+	var err error
+	switch r.Header.Operation {
+	case Create, Update, Transfer:
+		err = op.decodeDocument()
+	case Deactivate:
+		op.DID, err = parseFullDID(r.Payload)
+	case Declare:
+		err = op.decodeCredential()
+	case Revoke:
+		op.CredentialID, err = did.ParseURL(r.Payload, did.DID{})
+		op.DID = op.CredentialID.DID
+		if err == nil && (op.DID.IsZero() || op.CredentialID.Fragment == "") {
+			err = fmt.Errorf("revoke payload %q is not a credential id", r.Payload)
+		}
+	}
+	if err != nil {
+		return nil, asRule(err)
+	}
+	if op.Method, err = did.ParseURL(r.Proof.VerificationMethod, op.DID); err != nil {
+		return nil, malformed("proof verificationMethod: %v", err)
+	}
+	if op.Signature, err = keys.ParseSignatureText(r.Proof.Signature); err != nil {
+		return nil, broken(RuleSignature, err)
+	}
+	return op, nil
+}
+
+func (op *Op) decodeDocument() error {
+	b, err := keys.DecodeBase64(op.Request.Payload)
+	if err != nil {
+		return fmt.Errorf("payload is not base64: %w", err)
+	}
+	if op.Document, err = did.ParseDocument(b); err != nil {
+		return err
+	}
+	op.DID = op.Document.Subject()
+	return nil
+}
+
+func (op *Op) decodeCredential() error {
+	b, err := keys.DecodeBase64(op.Request.Payload)
+	if err != nil {
+		return fmt.Errorf("payload is not base64: %w", err)
+	}
+	if op.Credential, err = did.ParseCredential(b); err != nil {
+		return err
+	}
+	op.CredentialID = op.Credential.ID
+	op.DID = op.CredentialID.DID
+	return nil
+}
+
+// parseFullDID reads the payload of a deactivate: a DID in full form.
+func parseFullDID(s string) (did.DID, error) {
+	if !strings.HasPrefix(s, "did:") {
+		return did.DID{}, fmt.Errorf("deactivate payload %q is not a DID in full form", s)
+	}
+	return did.Parse(s)
+}
+
+// asRule maps an error from decoding a payload to the rule it breaks.
+func asRule(err error) *RuleError {
+	switch {
+	case errors.Is(err, did.ErrExpires):
+		return broken(RuleExpiresFormat, err)
+	case errors.Is(err, did.ErrDefaultKey):
+		return broken(RuleDefaultKey, err)
+	}
+	return broken(RuleMalformed, err)
+}
