@@ -199,7 +199,9 @@ func TestMalformed(t *testing.T) {
 		{"deactivate payload not a DID", func(r *Request) { r.Header.Operation = Deactivate; r.Payload = "foo" }, RuleMalformed, "not a DID in full form"},
 		{"verification method", func(r *Request) { r.Proof.VerificationMethod = "#a b" }, RuleMalformed, "verificationMethod"},
 		{"signature length", func(r *Request) { r.Proof.Signature = "AAAA" }, RuleSignature, "3 bytes"},
-		{"expires format", func(r *Request) { r.Payload = payloadOf(t, f.doc, `"expires":"2029-06-01T00:00:00Z"`, `"expires":"2029-06-01"`) }, RuleExpiresFormat, "expires"},
+		{"expires format", func(r *Request) {
+			r.Payload = payloadOf(t, f.doc, `"expires":"2029-06-01T00:00:00Z"`, `"expires":"2029-06-01"`)
+		}, RuleExpiresFormat, "expires"},
 		{"no default key", func(r *Request) {
 			r.Payload = payloadOf(t, f.doc, `"id":"did:elastos:igHbSCez6H3gTuVPzwNZRrdj92GCJ6hD5d"`, `"id":"did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y"`)
 		}, RuleDefaultKey, "no key derives"},
