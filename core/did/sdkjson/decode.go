@@ -523,3 +523,14 @@ func (d *Decoder) Skip() {
 		}
 	}
 }
+
+// Raw reads the next value and returns its JSON text as it appears in the input.
+func (d *Decoder) Raw() []byte {
+	d.skipSpace()
+	start := d.i
+	d.Skip()
+	if d.err != nil {
+		return nil
+	}
+	return []byte(d.s[start:d.i])
+}

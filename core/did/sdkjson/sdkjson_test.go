@@ -218,3 +218,21 @@ func FuzzValue(f *testing.F) {
 		}
 	})
 }
+
+func TestRaw(t *testing.T) {
+	d := NewDecoder([]byte(`{"a": {"b" : [1, "x"]} , "c":2}`))
+	var raw []byte
+	for m := d.Object(); m.Next(); {
+		if m.Key() == "a" {
+			raw = d.Raw()
+			continue
+		}
+		d.Skip()
+	}
+	if err := d.Finish(); err != nil || string(raw) != `{"b" : [1, "x"]}` {
+		t.Errorf("Raw = %q, %v", raw, err)
+	}
+	if got := NewDecoder([]byte(`[`)).Raw(); got != nil {
+		t.Errorf("Raw of a broken value = %q, want nil", got)
+	}
+}
