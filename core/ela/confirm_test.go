@@ -3,7 +3,6 @@ package ela
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -41,23 +40,16 @@ func TestConfirmRoundTrip(t *testing.T) {
 	if diff := txDiff(c, parsed); diff != "" {
 		t.Errorf("binary round trip (-built +parsed):\n%s", diff)
 	}
-	text, err := json.Marshal(c.JSON())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var j ConfirmJSON
-	if err := json.Unmarshal(text, &j); err != nil {
-		t.Fatal(err)
-	}
+	j := viaJSON[ConfirmJSON](t, c.JSON())
 	back, err := j.Confirm()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(back.Bytes(), raw) {
-		t.Errorf("JSON round trip changed the bytes; JSON %s", text)
+		t.Error("JSON round trip changed the bytes")
 	}
-	if !strings.Contains(string(text), `"blockhash":"56be936978c261b2`) || !strings.Contains(string(text), `"accept":false`) {
-		t.Errorf("JSON %s lacks the reversed block hash or a vote", text)
+	if j.BlockHash != GenesisBlock().Hash().String() || j.Votes[2].Accept {
+		t.Errorf("JSON block hash %s, third vote accept %v", j.BlockHash, j.Votes[2].Accept)
 	}
 }
 
@@ -83,34 +75,18 @@ func TestParseConfirmErrors(t *testing.T) {
 	raw := sampleConfirm(t).Bytes()
 	proposalEnd := 1 + 33 + 32 + 4 + 65
 	firstVote := proposalEnd + 8
-	with := func(at int, v ...byte) []byte {
-		b := bytes.Clone(raw)
-		copy(b[at:], v)
-		return b
-	}
-	for _, tc := range []struct {
-		name   string
-		in     []byte
-		kind   error
-		field  string
-		offset int
-	}{
-		{"key too long", with(0, 65), ErrTooLarge, "sponsor", 0},
-		{"key off the curve", with(1, 0x05), ErrInvalid, "sponsor", 0},
-		{"short signature", with(1+33+32+4, 63), ErrInvalid, "signature", 1 + 33 + 32 + 4},
-		{"vote for another proposal", with(firstVote, raw[firstVote]^1), ErrInvalid, "votes[0].proposalhash", firstVote},
-		{"accept byte 2", with(firstVote+32+34, 2), ErrInvalid, "votes[0].accept", firstVote + 32 + 34},
-		{"too many votes", with(proposalEnd, 0x01, 0x04), ErrTooLarge, "votes", proposalEnd},
-		{"votes beyond the input", with(proposalEnd, 4), ErrTruncated, "votes", proposalEnd},
+	checkDecodeErrors(t, ParseConfirm, []decodeCase{
+		{"key too long", patched(raw, 0, 65), ErrTooLarge, "sponsor", 0},
+		{"key off the curve", patched(raw, 1, 0x05), ErrInvalid, "sponsor", 0},
+		{"short signature", patched(raw, 1+33+32+4, 63), ErrInvalid, "signature", 1 + 33 + 32 + 4},
+		{"vote for another proposal", patched(raw, firstVote, raw[firstVote]^1), ErrInvalid, "votes[0].proposalhash", firstVote},
+		{"accept byte 2", patched(raw, firstVote+32+34, 2), ErrInvalid, "votes[0].accept", firstVote + 32 + 34},
+		{"too many votes", patched(raw, proposalEnd, 0x01, 0x04), ErrTooLarge, "votes", proposalEnd},
+		{"votes beyond the input", patched(raw, proposalEnd, 4), ErrTruncated, "votes", proposalEnd},
 		{"trailing byte", append(bytes.Clone(raw), 0), ErrTrailingData, "end", len(raw)},
 		{"truncated", raw[:len(raw)-1], ErrTruncated, "votes", proposalEnd},
 		{"truncated proposal", raw[:40], ErrTruncated, "blockhash", 34},
-	} {
-		_, err := ParseConfirm(tc.in)
-		if !isDecodeError(err, tc.kind, tc.field, tc.offset) {
-			t.Errorf("%s: error %v; want %v at %s, offset %d", tc.name, err, tc.kind, tc.field, tc.offset)
-		}
-	}
+	})
 }
 
 func TestConfirmJSONErrors(t *testing.T) {

@@ -15,6 +15,32 @@ func isDecodeError(err error, kind error, field string, offset int) bool {
 	return errors.As(err, &de) && errors.Is(err, kind) && de.Field == field && de.Offset == offset
 }
 
+// decodeCase is a malformed input and the error it must get.
+type decodeCase struct {
+	name   string
+	in     []byte
+	kind   error
+	field  string
+	offset int
+}
+
+func checkDecodeErrors[T any](t *testing.T, parse func([]byte) (T, error), cases []decodeCase) {
+	t.Helper()
+	for _, tc := range cases {
+		_, err := parse(tc.in)
+		if !isDecodeError(err, tc.kind, tc.field, tc.offset) {
+			t.Errorf("%s: error %v; want %v at %s, offset %d", tc.name, err, tc.kind, tc.field, tc.offset)
+		}
+	}
+}
+
+// patched returns a copy of b with v written at offset at.
+func patched(b []byte, at int, v ...byte) []byte {
+	c := bytes.Clone(b)
+	copy(c[at:], v)
+	return c
+}
+
 // transfer returns a TransferAsset transaction with no attributes or inputs
 // and the given outputs, whose encoding is easy to count: type, payload
 // version, attribute count, input count at offsets 0-3, output count at 4,
@@ -29,13 +55,7 @@ func TestParseTxErrors(t *testing.T) {
 		return (&Tx{PayloadVersion: version, Payload: p}).Bytes()
 	}
 	longCode := (&Tx{Payload: &TransferAsset{}, Programs: []Program{{Code: make([]byte, MaxProgramCodeSize+1)}}}).Bytes()
-	for _, tc := range []struct {
-		name   string
-		in     []byte
-		kind   error
-		field  string
-		offset int
-	}{
+	checkDecodeErrors(t, ParseTx, []decodeCase{
 		{"empty", nil, ErrTruncated, "type", 0},
 		{"trailing byte", append(bytes.Clone(valid), 0), ErrTrailingData, "end", len(valid)},
 		{"non-canonical count", append([]byte{0x02, 0x00, 0xfd, 0x01, 0x00}, valid[3:]...), ErrNonCanonical, "attributes", 2},
@@ -53,12 +73,7 @@ func TestParseTxErrors(t *testing.T) {
 		{"negative cross-chain amount", withPayload(&TransferCrossChainAsset{Assets: []CrossChainAsset{{Amount: -1}}}, 0), ErrInvalid, "payload.crosschainassets[0].crosschainamount", 5},
 		{"operation text not UTF-8", withPayload(&Operation{Header: OperationHeader{Specification: "\xff"}}, 0), ErrInvalid, "payload.header.specification", 2},
 		{"oversized input", make([]byte, MaxBlockSize+1), ErrTooLarge, "size", 0},
-	} {
-		_, err := ParseTx(tc.in)
-		if !isDecodeError(err, tc.kind, tc.field, tc.offset) {
-			t.Errorf("%s: error %v; want %v at %s, offset %d", tc.name, err, tc.kind, tc.field, tc.offset)
-		}
-	}
+	})
 }
 
 // Every proper prefix of a valid transaction is truncated, at an offset
@@ -87,11 +102,6 @@ func TestDecodeErrorMessage(t *testing.T) {
 func TestParseBlockErrors(t *testing.T) {
 	genesis := GenesisBlock().Bytes()
 	headerLen := headerBaseSize + len(GenesisBlock().Header.AuxPow) + 1
-	withByte := func(at int, v byte) []byte {
-		b := bytes.Clone(genesis)
-		b[at] = v
-		return b
-	}
 	withCount := func(n uint32) []byte {
 		b := bytes.Clone(genesis[:headerLen])
 		return binary.LittleEndian.AppendUint32(b, n)
@@ -100,27 +110,16 @@ func TestParseBlockErrors(t *testing.T) {
 	// The AuxPow starts with the main-chain transaction (37 bytes when
 	// empty), then the 4-byte Merkle branch count.
 	branchCount := headerBaseSize + (&Tx{Payload: &SideChainPow{}}).Size()
-	for _, tc := range []struct {
-		name   string
-		in     []byte
-		kind   error
-		field  string
-		offset int
-	}{
-		{"header end byte", withByte(headerLen-1, 0x02), ErrInvalid, "header.end", headerLen - 1},
+	checkDecodeErrors(t, ParseBlock, []decodeCase{
+		{"header end byte", patched(genesis, headerLen-1, 0x02), ErrInvalid, "header.end", headerLen - 1},
 		{"too many transactions", withCount(MaxTxPerBlock + 1), ErrTooLarge, "transactions", headerLen},
 		{"count beyond the input", withCount(2), ErrTruncated, "transactions", headerLen},
-		{"AuxPow branch too deep", withByte(branchCount, 65), ErrTooLarge, "header.auxpow.sideauxmerklebranch", branchCount},
-		{"AuxPow transaction type", withByte(headerBaseSize, byte(TxRechargeToSideChain)), ErrUnsupported, "header.auxpow.sideauxblocktx.type", headerBaseSize},
+		{"AuxPow branch too deep", patched(genesis, branchCount, 65), ErrTooLarge, "header.auxpow.sideauxmerklebranch", branchCount},
+		{"AuxPow transaction type", patched(genesis, headerBaseSize, byte(TxRechargeToSideChain)), ErrUnsupported, "header.auxpow.sideauxblocktx.type", headerBaseSize},
 		{"bad transaction", badTx, ErrInvalid, "transactions[0].outputs[0].value", headerLen + 4 + 37},
 		{"trailing byte", append(bytes.Clone(genesis), 1), ErrTrailingData, "end", len(genesis)},
 		{"truncated header", genesis[:50], ErrTruncated, "header.merkleroot", 36},
-	} {
-		_, err := ParseBlock(tc.in)
-		if !isDecodeError(err, tc.kind, tc.field, tc.offset) {
-			t.Errorf("%s: error %v; want %v at %s, offset %d", tc.name, err, tc.kind, tc.field, tc.offset)
-		}
-	}
+	})
 	for n := range len(genesis) {
 		if _, err := ParseBlock(genesis[:n]); !errors.Is(err, ErrTruncated) {
 			t.Fatalf("genesis cut to %d bytes: error %v, want truncated", n, err)

@@ -75,14 +75,7 @@ func FuzzParseBlock(f *testing.F) {
 		if !bytes.Equal(blk.Bytes(), b) {
 			t.Fatalf("re-encoding changed the bytes")
 		}
-		text, err := json.Marshal(blk.JSON(BlockContext{}, true))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var j BlockJSON
-		if err := json.Unmarshal(text, &j); err != nil {
-			t.Fatal(err)
-		}
+		j := viaJSON[BlockJSON](t, blk.JSON(BlockContext{}, true))
 		back, err := j.Block()
 		if err != nil {
 			t.Fatalf("BlockJSON.Block: %v", err)

@@ -2,6 +2,7 @@ package ela
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -34,11 +35,7 @@ func testKeys(t testing.TB, names ...string) []*keys.PrivateKey {
 // readHex reads a hex file from testdata.
 func readHex(t testing.TB, name string) []byte {
 	t.Helper()
-	s, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := hex.DecodeString(strings.TrimSpace(string(s)))
+	b, err := hex.DecodeString(strings.TrimSpace(string(readFile(t, name))))
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -52,6 +49,21 @@ func readFile(t testing.TB, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// viaJSON marshals v and unmarshals the text into a T, as a value crosses
+// an API.
+func viaJSON[T any](t testing.TB, v any) T {
+	t.Helper()
+	var out T
+	text, err := json.Marshal(v)
+	if err == nil {
+		err = json.Unmarshal(text, &out)
+	}
+	if err != nil {
+		t.Fatalf("through JSON: %v", err)
+	}
+	return out
 }
 
 func mustHash(t testing.TB, s string) Hash {

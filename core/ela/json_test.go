@@ -49,14 +49,7 @@ func TestBlockRoundTrip(t *testing.T) {
 		}
 
 		ctx := BlockContext{Confirmations: 4, NextBlockHash: Hash{5}, Difficulty: "1", ChainWork: "00000004"}
-		text, err := json.Marshal(b.JSON(ctx, true))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var j BlockJSON
-		if err := json.Unmarshal(text, &j); err != nil {
-			t.Fatal(err)
-		}
+		j := viaJSON[BlockJSON](t, b.JSON(ctx, true))
 		back, err := j.Block()
 		if err != nil {
 			t.Fatalf("block %s: %v", b.Hash(), err)

@@ -118,20 +118,13 @@ func TestRealTransactions(t *testing.T) {
 // back, and wants the original bytes.
 func checkJSONRoundTrip(t *testing.T, tx *Tx, raw []byte) {
 	t.Helper()
-	text, err := json.Marshal(tx.JSON(TxContext{BlockHash: Hash{1}, Confirmations: 3, BlockTime: 1600000000}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var j TxJSON
-	if err := json.Unmarshal(text, &j); err != nil {
-		t.Fatal(err)
-	}
+	j := viaJSON[TxJSON](t, tx.JSON(TxContext{BlockHash: Hash{1}, Confirmations: 3, BlockTime: 1600000000}))
 	back, err := j.Tx()
 	if err != nil {
-		t.Fatalf("TxJSON.Tx: %v\n%s", err, text)
+		t.Fatalf("TxJSON.Tx: %v", err)
 	}
 	if !bytes.Equal(back.Bytes(), raw) {
-		t.Errorf("JSON round trip changed the bytes:\n got %x\nwant %x\nJSON %s", back.Bytes(), raw, text)
+		t.Errorf("JSON round trip changed the bytes:\n got %x\nwant %x", back.Bytes(), raw)
 	}
 }
 
