@@ -1,0 +1,70 @@
+package resolve
+
+import (
+	"slices"
+	"strconv"
+
+	"didlight/core/did"
+	"didlight/core/did/sdkjson"
+)
+
+// View returns the JSON that query's find conditions are matched against:
+// the normalized document with a "credential" member added, one entry per
+// embedded credential with its id, type, issuer (the DID itself for a
+// self-proclaimed credential), issuanceDate, expirationDate (when set) and
+// subject (its credentialSubject, id included), ids in full form. The member
+// is an empty array when the document has no credentials.
+func View(doc *did.Document) []byte {
+	norm := doc.Normalized()
+	dst := append(norm[:len(norm)-1], `,"credential":[`...)
+	for i, c := range doc.Credentials() {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendCredentialView(dst, &c)
+	}
+	return append(dst, "]}"...)
+}
+
+func appendCredentialView(dst []byte, c *did.Credential) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = sdkjson.AppendString(dst, c.ID.String())
+	dst = append(dst, `,"type":[`...)
+	for i, t := range c.Types {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = sdkjson.AppendString(dst, t)
+	}
+	dst = append(dst, `],"issuer":`...)
+	dst = sdkjson.AppendString(dst, c.Issuer.String())
+	dst = append(dst, `,"issuanceDate":`...)
+	dst = sdkjson.AppendString(dst, did.FormatTime(c.IssuanceDate))
+	if !c.ExpirationDate.IsZero() {
+		dst = append(dst, `,"expirationDate":`...)
+		dst = sdkjson.AppendString(dst, did.FormatTime(c.ExpirationDate))
+	}
+	dst = append(dst, `,"subject":`...)
+	id := sdkjson.Member{Key: "id", Value: sdkjson.StringValue(c.Subject.String())}
+	dst = sdkjson.AppendObject(dst, slices.Insert(slices.Clip(c.SubjectProperties()), 0, id))
+	return append(dst, '}')
+}
+
+// QueryResult builds the query result object: total documents matching,
+// start (the skip that was applied), count and the documents of this page
+// in normalized form.
+func QueryResult(total, start int, docs []*did.Document) []byte {
+	dst := append([]byte(`{"total":`), strconv.Itoa(total)...)
+	dst = append(dst, `,"start":`...)
+	dst = strconv.AppendInt(dst, int64(start), 10)
+	dst = append(dst, `,"count":`...)
+	dst = strconv.AppendInt(dst, int64(len(docs)), 10)
+	dst = append(dst, `,"document":[`...)
+	for i, doc := range docs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, doc.Normalized()...)
+	}
+	return append(dst, "]}"...)
+}

@@ -1,0 +1,73 @@
+package resolve
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"didlight/core/did"
+	"didlight/core/internal/vectors"
+)
+
+func parseVector(t *testing.T, name string) *did.Document {
+	t.Helper()
+	doc, err := did.ParseDocument(vectors.Read("elastos-did-sdk/v2.2/" + name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func TestView(t *testing.T) {
+	doc := parseVector(t, "foobar.id.json")
+	var view map[string]any
+	if err := json.Unmarshal(View(doc), &view); err != nil {
+		t.Fatal(err)
+	}
+	var norm map[string]any
+	if err := json.Unmarshal(doc.Normalized(), &norm); err != nil {
+		t.Fatal(err)
+	}
+	creds := view["credential"].([]any)
+	delete(view, "credential")
+	if got, want := mustJSON(t, view), mustJSON(t, norm); got != want {
+		t.Errorf("the view changes the document:\n%s\n%s", got, want)
+	}
+	if len(creds) != 2 {
+		t.Fatalf("%d credential entries, want 2", len(creds))
+	}
+	email, profile := creds[0].(map[string]any), creds[1].(map[string]any)
+	want := `{"expirationDate":"2026-11-20T09:55:45Z","id":"did:elastos:foobar#email","issuanceDate":"2021-11-20T09:55:45Z","issuer":"did:elastos:example","subject":{"email":"foobar@example.com","id":"did:elastos:foobar"},"type":["EmailCredential","VerifiableCredential"]}`
+	if got := mustJSON(t, email); got != want {
+		t.Errorf("email entry\n got %s\nwant %s", got, want)
+	}
+	// A self-proclaimed credential names no issuer; the view says who.
+	if profile["issuer"] != "did:elastos:foobar" || profile["subject"].(map[string]any)["name"] != "Foo Bar Inc" {
+		t.Errorf("profile entry %v", profile)
+	}
+	bare := View(parseVector(t, "user4.id.json"))
+	if !strings.HasSuffix(string(bare), `,"credential":[]}`) || !json.Valid(bare) {
+		t.Errorf("view of a document without credentials: %s", bare)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v) // sorts map keys
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestQueryResult(t *testing.T) {
+	a, b := parseVector(t, "user3.id.json"), parseVector(t, "user4.id.json")
+	got := string(QueryResult(7, 20, []*did.Document{a, b}))
+	want := `{"total":7,"start":20,"count":2,"document":[` + string(a.Normalized()) + `,` + string(b.Normalized()) + `]}`
+	if got != want {
+		t.Errorf("\n got %s\nwant %s", got, want)
+	}
+	if got := string(QueryResult(0, 0, nil)); got != `{"total":0,"start":0,"count":0,"document":[]}` {
+		t.Errorf("empty result %s", got)
+	}
+}

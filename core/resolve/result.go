@@ -1,0 +1,56 @@
+package resolve
+
+import (
+	"strconv"
+	"time"
+
+	"didlight/core/did"
+	"didlight/core/did/sdkjson"
+)
+
+// Result builds the resolvedid result object for d from its history (in
+// any order): with all, every transaction newest first; without, the latest
+// one, or for a deactivated DID the deactivate and then the transaction of
+// the document it deactivated. tip is the block time of the chain tip (Unix
+// seconds), against which expiry is judged.
+func Result(d did.DID, h []Entry, all bool, tip int64) ([]byte, error) {
+	sorted := Sorted(h)
+	status, latest, err := derive(sorted, tip)
+	if err != nil {
+		return nil, err
+	}
+	var txs []Entry
+	switch {
+	case status == NotFound:
+	case all:
+		txs = sorted
+	case status == Deactivated:
+		txs = []Entry{sorted[0], sorted[latest]}
+	default:
+		txs = sorted[:1]
+	}
+	dst := append([]byte(`{"did":`), sdkjson.AppendString(nil, d.String())...)
+	dst = append(dst, `,"status":`...)
+	dst = strconv.AppendInt(dst, int64(status), 10)
+	if len(txs) > 0 {
+		dst = append(dst, `,"transaction":[`...)
+		for i, e := range txs {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendTransaction(dst, e)
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}'), nil
+}
+
+func appendTransaction(dst []byte, e Entry) []byte {
+	dst = append(dst, `{"txid":`...)
+	dst = sdkjson.AppendString(dst, e.Txid)
+	dst = append(dst, `,"timestamp":`...)
+	dst = sdkjson.AppendString(dst, did.FormatTime(time.Unix(e.Time, 0)))
+	dst = append(dst, `,"operation":`...)
+	dst = e.Request.AppendJSON(dst)
+	return append(dst, '}')
+}

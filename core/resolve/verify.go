@@ -1,0 +1,262 @@
+package resolve
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"didlight/core/did"
+	"didlight/core/did/sdkjson"
+	"didlight/core/idop"
+	"didlight/core/keys"
+)
+
+// Rules of a resolve result beyond those of its operations.
+const (
+	RuleStatus idop.Rule = "status" // the claimed status does not follow from the transactions
+	RuleOrder  idop.Rule = "order"  // the transactions are not newest first
+)
+
+// VerifyError says what is wrong with a resolve result: which transaction
+// (Index in the result's array and Txid; Index -1 for the result as a
+// whole) breaks which rule.
+type VerifyError struct {
+	Index int
+	Txid  string
+	Rule  idop.Rule
+	Err   error
+}
+
+func (e *VerifyError) Error() string {
+	if e.Index < 0 {
+		return fmt.Sprintf("resolve: %s: %v", e.Rule, e.Err)
+	}
+	return fmt.Sprintf("resolve: transaction %d (%s): %s: %v", e.Index, e.Txid, e.Rule, e.Err)
+}
+
+func (e *VerifyError) Unwrap() error { return e.Err }
+
+// Verified is what a resolve result proves once checked.
+type Verified struct {
+	DID    did.DID
+	Status Status
+	// Document is the latest document and Txid its transaction; nil and ""
+	// for a DID that does not exist.
+	Document *did.Document
+	Txid     string
+	// Complete reports that the transactions begin with the DID's create,
+	// so that every link of the history was checked. Otherwise the oldest
+	// transaction was checked on its own (see idop.ValidateDetached).
+	Complete bool
+}
+
+// transaction is one element of a result's transaction array.
+type transaction struct {
+	txid string
+	time time.Time
+	op   *idop.Op
+}
+
+// Verify checks a resolve result (the result object, or a JSON-RPC response
+// holding it) as a light client must: every operation is decoded and
+// validated in chain order against the state the ones before it leave,
+// with docs to look controllers' documents up and each transaction's time as
+// its block time; the transactions must be newest first and all of the
+// result's DID; the status must follow from them at the reference time now.
+// A result that claims the DID does not exist cannot be disproved and is
+// returned as such. Errors are *VerifyError.
+func Verify(result []byte, docs did.Lookup, v keys.Verifier, now time.Time) (*Verified, error) {
+	subject, status, txs, err := parseResult(result)
+	if err != nil {
+		return nil, err
+	}
+	out := &Verified{DID: subject, Status: status}
+	if status == NotFound {
+		if len(txs) > 0 {
+			return nil, whole(idop.RuleMalformed, errors.New("status 3 (not found) with transactions"))
+		}
+		return out, nil
+	}
+	if len(txs) == 0 {
+		return nil, whole(idop.RuleMalformed, fmt.Errorf("status %d without transactions", status))
+	}
+	for i, tx := range txs {
+		if tx.op.DID.Key() != subject.Key() {
+			return nil, at(i, tx, idop.RuleDocID, fmt.Errorf("an operation on %s in the result of %s", tx.op.DID, subject))
+		}
+		if i > 0 && tx.time.After(txs[i-1].time) {
+			return nil, at(i, tx, RuleOrder, fmt.Errorf("%s is newer than the transaction before it", did.FormatTime(tx.time)))
+		}
+	}
+	st, err := replay(txs, docs, v)
+	if err != nil {
+		return nil, err
+	}
+	out.Document, out.Txid, out.Complete = st.Document, st.Txid, txs[len(txs)-1].op.Request.Header.Operation == idop.Create
+	if got := statusAt(st.Document, st.Deactivated, now); got != status {
+		return nil, whole(RuleStatus, fmt.Errorf("the result says %d (%s), the transactions give %d (%s) at %s", status, status, got, got, did.FormatTime(now)))
+	}
+	return out, nil
+}
+
+// replay validates the transactions oldest first and returns the state they
+// leave; Txid is that of the latest document.
+func replay(txs []transaction, docs did.Lookup, v keys.Verifier) (*idop.State, error) {
+	var st *idop.State
+	for i := len(txs) - 1; i >= 0; i-- {
+		tx := txs[i]
+		var err error
+		switch {
+		case st != nil:
+			err = idop.Validate(tx.op, st, docs, v, tx.time)
+		case tx.op.Request.Header.Operation == idop.Deactivate:
+			err = &idop.RuleError{Rule: idop.RuleNotFound, Err: errors.New("the history begins with a deactivate, without the document it deactivates")}
+		default:
+			err = idop.ValidateDetached(tx.op, docs, v, tx.time)
+		}
+		if err != nil {
+			var re *idop.RuleError
+			if !errors.As(err, &re) {
+				re = &idop.RuleError{Rule: idop.RuleMalformed, Err: err}
+			}
+			return nil, at(i, tx, re.Rule, re.Err)
+		}
+		if tx.op.Request.Header.Operation == idop.Deactivate {
+			st.Deactivated = true
+			continue
+		}
+		st = &idop.State{Document: tx.op.Document, Txid: tx.txid}
+	}
+	return st, nil
+}
+
+func whole(r idop.Rule, err error) *VerifyError { return &VerifyError{Index: -1, Rule: r, Err: err} }
+
+func at(i int, tx transaction, r idop.Rule, err error) *VerifyError {
+	return &VerifyError{Index: i, Txid: tx.txid, Rule: r, Err: err}
+}
+
+// rawResult is a result object as read, before its parts are checked.
+type rawResult struct {
+	did, status, rpcResult, rpcError []byte
+	txs                              []rawTransaction
+}
+
+type rawTransaction struct {
+	txid, timestamp string
+	operation       []byte
+}
+
+// parseResult reads a result object, or the result member of a JSON-RPC
+// response, and decodes its operations.
+func parseResult(b []byte) (did.DID, Status, []transaction, error) {
+	var r rawResult
+	d := sdkjson.NewDecoder(b)
+	for m := d.Object(); m.Next(); {
+		switch m.Key() {
+		case "did":
+			r.did = d.Raw()
+		case "status":
+			r.status = d.Raw()
+		case "transaction":
+			for e := d.Array(); e.Next(); {
+				r.txs = append(r.txs, readTransaction(d))
+			}
+		case "result":
+			r.rpcResult = d.Raw()
+		case "error":
+			r.rpcError = d.Raw()
+		default:
+			d.Skip()
+		}
+	}
+	if err := d.Finish(); err != nil {
+		return did.DID{}, 0, nil, whole(idop.RuleMalformed, err)
+	}
+	switch {
+	case r.did == nil && r.rpcError != nil && string(r.rpcError) != "null":
+		return did.DID{}, 0, nil, whole(idop.RuleMalformed, fmt.Errorf("the node answered an error: %s", r.rpcError))
+	case r.did == nil && r.rpcResult != nil:
+		return parseResult(r.rpcResult)
+	}
+	subject, status, err := r.header()
+	if err != nil {
+		return did.DID{}, 0, nil, whole(idop.RuleMalformed, err)
+	}
+	txs := make([]transaction, len(r.txs))
+	for i, raw := range r.txs {
+		if txs[i], err = raw.decode(); err != nil {
+			var re *idop.RuleError
+			if !errors.As(err, &re) {
+				re = &idop.RuleError{Rule: idop.RuleMalformed, Err: err}
+			}
+			return did.DID{}, 0, nil, at(i, txs[i], re.Rule, re.Err)
+		}
+	}
+	return subject, status, txs, nil
+}
+
+func readTransaction(d *sdkjson.Decoder) rawTransaction {
+	var t rawTransaction
+	for m := d.Object(); m.Next(); {
+		switch m.Key() {
+		case "txid":
+			t.txid = d.Str()
+		case "timestamp":
+			t.timestamp = d.Str()
+		case "operation":
+			t.operation = d.Raw()
+		default:
+			d.Skip()
+		}
+	}
+	return t
+}
+
+// header checks the did (full form) and status members.
+func (r *rawResult) header() (did.DID, Status, error) {
+	if r.did == nil || r.status == nil {
+		return did.DID{}, 0, errors.New("a result needs did and status")
+	}
+	dd := sdkjson.NewDecoder(r.did)
+	s := dd.Str()
+	if err := dd.Finish(); err != nil {
+		return did.DID{}, 0, fmt.Errorf("did: %w", err)
+	}
+	if !strings.HasPrefix(s, "did:") {
+		return did.DID{}, 0, fmt.Errorf("did %q is not in full form", s)
+	}
+	subject, err := did.Parse(s)
+	if err != nil {
+		return did.DID{}, 0, err
+	}
+	sd := sdkjson.NewDecoder(r.status)
+	n := sd.Int()
+	if err := sd.Finish(); err != nil || n < int64(Valid) || n > int64(NotFound) {
+		return did.DID{}, 0, fmt.Errorf("status %s is not 0, 1, 2 or 3", r.status)
+	}
+	return subject, Status(n), nil
+}
+
+// decode checks a transaction's members and decodes its operation.
+func (raw rawTransaction) decode() (transaction, error) {
+	tx := transaction{txid: raw.txid}
+	if raw.txid == "" {
+		return tx, errors.New("transaction without txid")
+	}
+	t, err := time.Parse(time.RFC3339, raw.timestamp)
+	if err != nil {
+		return tx, fmt.Errorf("timestamp %q is not RFC 3339", raw.timestamp)
+	}
+	tx.time = t
+	if raw.operation == nil {
+		return tx, errors.New("transaction without operation")
+	}
+	req, err := idop.ParseRequest(raw.operation)
+	if err != nil {
+		return tx, err
+	}
+	tx.op, err = idop.Decode(req)
+	return tx, err
+}
