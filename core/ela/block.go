@@ -1,9 +1,6 @@
 package ela
 
-import (
-	"encoding/binary"
-	"fmt"
-)
+import "encoding/binary"
 
 // Header is an identity-chain block header (Elastos.ELA.SideChain
 // types/header.go). On the wire: the seven fixed fields, the AuxPow bytes,
@@ -93,9 +90,8 @@ func (b *Block) Bytes() []byte {
 // every transaction and a structural check of the header's AuxPow. Blocks
 // above MaxBlockSize bytes or MaxTxPerBlock transactions are rejected.
 func ParseBlock(b []byte) (*Block, error) {
-	if len(b) > MaxBlockSize {
-		return nil, &DecodeError{Object: "block", Offset: 0, Field: "size",
-			Err: fmt.Errorf("%w: %d bytes, at most %d", ErrTooLarge, len(b), MaxBlockSize)}
+	if err := checkInputSize("block", b); err != nil {
+		return nil, err
 	}
 	r := newReader("block", b)
 	blk := &Block{Header: decodeHeader(r)}

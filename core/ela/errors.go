@@ -38,6 +38,8 @@ type DecodeError struct {
 	Err    error  // wraps ErrTruncated, ErrInvalid, ...
 }
 
+// Error says what was decoded, which field at which offset, and what is
+// wrong with it.
 func (e *DecodeError) Error() string {
 	if e.Offset < 0 {
 		return fmt.Sprintf("ela: %s: %s: %v", e.Object, e.Field, e.Err)
@@ -45,7 +47,17 @@ func (e *DecodeError) Error() string {
 	return fmt.Sprintf("ela: %s: %s at offset %d: %v", e.Object, e.Field, e.Offset, e.Err)
 }
 
+// Unwrap returns the kind of failure with its detail, for errors.Is.
 func (e *DecodeError) Unwrap() error { return e.Err }
+
+// checkInputSize rejects binary input above MaxBlockSize before decoding.
+func checkInputSize(object string, b []byte) *DecodeError {
+	if len(b) <= MaxBlockSize {
+		return nil
+	}
+	return &DecodeError{Object: object, Offset: 0, Field: "size",
+		Err: fmt.Errorf("%w: %d bytes, at most %d", ErrTooLarge, len(b), MaxBlockSize)}
+}
 
 // ErrSignature is wrapped by every failure of VerifyPrograms and
 // Confirm.Verify: a missing, surplus, malformed or invalid program or

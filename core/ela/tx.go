@@ -142,9 +142,8 @@ const (
 // and lengths, negative amounts and types the identity chain does not carry,
 // with a *DecodeError saying what and where.
 func ParseTx(b []byte) (*Tx, error) {
-	if len(b) > MaxBlockSize {
-		return nil, &DecodeError{Object: "tx", Offset: 0, Field: "size",
-			Err: fmt.Errorf("%w: %d bytes, at most %d", ErrTooLarge, len(b), MaxBlockSize)}
+	if err := checkInputSize("tx", b); err != nil {
+		return nil, err
 	}
 	r := newReader("tx", b)
 	tx := decodeTx(r, sideChain)
