@@ -8,8 +8,9 @@ import (
 // Condition is a compiled find condition. It is immutable and safe for
 // concurrent use: compile once, match many documents.
 type Condition struct {
-	src  Value // the condition as written; String renders it
-	root matcher
+	src    Value // the condition as written; String renders it
+	root   matcher
+	filter prefilter // rejects raw documents early
 }
 
 // Compile parses and compiles a find condition written in strict JSON or
@@ -30,7 +31,7 @@ func Compile(text string) (*Condition, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Condition{src: src, root: root}, nil
+	return &Condition{src: src, root: root, filter: newPrefilter(root, nil)}, nil
 }
 
 // Match reports whether the JSON document doc satisfies the condition,
@@ -39,6 +40,9 @@ func Compile(text string) (*Condition, error) {
 // panic. Match neither keeps nor modifies doc.
 func (c *Condition) Match(doc []byte) bool {
 	text := unsafe.String(unsafe.SliceData(doc), len(doc))
+	if !c.filter.admits(text) {
+		return false
+	}
 	return c.root.match(elem{raw: strings.TrimLeft(text, " \t\r\n")})
 }
 

@@ -393,3 +393,18 @@ func TestLogical(t *testing.T) {
 		{`{a: {$gt: 1, $gt: 3}}`, `{"a": 2}`, false},
 	})
 }
+
+// Raw documents with escapes match as the parsed ones do: the byte
+// prefilter stands aside for them.
+func TestEscapedDocuments(t *testing.T) {
+	checkMatches(t, []matchCase{
+		{`{email: {$exists: true}}`, `{"\u0065mail": 1}`, true},
+		{`{email: {$exists: true}}`, `{"emai\u006c": 1}`, true},
+		{`{a: "HiveVault"}`, `{"a": "Hive\u0056ault"}`, true},
+		{`{a: {$in: ["x\"y", "z"]}}`, `{"a": "x\"y"}`, true},
+		{`{a: "x\"y"}`, `{"a": "x\"y"}`, true},
+		{`{"a\"b": {$exists: true}}`, `{"a\"b": 0}`, true},
+		{`{a: "HiveVault"}`, `{"a": "HiveVault2", "b": "\n"}`, false},
+		{`{a: "HiveVault"}`, `{"b": "HiveVault", "a": 1}`, false},
+	})
+}

@@ -64,12 +64,14 @@ func (g condGen) members(depth int) []string {
 // value returns a field condition: a value or an operator object.
 func (g condGen) value(path string, depth int) string {
 	v := g.pick(genValues)
-	if known := pathValues[path]; len(known) > 0 && g.r.IntN(3) > 0 {
+	if known := pathValues[path]; len(known) > 0 && g.r.IntN(5) > 0 {
 		v = g.pick(known)
 	}
-	switch g.r.IntN(16) {
-	case 0, 1:
+	switch g.r.IntN(20) {
+	case 0, 1, 15, 16, 17:
 		return v
+	case 18, 19:
+		return fmt.Sprintf("{$exists: %v}", g.r.IntN(3) > 0)
 	case 2:
 		return fmt.Sprintf("{%s: %s}", g.pick([]string{"$eq", "$ne", "$gt", "$gte", "$lt", "$lte"}), v)
 	case 3:
