@@ -28,7 +28,7 @@ func compareValue(e elem, v *Value) int {
 	case kindObject, kindArray:
 		return compareMembers(e, v)
 	}
-	return 0 // null, or missing against missing
+	return 0 // null
 }
 
 func compareMembers(e elem, v *Value) int {

@@ -31,7 +31,7 @@ func Compile(text string) (*Condition, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Condition{src: src, root: root, filter: newPrefilter(root, nil)}, nil
+	return &Condition{src: src, root: root, filter: newPrefilter(root)}, nil
 }
 
 // Match reports whether the JSON document doc satisfies the condition,

@@ -70,28 +70,40 @@ func (l literal) in(text string) bool {
 	return false
 }
 
-// newPrefilter collects the literals of the conditions that every match
-// must meet: those joined by AND whose path must reach a value.
-func newPrefilter(m matcher, p prefilter) prefilter {
+// newPrefilter collects the literals every match must contain, from the
+// conditions joined by AND whose path must reach a value: the strings such
+// values must equal or, when there are none, the last key of each path.
+// Keys come second because many ("type", "id") are in nearly every document.
+func newPrefilter(m matcher) prefilter {
+	var n needs
+	n.add(m)
+	if len(n.values) > 0 {
+		return n.values
+	}
+	return n.keys
+}
+
+type needs struct{ keys, values prefilter }
+
+func (n *needs) add(m matcher) {
 	switch m := m.(type) {
 	case and:
 		for _, k := range m {
-			p = newPrefilter(k, p)
+			n.add(k)
 		}
 	case *pathMatch:
 		if !needsValue(m.pred) {
-			break
+			return
 		}
 		// The last name that is not an array position is a key of the document.
 		for i := len(m.steps) - 1; i >= 0; i-- {
 			if m.steps[i].index < 0 {
-				p = append(p, []literal{newLiteral(m.steps[i].name)})
+				n.keys = append(n.keys, []literal{newLiteral(m.steps[i].name)})
 				break
 			}
 		}
-		p = valueLiterals(m.pred, p)
+		n.addValue(m.pred)
 	}
-	return p
 }
 
 // needsValue reports whether pred fails on a missing value.
@@ -107,28 +119,28 @@ func needsValue(pred matcher) bool {
 	return false
 }
 
-// valueLiterals adds the strings a value satisfying pred must hold.
-func valueLiterals(pred matcher, p prefilter) prefilter {
+// addValue adds the strings a value satisfying pred must hold.
+func (n *needs) addValue(pred matcher) {
 	switch pred := pred.(type) {
 	case *compare:
 		if pred.op == opEq && pred.operand.kind == kindString {
-			p = append(p, []literal{newLiteral(pred.operand.str)})
+			n.values = append(n.values, []literal{newLiteral(pred.operand.str)})
 		}
 	case *in:
-		group := make([]literal, 0, len(pred.values))
-		for _, c := range pred.values {
+		if len(pred.patterns) > 0 || len(pred.values) == 0 {
+			return
+		}
+		group := make([]literal, len(pred.values))
+		for i, c := range pred.values {
 			if c.operand.kind != kindString {
-				return p
+				return
 			}
-			group = append(group, newLiteral(c.operand.str))
+			group[i] = newLiteral(c.operand.str)
 		}
-		if len(group) > 0 && len(pred.patterns) == 0 {
-			p = append(p, group)
-		}
+		n.values = append(n.values, group)
 	case shape:
-		p = newPrefilter(pred.cond, p)
+		n.add(pred.cond)
 	case elemMatchDoc:
-		p = newPrefilter(pred.cond, p)
+		n.add(pred.cond)
 	}
-	return p
 }

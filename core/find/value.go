@@ -12,14 +12,14 @@ import (
 type kind uint8
 
 const (
-	kindMissing kind = iota // no value: the field is absent
-	kindNull
+	kindNull kind = iota
 	kindNumber
 	kindString
 	kindObject
 	kindArray
 	kindBool
-	kindRegex // only in conditions: a /pattern/flags literal
+	kindRegex   // only in conditions: a /pattern/flags literal
+	kindMissing // no value: the field is absent; it never compares with a value
 )
 
 // Value is a parsed JSON document (or a value inside one) that a Condition
