@@ -8,7 +8,7 @@ import (
 // FromKey returns the standard DID of a key: the identity address of the
 // script 0x21 ‖ key ‖ 0xAD, as every DID since the oldest ones is derived.
 func FromKey(pub keys.PublicKey) DID {
-	return DID{id: address(pub.Bytes(), ela.OpCheckSigDID)}
+	return DID{id: programHash(pub.Bytes(), ela.OpCheckSigDID).Address()}
 }
 
 // Derivation says how a key derives a DID.
@@ -23,25 +23,35 @@ const (
 
 // DerivedFrom reports whether pub derives d, in either suffix form.
 func (d DID) DerivedFrom(pub keys.PublicKey) Derivation {
-	return derivation(d, pub.Bytes())
+	h, ok := d.programHash()
+	if !ok {
+		return NotDerived
+	}
+	return derives(h, pub.Bytes())
 }
 
-// derivation works on the compressed key bytes, so that no curve point has
-// to be decoded to find a document's default key.
-func derivation(d DID, compressed []byte) Derivation {
-	switch d.id {
-	case address(compressed, ela.OpCheckSigDID):
+// programHash returns the program hash a standard DID's id encodes.
+func (d DID) programHash() (ela.ProgramHash, bool) {
+	h, err := ela.ParseAddress(d.id)
+	return h, err == nil && h.Prefix() == ela.PrefixIdentity
+}
+
+// derives works on the compressed key bytes, so that no curve point has to be
+// decoded to find a document's default key.
+func derives(h ela.ProgramHash, compressed []byte) Derivation {
+	switch h {
+	case programHash(compressed, ela.OpCheckSigDID):
 		return Derived
-	case address(compressed, ela.OpCheckSig):
+	case programHash(compressed, ela.OpCheckSig):
 		return DerivedLegacy
 	}
 	return NotDerived
 }
 
-func address(compressed []byte, op byte) string {
-	script := make([]byte, 0, 2+keys.PublicKeySize)
-	script = append(script, byte(len(compressed)))
-	script = append(script, compressed...)
-	script = append(script, op)
-	return ela.ToProgramHash(ela.PrefixIdentity, script).Address()
+func programHash(compressed []byte, op byte) ela.ProgramHash {
+	var script [2 + keys.PublicKeySize]byte
+	script[0] = byte(len(compressed))
+	copy(script[1:], compressed)
+	script[len(script)-1] = op
+	return ela.ToProgramHash(ela.PrefixIdentity, script[:2+len(compressed)])
 }

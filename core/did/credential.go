@@ -54,6 +54,13 @@ func ParseCredential(b []byte) (*Credential, error) {
 // id, sorted by key at every depth.
 func (c *Credential) SubjectProperties() []sdkjson.Member { return c.props }
 
+// AppendSubject appends the credentialSubject object: its id, then its
+// other claims.
+func (c *Credential) AppendSubject(dst []byte) []byte {
+	id := [...]sdkjson.Member{{Key: "id", Value: sdkjson.StringValue(c.Subject.String())}}
+	return sdkjson.AppendObject(dst, id[:], c.props)
+}
+
 // IsSelfProclaimed reports whether the subject issued the credential.
 func (c *Credential) IsSelfProclaimed() bool { return c.Issuer == c.Subject }
 
@@ -67,7 +74,7 @@ func (raw *rawCredential) build(holder DID) (*Credential, error) {
 		return nil, errorf(ErrMalformed, "credential has no credentialSubject")
 	}
 	c.Subject = holder
-	for _, m := range sdkjson.Sorted(raw.subject).Members() {
+	for _, m := range raw.subject.Members() {
 		if m.Key != "id" {
 			c.props = append(c.props, m)
 			continue

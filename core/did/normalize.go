@@ -3,8 +3,6 @@ package did
 import (
 	"time"
 
-	"slices"
-
 	"didlight/core/did/sdkjson"
 )
 
@@ -199,12 +197,12 @@ func (w *writer) proof(p Proof) {
 // service writes id, type and serviceEndpoint, then the other properties;
 // sdkjson.AppendObject puts array-index keys first, as JavaScript would.
 func (w *writer) service(s Service) {
-	members := make([]sdkjson.Member, 0, 3+len(s.props))
-	members = append(members,
-		sdkjson.Member{Key: "id", Value: sdkjson.StringValue(s.ID.Relative(w.base))},
-		sdkjson.Member{Key: "type", Value: sdkjson.StringValue(s.Type)},
-		sdkjson.Member{Key: "serviceEndpoint", Value: sdkjson.StringValue(s.Endpoint)})
-	w.dst = sdkjson.AppendObject(w.dst, append(members, s.props...))
+	head := [...]sdkjson.Member{
+		{Key: "id", Value: sdkjson.StringValue(s.ID.Relative(w.base))},
+		{Key: "type", Value: sdkjson.StringValue(s.Type)},
+		{Key: "serviceEndpoint", Value: sdkjson.StringValue(s.Endpoint)},
+	}
+	w.dst = sdkjson.AppendObject(w.dst, head[:], s.props)
 	w.first = false
 }
 
@@ -229,8 +227,7 @@ func (w *writer) credentialWithProof(c *Credential, withProof bool) {
 		w.time(c.ExpirationDate)
 	}
 	w.key("credentialSubject")
-	subject := sdkjson.Member{Key: "id", Value: sdkjson.StringValue(c.Subject.String())}
-	w.dst = sdkjson.AppendObject(w.dst, slices.Insert(slices.Clip(c.props), 0, subject))
+	w.dst = c.AppendSubject(w.dst)
 	if withProof {
 		p := c.Proof
 		w.key("proof")

@@ -151,14 +151,16 @@ func (b *docBuilder) defaultKey(r *rawDocument) error {
 	if len(doc.controllers) > 0 {
 		return nil
 	}
-	for _, i := range b.order {
-		k := doc.publicKeys[i]
-		if k.Controller != doc.subject {
-			continue
-		}
-		if how := derivation(doc.subject, k.compressed[:]); how != NotDerived {
-			doc.defaultKey, doc.derivation = i, how
-			break
+	if h, ok := doc.subject.programHash(); ok {
+		for _, i := range b.order {
+			k := doc.publicKeys[i]
+			if k.Controller != doc.subject {
+				continue
+			}
+			if how := derives(h, k.compressed[:]); how != NotDerived {
+				doc.defaultKey, doc.derivation = i, how
+				break
+			}
 		}
 	}
 	if doc.defaultKey < 0 {
@@ -255,12 +257,12 @@ func (b *docBuilder) services(r *rawDocument) error {
 	return nil
 }
 
-// buildService splits a service object into its id, type and endpoint and
-// its other properties, sorted as the SDKs sort them.
+// buildService splits a service object, read sorted, into its id, type and
+// endpoint and its other properties.
 func buildService(v sdkjson.Value, subject DID) (Service, error) {
 	var s Service
 	var id string
-	for _, m := range sdkjson.Sorted(v).Members() {
+	for _, m := range v.Members() {
 		switch m.Key {
 		case "id", "type", "serviceEndpoint":
 			if m.Value.Kind() != sdkjson.String {

@@ -83,7 +83,7 @@ func (r *rawDocument) read(d *sdkjson.Decoder) {
 				if d.Kind() != sdkjson.Object {
 					d.Fail(errorf(ErrMalformed, "a service must be an object"))
 				}
-				r.services = append(r.services, d.Value())
+				r.services = append(r.services, d.SortedValue())
 			}
 		case "expires":
 			r.expires = d.Str()
@@ -201,7 +201,7 @@ func readCredential(d *sdkjson.Decoder) rawCredential {
 			if d.Kind() != sdkjson.Object {
 				d.Fail(errorf(ErrMalformed, "credentialSubject must be an object"))
 			}
-			c.subject = d.Value()
+			c.subject = d.SortedValue()
 		case "proof":
 			c.proof = readCredentialProof(d)
 		default:

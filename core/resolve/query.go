@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"slices"
 	"strconv"
 
 	"didlight/core/did"
@@ -45,8 +44,7 @@ func appendCredentialView(dst []byte, c *did.Credential) []byte {
 		dst = sdkjson.AppendString(dst, did.FormatTime(c.ExpirationDate))
 	}
 	dst = append(dst, `,"subject":`...)
-	id := sdkjson.Member{Key: "id", Value: sdkjson.StringValue(c.Subject.String())}
-	dst = sdkjson.AppendObject(dst, slices.Insert(slices.Clip(c.SubjectProperties()), 0, id))
+	dst = c.AppendSubject(dst)
 	return append(dst, '}')
 }
 

@@ -16,11 +16,12 @@ const MaxDepth = 128
 
 // Decoder reads one JSON text. Create it with NewDecoder.
 type Decoder struct {
-	s     string
-	i     int
-	path  []step
-	err   error
-	depth int
+	s       string
+	i       int
+	path    []step
+	err     error
+	depth   int
+	scratch []Member // a stack for values being read
 }
 
 // step is one level of the path to the value being read: a member key or

@@ -84,63 +84,62 @@ func AppendValue(dst []byte, v Value) []byte {
 	case Null:
 		return append(dst, "null"...)
 	case Bool:
-		return strconv.AppendBool(dst, v.b)
+		return strconv.AppendBool(dst, v.num != 0)
 	case Number:
 		return AppendNumber(dst, v.num)
 	case String:
 		return AppendString(dst, v.str)
 	case Array:
 		dst = append(dst, '[')
-		for i, e := range v.elems {
+		for i, e := range v.list {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendValue(dst, e)
+			dst = AppendValue(dst, e.Value)
 		}
 		return append(dst, ']')
 	case Object:
-		return AppendObject(dst, v.members)
+		return AppendObject(dst, v.list)
 	}
 	return dst // an Invalid value writes nothing, as undefined does
 }
 
-// AppendObject appends an object with the given members. As in a JavaScript
-// object, members whose key is an array index come first, in numeric order;
-// the others follow in the order given.
-func AppendObject(dst []byte, members []Member) []byte {
+// AppendObject appends an object whose members are those of the groups, in
+// order. As in a JavaScript object, members whose key is an array index come
+// first, in numeric order; the others follow in the order given. Members
+// whose value is Invalid are left out, as JSON.stringify leaves out undefined.
+func AppendObject(dst []byte, groups ...[]Member) []byte {
 	dst = append(dst, '{')
-	first := true
+	n := 0
 	write := func(m Member) {
 		if m.Value.kind == Invalid {
 			return
 		}
-		if !first {
+		if n > 0 {
 			dst = append(dst, ',')
 		}
-		first = false
+		n++
 		dst = AppendString(dst, m.Key)
 		dst = append(dst, ':')
 		dst = AppendValue(dst, m.Value)
 	}
-	if slices.ContainsFunc(members, func(m Member) bool { return isArrayIndex(m.Key) }) {
-		var index []Member
-		for _, m := range members {
+	var index []Member
+	for _, g := range groups {
+		for _, m := range g {
 			if isArrayIndex(m.Key) {
 				index = append(index, m)
 			}
 		}
-		slices.SortFunc(index, func(a, b Member) int { return compareIndex(a.Key, b.Key) })
-		for _, m := range index {
-			write(m)
-		}
-		for _, m := range members {
-			if !isArrayIndex(m.Key) {
+	}
+	slices.SortFunc(index, func(a, b Member) int { return compareIndex(a.Key, b.Key) })
+	for _, m := range index {
+		write(m)
+	}
+	for _, g := range groups {
+		for _, m := range g {
+			if index == nil || !isArrayIndex(m.Key) {
 				write(m)
 			}
-		}
-	} else {
-		for _, m := range members {
-			write(m)
 		}
 	}
 	return append(dst, '}')
@@ -152,8 +151,14 @@ func isArrayIndex(key string) bool {
 	if key == "" || len(key) > 10 || key[0] == '0' && len(key) > 1 {
 		return false
 	}
-	n, err := strconv.ParseUint(key, 10, 64)
-	return err == nil && n < math.MaxUint32
+	var n uint64
+	for i := 0; i < len(key); i++ {
+		if key[i] < '0' || key[i] > '9' {
+			return false
+		}
+		n = n*10 + uint64(key[i]-'0')
+	}
+	return n < math.MaxUint32
 }
 
 // compareIndex orders two array-index keys by value: shorter is smaller.

@@ -54,19 +54,24 @@ func TestStringifyMatchesJavaScript(t *testing.T) {
 		if tc.sorted == "" {
 			continue
 		}
-		if got := string(AppendValue(nil, Sorted(v))); got != tc.sorted {
+		if got := string(AppendValue(nil, NewDecoder([]byte(tc.in)).SortedValue())); got != tc.sorted {
 			t.Errorf("sorted %s\n got %s\nwant %s", tc.in, got, tc.sorted)
 		}
 	}
 }
 
-func TestSortedDoesNotChangeItsInput(t *testing.T) {
-	d := NewDecoder([]byte(`{"b":{"y":1,"x":2},"a":[{"d":1,"c":2}]}`))
-	v := d.Value()
-	before := string(AppendValue(nil, v))
-	Sorted(v)
-	if after := string(AppendValue(nil, v)); after != before {
-		t.Errorf("Sorted changed its input: %s, was %s", after, before)
+func TestValueAccessors(t *testing.T) {
+	v := NewDecoder([]byte(`{"a":[true,2,"x",null],"b":{}}`)).Value()
+	a, ok := v.Get("a")
+	if !ok || a.Kind() != Array || a.Len() != 4 || !a.Elem(0).Bool() || a.Elem(1).Num() != 2 || a.Elem(2).Str() != "x" || a.Elem(3).Kind() != Null {
+		t.Errorf("a = %s", AppendValue(nil, a))
+	}
+	if _, ok := v.Get("c"); ok || a.Members() != nil || a.Elem(2).Num() != 0 || a.Elem(1).Bool() {
+		t.Error("accessors of the wrong kind should return zero values")
+	}
+	got := string(AppendObject(nil, []Member{{Key: "id", Value: StringValue("x")}}, v.Members(), []Member{{Key: "7", Value: Value{}}}))
+	if want := `{"id":"x","a":[true,2,"x",null],"b":{}}`; got != want {
+		t.Errorf("AppendObject of groups = %s, want %s", got, want)
 	}
 }
 
@@ -212,7 +217,7 @@ func FuzzValue(f *testing.F) {
 		if again := AppendValue(nil, v2); string(again) != string(out) {
 			t.Fatalf("not a fixed point: %q then %q", out, again)
 		}
-		sorted := AppendValue(nil, Sorted(v))
+		sorted := AppendValue(nil, NewDecoder(in).SortedValue())
 		if !json.Valid(sorted) {
 			t.Fatalf("sorted output is not JSON: %q", sorted)
 		}

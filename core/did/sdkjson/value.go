@@ -27,14 +27,12 @@ func (k Kind) String() string {
 
 // Value is a JSON value held in memory, for the parts of documents whose
 // shape is free: service properties and credential subjects. The zero Value
-// is Invalid.
+// is Invalid. Values share their elements; treat them as immutable.
 type Value struct {
-	kind    Kind
-	b       bool
-	num     float64
-	str     string
-	elems   []Value
-	members []Member
+	kind Kind
+	num  float64 // a number, or 1 for true
+	str  string
+	list []Member // object members, or array elements with empty keys
 }
 
 // Member is one name/value pair of an object.
@@ -46,9 +44,6 @@ type Member struct {
 // StringValue returns a JSON string.
 func StringValue(s string) Value { return Value{kind: String, str: s} }
 
-// ObjectValue returns a JSON object with the given members, in that order.
-func ObjectValue(members []Member) Value { return Value{kind: Object, members: members} }
-
 // Kind returns the kind of v.
 func (v Value) Kind() Kind { return v.kind }
 
@@ -56,20 +51,33 @@ func (v Value) Kind() Kind { return v.kind }
 func (v Value) Str() string { return v.str }
 
 // Num returns a number value (0 for other kinds).
-func (v Value) Num() float64 { return v.num }
+func (v Value) Num() float64 {
+	if v.kind != Number {
+		return 0
+	}
+	return v.num
+}
 
 // Bool returns a boolean value (false for other kinds).
-func (v Value) Bool() bool { return v.b }
+func (v Value) Bool() bool { return v.kind == Bool && v.num != 0 }
 
-// Elems returns the elements of an array (nil for other kinds).
-func (v Value) Elems() []Value { return v.elems }
+// Len returns the number of elements of an array or members of an object.
+func (v Value) Len() int { return len(v.list) }
+
+// Elem returns the i-th element of an array.
+func (v Value) Elem(i int) Value { return v.list[i].Value }
 
 // Members returns the members of an object in their order (nil for other kinds).
-func (v Value) Members() []Member { return v.members }
+func (v Value) Members() []Member {
+	if v.kind != Object {
+		return nil
+	}
+	return v.list
+}
 
-// Get returns the value of the member named key.
+// Get returns the value of the object member named key.
 func (v Value) Get(key string) (Value, bool) {
-	for _, m := range v.members {
+	for _, m := range v.Members() {
 		if m.Key == key {
 			return m.Value, true
 		}
@@ -79,51 +87,80 @@ func (v Value) Get(key string) (Value, bool) {
 
 // Value reads the next value whole.
 func (d *Decoder) Value() Value {
-	switch d.Kind() {
+	switch k := d.Kind(); k {
 	case Null:
 		d.Null()
 		return Value{kind: Null}
 	case Bool:
-		return Value{kind: Bool, b: d.Bool()}
+		v := Value{kind: Bool}
+		if d.Bool() {
+			v.num = 1
+		}
+		return v
 	case Number:
 		return Value{kind: Number, num: d.Number()}
 	case String:
 		return Value{kind: String, str: d.Str()}
-	case Array:
-		var elems []Value
-		for e := d.Array(); e.Next(); {
-			elems = append(elems, d.Value())
-		}
-		return Value{kind: Array, elems: elems}
-	case Object:
-		return d.objectValue()
+	case Array, Object:
+		return d.list(k)
 	}
 	d.Skip() // reports the error
 	return Value{}
 }
 
-// objectValue reads an object as JSON.parse builds it: a repeated key keeps
+// SortedValue reads the next value with the members of every object, at
+// every depth, in ascending key order by UTF-16 code units, as the SDKs'
+// sortJSONObject orders credential subjects and service properties.
+func (d *Decoder) SortedValue() Value {
+	v := d.Value()
+	sortMembers(v)
+	return v
+}
+
+func sortMembers(v Value) {
+	for _, m := range v.list {
+		sortMembers(m.Value)
+	}
+	if v.kind == Object {
+		slices.SortFunc(v.list, func(a, b Member) int { return CompareUTF16(a.Key, b.Key) })
+	}
+}
+
+// list reads an array or object. Its elements gather on the decoder's
+// scratch stack (nested values above them) and are copied out once, at their
+// final size. An object is built as JSON.parse builds it: a repeated key keeps
 // its first position and takes its last value.
-func (d *Decoder) objectValue() Value {
-	var members []Member
+func (d *Decoder) list(k Kind) Value {
+	base := len(d.scratch)
 	var index map[string]int // built once an object has many members
-	for m := d.Object(); m.Next(); {
-		key, val := m.Key(), d.Value()
-		if i, ok := lookup(members, index, key); ok {
-			members[i].Value = val
-			continue
+	if k == Array {
+		for e := d.Array(); e.Next(); {
+			v := d.Value()
+			d.scratch = append(d.scratch, Member{Value: v})
 		}
-		members = append(members, Member{Key: key, Value: val})
-		if len(members) == 16 {
-			index = make(map[string]int)
-			for i, mem := range members {
-				index[mem.Key] = i
+	} else {
+		for m := d.Object(); m.Next(); {
+			key, v := m.Key(), d.Value()
+			members := d.scratch[base:]
+			if i, ok := lookup(members, index, key); ok {
+				members[i].Value = v
+				continue
 			}
-		} else if index != nil {
-			index[key] = len(members) - 1
+			d.scratch = append(d.scratch, Member{Key: key, Value: v})
+			if n := len(d.scratch) - base; n == 16 {
+				index = make(map[string]int)
+				for i, mem := range d.scratch[base:] {
+					index[mem.Key] = i
+				}
+			} else if index != nil {
+				index[key] = n - 1
+			}
 		}
 	}
-	return Value{kind: Object, members: members}
+	list := slices.Clone(d.scratch[base:])
+	clear(d.scratch[base:])
+	d.scratch = d.scratch[:base]
+	return Value{kind: k, list: list}
 }
 
 func lookup(members []Member, index map[string]int, key string) (int, bool) {
@@ -137,28 +174,6 @@ func lookup(members []Member, index map[string]int, key string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// Sorted returns v with the members of every object, at every depth, in
-// ascending key order by UTF-16 code units, as the SDKs' sortJSONObject
-// orders credential subjects and service properties. v is not changed.
-func Sorted(v Value) Value {
-	switch v.kind {
-	case Array:
-		elems := make([]Value, len(v.elems))
-		for i, e := range v.elems {
-			elems[i] = Sorted(e)
-		}
-		v.elems = elems
-	case Object:
-		members := make([]Member, len(v.members))
-		for i, m := range v.members {
-			members[i] = Member{Key: m.Key, Value: Sorted(m.Value)}
-		}
-		slices.SortFunc(members, func(a, b Member) int { return CompareUTF16(a.Key, b.Key) })
-		v.members = members
-	}
-	return v
 }
 
 // CompareUTF16 compares two strings by their UTF-16 code units, the order of
