@@ -17,7 +17,8 @@
 // # Values
 //
 // JSON has a subset of the store's BSON types: double (every JSON number
-// is a float64), string, object, array, bool and null. $type accepts every
+// is a float64, so integers beyond 2^53 compare as their nearest doubles),
+// string, object, array, bool and null. $type accepts every
 // BSON type alias and number; "number" and 1/"double" match JSON numbers,
 // and the aliases of types JSON cannot hold ("date", "objectId", "int",
 // "long", "decimal"...) are valid and match nothing. An unknown alias is an
@@ -76,11 +77,15 @@
 // satisfied by different credentials, while a shape ties them to one.
 // The reading departs from the store's only for values the store would
 // compare with documents holding $-prefixed field names or regular
-// expression values, which JSON documents never have.
+// expression values, which JSON documents never have, and for objects led
+// by $and, $or or $nor, which the store rejects.
 //
-// # Indexes
+// # Speed
 //
 // Condition.Equalities reports the equality requirements every matching
 // document meets (such as credential.type = "X" or service.type in {"Y",
-// "Z"}), so the node can narrow a scan with an index.
+// "Z"}), so the node can narrow a scan with an index. Match first searches
+// the raw bytes for the quoted strings (or keys) a match must contain and
+// walks the JSON only when they are there; MatchValue, on documents parsed
+// once, is several times faster still. Neither allocates.
 package find

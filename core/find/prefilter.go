@@ -15,12 +15,10 @@ import (
 type prefilter [][]literal // the text must contain one literal of each group
 
 func (p prefilter) admits(text string) bool {
-	if len(p) == 0 || strings.IndexByte(text, '\\') >= 0 {
-		return true
-	}
 	for _, group := range p {
 		if !slices.ContainsFunc(group, func(l literal) bool { return l.in(text) }) {
-			return false
+			// Not written verbatim: only an escaped spelling could be there.
+			return strings.IndexByte(text, '\\') >= 0
 		}
 	}
 	return true
