@@ -61,7 +61,7 @@ func (tx *Tx) SignMultiSig(script []byte, signers ...*keys.PrivateKey) error {
 		switch {
 		case !slices.ContainsFunc(pubs, k.Public().Equal):
 			return fmt.Errorf("ela: sign multisig: key %s is not one of the script's", k.Public())
-		case bytes.Contains(added, push):
+		case hasSigPush(added, push):
 			return fmt.Errorf("ela: sign multisig: key %s has signed already", k.Public())
 		case len(added)/sigPushSize == len(pubs):
 			return fmt.Errorf("ela: sign multisig: all %d signatures are present", len(pubs))
@@ -75,6 +75,16 @@ func (tx *Tx) SignMultiSig(script []byte, signers ...*keys.PrivateKey) error {
 	tx.Programs[i].Parameter = added
 	tx.sortPrograms()
 	return nil
+}
+
+// hasSigPush reports whether param already holds push as one of its items.
+func hasSigPush(param, push []byte) bool {
+	for i := 0; i+sigPushSize <= len(param); i += sigPushSize {
+		if bytes.Equal(param[i:i+sigPushSize], push) {
+			return true
+		}
+	}
+	return false
 }
 
 func (tx *Tx) programIndex(code []byte) int {
