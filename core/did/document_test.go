@@ -58,6 +58,9 @@ func TestParseDocumentErrors(t *testing.T) {
 		{"bad key", user1, func(m map[string]any) {
 			m["publicKey"].([]any)[1].(map[string]any)["publicKeyBase58"] = "abc"
 		}, ErrMalformed, `publicKeyBase58 "abc" is not a compressed P-256 key`},
+		{"key id without fragment", user1, func(m map[string]any) {
+			m["publicKey"].([]any)[1].(map[string]any)["id"] = "did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y"
+		}, ErrMalformed, "has no fragment"},
 		{"key without id", user1, func(m map[string]any) { delete(m["publicKey"].([]any)[1].(map[string]any), "id") }, ErrMalformed, "a key needs id and publicKeyBase58"},
 		{"service twice", user1, func(m map[string]any) { m["service"] = append(m["service"].([]any), m["service"].([]any)[0]) }, ErrMalformed, "#openid is listed twice"},
 		{"service endpoint not a string", user1, func(m map[string]any) { m["service"].([]any)[0].(map[string]any)["serviceEndpoint"] = 7 }, ErrMalformed, "service serviceEndpoint must be a string"},
@@ -279,5 +282,26 @@ func TestAccessors(t *testing.T) {
 	own := URL{DID: fb.Subject(), Fragment: "key3"}
 	if _, err := fb.AuthenticationKey(own, nil); err != nil {
 		t.Errorf("foobar's own key: %v", err)
+	}
+}
+
+func TestShareKeys(t *testing.T) {
+	prev := mustParse(t, vectors.Read(user1))
+	next := mustParse(t, vectors.Read(user1))
+	def, _ := prev.DefaultKey()
+	want, err := def.Decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.ShareKeys(prev)
+	nextDef, _ := next.DefaultKey()
+	if nextDef.point != def.point {
+		t.Fatal("the default key's point is not shared")
+	}
+	if got, err := nextDef.Decode(); err != nil || !got.Equal(want) {
+		t.Errorf("shared key decodes to %v, %v", got, err)
+	}
+	if err := next.VerifyProofs(keys.Native{}, nil); err != nil {
+		t.Errorf("with shared keys: %v", err)
 	}
 }

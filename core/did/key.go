@@ -90,3 +90,19 @@ func parseMultisig(s string) (Multisig, error) {
 	}
 	return Multisig{M: m, N: n}, nil
 }
+
+// ShareKeys lets doc reuse the decoded points of the keys prev holds with the
+// same encoding (an update keeps most keys, the default key always), so that
+// each point is decoded once across a DID's history. It changes doc, and must
+// be called before doc is shared between goroutines.
+func (doc *Document) ShareKeys(prev *Document) {
+	for i := range doc.publicKeys {
+		k := &doc.publicKeys[i]
+		for _, p := range prev.publicKeys {
+			if p.compressed == k.compressed && p.point != nil {
+				k.point = p.point
+				break
+			}
+		}
+	}
+}

@@ -30,7 +30,8 @@ type State struct {
 // (recovery) key it lists, or the key of a controller. A published document
 // must be genuine (VerifyProofs), of the DID, not already expired, and a
 // customized DID's controllers must exist and be unexpired; an update may not
-// change them. The error is a *RuleError.
+// change them. The error is a *RuleError. An update lets op.Document reuse
+// the keys the state's document has decoded (see did.Document.ShareKeys).
 func Validate(op *Op, st *State, docs did.Lookup, v keys.Verifier, now time.Time) error {
 	if st != nil {
 		switch {
@@ -55,6 +56,7 @@ func Validate(op *Op, st *State, docs did.Lookup, v keys.Verifier, now time.Time
 		if !strings.EqualFold(op.Request.Header.PreviousTxid, st.Txid) {
 			return broken(RulePreviousTxid, fmt.Errorf("previousTxid %s, but the last transaction of %s is %s", op.Request.Header.PreviousTxid, op.DID, st.Txid))
 		}
+		op.Document.ShareKeys(st.Document)
 		return checkPublished(op, st.Document, st.Document, docs, v, now)
 	case Deactivate:
 		if st == nil {

@@ -131,6 +131,9 @@ func sortMembers(v Value) {
 // final size. An object is built as JSON.parse builds it: a repeated key keeps
 // its first position and takes its last value.
 func (d *Decoder) list(k Kind) Value {
+	if d.scratch == nil {
+		d.scratch = make([]Member, 0, 32)
+	}
 	base := len(d.scratch)
 	var index map[string]int // built once an object has many members
 	if k == Array {
