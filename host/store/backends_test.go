@@ -10,31 +10,29 @@ import (
 	"didlight/host/store/mem"
 )
 
-// backends are the store implementations every conformance test runs
-// against. Each open returns an empty store that is closed when the test ends.
+// backends are the store implementations every conformance test and
+// benchmark runs against. open opens a store in an empty directory (which
+// mem ignores).
 var backends = []struct {
 	name string
-	open func(tb testing.TB) store.DB
+	open func(dir string) (store.DB, error)
 }{
-	{"mem", func(tb testing.TB) store.DB {
-		db := mem.New()
-		tb.Cleanup(func() { db.Close() })
-		return db
-	}},
-	{"bolt", func(tb testing.TB) store.DB {
-		db, err := bolt.Open(tb.TempDir(), bolt.Options{})
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(func() { db.Close() })
-		return db
-	}},
+	{"mem", func(string) (store.DB, error) { return mem.New(), nil }},
+	{"bolt", func(dir string) (store.DB, error) { return bolt.Open(dir, bolt.Options{}) }},
 }
 
-// forEachBackend runs test as a subtest on a fresh store of each backend.
+// forEachBackend runs test as a subtest on a fresh store of each backend,
+// closed when the subtest ends.
 func forEachBackend(t *testing.T, test func(t *testing.T, db store.DB)) {
-	for _, b := range backends {
-		t.Run(b.name, func(t *testing.T) { test(t, b.open(t)) })
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			db, err := be.open(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			test(t, db)
+		})
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"didlight/host/store"
 )
@@ -79,12 +80,12 @@ func TestReopen(t *testing.T) {
 func TestInUse(t *testing.T) {
 	dir := t.TempDir()
 	first := openT(t, dir)
-	_, err := Open(dir, Options{LockTimeout: 100e6})
+	_, err := Open(dir, Options{LockTimeout: 100 * time.Millisecond})
 	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), dir) {
 		t.Fatalf("second Open: %v; want ErrInUse naming %s", err, dir)
 	}
 	first.Close()
-	second, err := Open(dir, Options{LockTimeout: 100e6})
+	second, err := Open(dir, Options{LockTimeout: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatalf("Open after the first closed: %v", err)
 	}
