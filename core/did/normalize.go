@@ -178,19 +178,31 @@ func (w *writer) publicKey(k PublicKey, subject DID) {
 }
 
 func (w *writer) proof(p Proof) {
+	w.proofObject(p.Type, p.Created, "creator", p.Creator, true, "signatureValue", p.Signature)
+}
+
+// proofObject writes a document or credential proof: type (left out of the
+// compact form when it is the default), created when set, the signing key
+// under keyName (relative to the base in the compact form only when
+// relative) and the signature under sigName.
+func (w *writer) proofObject(typ string, created time.Time, keyName string, key URL, relative bool, sigName, sig string) {
 	w.open('{')
-	if !w.compact() || p.Type != DefaultKeyType {
+	if !w.compact() || typ != DefaultKeyType {
 		w.key("type")
-		w.str(p.Type)
+		w.str(typ)
 	}
-	if !p.Created.IsZero() {
+	if !created.IsZero() {
 		w.key("created")
-		w.time(p.Created)
+		w.time(created)
 	}
-	w.key("creator")
-	w.url(p.Creator)
-	w.key("signatureValue")
-	w.str(p.Signature)
+	w.key(keyName)
+	if relative {
+		w.url(key)
+	} else {
+		w.dst = append(key.appendTo(append(w.dst, '"'), DID{}), '"')
+	}
+	w.key(sigName)
+	w.str(sig)
 	w.close('}')
 }
 
@@ -216,7 +228,9 @@ func (w *writer) credentialWithProof(c *Credential, withProof bool) {
 	w.key("id")
 	w.url(c.ID)
 	w.strings("type", c.Types)
-	if !w.compact() || c.Issuer != w.base {
+	// The SDKs leave the issuer out when it is the document's DID but read a
+	// missing issuer as the subject: it is left out only when both agree.
+	if !w.compact() || c.Issuer != w.base || c.Issuer != c.Subject {
 		w.key("issuer")
 		w.did(c.Issuer)
 	}
@@ -229,29 +243,12 @@ func (w *writer) credentialWithProof(c *Credential, withProof bool) {
 	w.key("credentialSubject")
 	w.dst = c.AppendSubject(w.dst)
 	if withProof {
-		p := c.Proof
-		w.key("proof")
-		w.open('{')
-		if !w.compact() || p.Type != DefaultKeyType {
-			w.key("type")
-			w.str(p.Type)
-		}
-		if !p.Created.IsZero() {
-			w.key("created")
-			w.time(p.Created)
-		}
 		// The SDKs write the method relative to the document's DID but read
 		// it relative to the issuer; it is shortened only when both agree,
 		// so that the compact form reads back the same.
-		w.key("verificationMethod")
-		if c.Issuer == w.base {
-			w.url(p.VerificationMethod)
-		} else {
-			w.dst = append(p.VerificationMethod.appendTo(append(w.dst, '"'), DID{}), '"')
-		}
-		w.key("signature")
-		w.str(p.Signature)
-		w.close('}')
+		p := c.Proof
+		w.key("proof")
+		w.proofObject(p.Type, p.Created, "verificationMethod", p.VerificationMethod, c.Issuer == w.base, "signature", p.Signature)
 	}
 	w.close('}')
 }

@@ -112,23 +112,8 @@ func readStringOrStrings(d *sdkjson.Decoder) []string {
 
 func readKey(d *sdkjson.Decoder) rawKey {
 	var k rawKey
-	for m := d.Object(); m.Next(); {
-		if d.Null() {
-			continue
-		}
-		switch m.Key() {
-		case "id":
-			k.id = d.Str()
-		case "type":
-			k.typ = d.Str()
-		case "controller":
-			k.controller = d.Str()
-		case "publicKeyBase58":
-			k.base58 = d.Str()
-		default:
-			d.Skip()
-		}
-	}
+	d.Fields(sdkjson.Field{Key: "id", Dst: &k.id}, sdkjson.Field{Key: "type", Dst: &k.typ},
+		sdkjson.Field{Key: "controller", Dst: &k.controller}, sdkjson.Field{Key: "publicKeyBase58", Dst: &k.base58})
 	return k
 }
 
@@ -158,23 +143,8 @@ func readProofs(d *sdkjson.Decoder) []rawProof {
 
 func readProof(d *sdkjson.Decoder) rawProof {
 	var p rawProof
-	for m := d.Object(); m.Next(); {
-		if d.Null() {
-			continue
-		}
-		switch m.Key() {
-		case "type":
-			p.typ = d.Str()
-		case "created":
-			p.created = d.Str()
-		case "creator":
-			p.creator = d.Str()
-		case "signatureValue":
-			p.signature = d.Str()
-		default:
-			d.Skip()
-		}
-	}
+	d.Fields(sdkjson.Field{Key: "type", Dst: &p.typ}, sdkjson.Field{Key: "created", Dst: &p.created},
+		sdkjson.Field{Key: "creator", Dst: &p.creator}, sdkjson.Field{Key: "signatureValue", Dst: &p.signature})
 	return p
 }
 
@@ -213,22 +183,7 @@ func readCredential(d *sdkjson.Decoder) rawCredential {
 
 func readCredentialProof(d *sdkjson.Decoder) *rawCredentialProof {
 	p := new(rawCredentialProof)
-	for m := d.Object(); m.Next(); {
-		if d.Null() {
-			continue
-		}
-		switch m.Key() {
-		case "type":
-			p.typ = d.Str()
-		case "created":
-			p.created = d.Str()
-		case "verificationMethod":
-			p.method = d.Str()
-		case "signature":
-			p.signature = d.Str()
-		default:
-			d.Skip()
-		}
-	}
+	d.Fields(sdkjson.Field{Key: "type", Dst: &p.typ}, sdkjson.Field{Key: "created", Dst: &p.created},
+		sdkjson.Field{Key: "verificationMethod", Dst: &p.method}, sdkjson.Field{Key: "signature", Dst: &p.signature})
 	return p
 }

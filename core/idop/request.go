@@ -75,43 +75,15 @@ func ParseRequest(b []byte) (Request, error) {
 
 func readHeader(d *sdkjson.Decoder) Header {
 	var h Header
-	for m := d.Object(); m.Next(); {
-		if d.Null() {
-			continue
-		}
-		switch m.Key() {
-		case "specification":
-			h.Specification = d.Str()
-		case "operation":
-			h.Operation = d.Str()
-		case "previousTxid":
-			h.PreviousTxid = d.Str()
-		case "ticket":
-			h.Ticket = d.Str()
-		default:
-			d.Skip()
-		}
-	}
+	d.Fields(sdkjson.Field{Key: "specification", Dst: &h.Specification}, sdkjson.Field{Key: "operation", Dst: &h.Operation},
+		sdkjson.Field{Key: "previousTxid", Dst: &h.PreviousTxid}, sdkjson.Field{Key: "ticket", Dst: &h.Ticket})
 	return h
 }
 
 func readProof(d *sdkjson.Decoder) Proof {
 	var p Proof
-	for m := d.Object(); m.Next(); {
-		if d.Null() {
-			continue
-		}
-		switch m.Key() {
-		case "type":
-			p.Type = d.Str()
-		case "verificationMethod":
-			p.VerificationMethod = d.Str()
-		case "signature":
-			p.Signature = d.Str()
-		default:
-			d.Skip()
-		}
-	}
+	d.Fields(sdkjson.Field{Key: "type", Dst: &p.Type}, sdkjson.Field{Key: "verificationMethod", Dst: &p.VerificationMethod},
+		sdkjson.Field{Key: "signature", Dst: &p.Signature})
 	return p
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -383,10 +384,9 @@ func hex4(s string, i int) (rune, bool) {
 //
 // Every member's value must be read (or skipped) before Next is called again.
 type Members struct {
-	d     *Decoder
-	n     int
-	key   string
-	depth int
+	d   *Decoder
+	n   int // members read, or -1 once the object is closed
+	key string
 }
 
 // Object starts reading an object.
@@ -395,7 +395,7 @@ func (d *Decoder) Object() Members {
 		return Members{d: d, n: -1}
 	}
 	d.path = append(d.path, step{index: -1})
-	return Members{d: d, depth: d.depth}
+	return Members{d: d}
 }
 
 func (d *Decoder) open(k Kind) bool {
@@ -414,23 +414,9 @@ func (d *Decoder) open(k Kind) bool {
 // Next moves to the next member and reports whether there is one.
 func (m *Members) Next() bool {
 	d := m.d
-	if m.n < 0 || d.err != nil {
+	if !d.advance(&m.n, '}', "an object member") {
 		return false
 	}
-	d.skipSpace()
-	if d.i < len(d.s) && d.s[d.i] == '}' {
-		d.i++
-		m.close()
-		return false
-	}
-	if m.n > 0 {
-		if d.i >= len(d.s) || d.s[d.i] != ',' {
-			d.failf("want ',' or '}' after an object member, found %s", d.describe())
-			return false
-		}
-		d.i++
-	}
-	m.n++
 	d.path[len(d.path)-1].key = "" // the key is not part of the path while it is read
 	key := d.Str()
 	d.skipSpace()
@@ -446,10 +432,30 @@ func (m *Members) Next() bool {
 	return true
 }
 
-func (m *Members) close() {
-	m.n = -1
-	m.d.depth--
-	m.d.path = m.d.path[:len(m.d.path)-1]
+// advance moves past the separator before item *n of an array or object
+// that ends with closer, and reports whether there is such an item. At the
+// closer it leaves the array or object and sets *n to -1.
+func (d *Decoder) advance(n *int, closer byte, item string) bool {
+	if *n < 0 || d.err != nil {
+		return false
+	}
+	d.skipSpace()
+	if d.i < len(d.s) && d.s[d.i] == closer {
+		d.i++
+		*n = -1
+		d.depth--
+		d.path = d.path[:len(d.path)-1]
+		return false
+	}
+	if *n > 0 {
+		if d.i >= len(d.s) || d.s[d.i] != ',' {
+			d.failf("want ',' or '%c' after %s, found %s", closer, item, d.describe())
+			return false
+		}
+		d.i++
+	}
+	*n++
+	return true
 }
 
 // Key returns the current member's name.
@@ -458,7 +464,7 @@ func (m *Members) Key() string { return m.key }
 // Elements iterates over the elements of an array, like Members.
 type Elements struct {
 	d *Decoder
-	n int
+	n int // elements read, or -1 once the array is closed
 }
 
 // Array starts reading an array.
@@ -472,32 +478,37 @@ func (d *Decoder) Array() Elements {
 
 // Next moves to the next element and reports whether there is one.
 func (e *Elements) Next() bool {
-	d := e.d
-	if e.n < 0 || d.err != nil {
+	if !e.d.advance(&e.n, ']', "an array element") {
 		return false
 	}
-	d.skipSpace()
-	if d.i < len(d.s) && d.s[d.i] == ']' {
-		d.i++
-		e.n = -1
-		d.depth--
-		d.path = d.path[:len(d.path)-1]
-		return false
-	}
-	if e.n > 0 {
-		if d.i >= len(d.s) || d.s[d.i] != ',' {
-			d.failf("want ',' or ']' after an array element, found %s", d.describe())
-			return false
-		}
-		d.i++
-	}
-	d.path[len(d.path)-1].index = e.n
-	e.n++
+	e.d.path[len(e.d.path)-1].index = e.n - 1
 	return true
 }
 
 // Index returns the current element's position.
 func (e *Elements) Index() int { return e.n - 1 }
+
+// Field names a string member of an object and where to store its value.
+type Field struct {
+	Key string
+	Dst *string
+}
+
+// Fields reads an object of strings: each member a field names is stored in
+// its destination, the others are skipped, and null counts as absent.
+func (d *Decoder) Fields(fields ...Field) {
+	for m := d.Object(); m.Next(); {
+		if d.Null() {
+			continue
+		}
+		i := slices.IndexFunc(fields, func(f Field) bool { return f.Key == m.Key() })
+		if i < 0 {
+			d.Skip()
+			continue
+		}
+		*fields[i].Dst = d.Str()
+	}
+}
 
 // Skip reads and discards the next value.
 func (d *Decoder) Skip() {

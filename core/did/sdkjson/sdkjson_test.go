@@ -241,3 +241,17 @@ func TestRaw(t *testing.T) {
 		t.Errorf("Raw of a broken value = %q, want nil", got)
 	}
 }
+
+func TestFields(t *testing.T) {
+	var a, b string
+	d := NewDecoder([]byte(`{"a":"x","skip":[1,{"b":"no"}],"b":null,"a":"y"}`))
+	d.Fields(Field{Key: "a", Dst: &a}, Field{Key: "b", Dst: &b})
+	if err := d.Finish(); err != nil || a != "y" || b != "" {
+		t.Errorf("a %q, b %q, %v", a, b, err)
+	}
+	d = NewDecoder([]byte(`{"a":1}`))
+	d.Fields(Field{Key: "a", Dst: &a})
+	if err := d.Finish(); err == nil || !strings.Contains(err.Error(), "a (offset 5): want string, found number") {
+		t.Errorf("a number where a string belongs: %v", err)
+	}
+}
