@@ -133,9 +133,18 @@ func (w *writer) key(k string) {
 
 func (w *writer) str(s string)     { w.dst = sdkjson.AppendString(w.dst, s) }
 func (w *writer) did(d DID)        { w.dst = append(d.appendTo(append(w.dst, '"')), '"') }
-func (w *writer) url(u URL)        { w.dst = append(u.appendTo(append(w.dst, '"'), w.base), '"') }
+func (w *writer) url(u URL)        { w.urlRelativeIf(u, true) }
 func (w *writer) time(t time.Time) { w.dst = appendTime(w.dst, t) }
 func (w *writer) compact() bool    { return !w.base.IsZero() }
+
+// urlRelativeIf writes u relative to the base if relative, else in full.
+func (w *writer) urlRelativeIf(u URL, relative bool) {
+	base := w.base
+	if !relative {
+		base = DID{}
+	}
+	w.dst = append(u.appendTo(append(w.dst, '"'), base), '"')
+}
 
 func (w *writer) strings(k string, ss []string) {
 	w.key(k)
@@ -196,11 +205,7 @@ func (w *writer) proofObject(typ string, created time.Time, keyName string, key 
 		w.time(created)
 	}
 	w.key(keyName)
-	if relative {
-		w.url(key)
-	} else {
-		w.dst = append(key.appendTo(append(w.dst, '"'), DID{}), '"')
-	}
+	w.urlRelativeIf(key, relative)
 	w.key(sigName)
 	w.str(sig)
 	w.close('}')
@@ -225,12 +230,14 @@ func (w *writer) credentialWithProof(c *Credential, withProof bool) {
 	if len(c.Context) > 0 {
 		w.strings("@context", c.Context)
 	}
+	// The SDKs write a credential's references relative to the document's
+	// DID but read its id and a missing issuer relative to its subject, and
+	// its verification method relative to its issuer: they are shortened only
+	// where both agree, so that the compact form reads back the same.
 	w.key("id")
-	w.url(c.ID)
+	w.urlRelativeIf(c.ID, c.Subject == w.base)
 	w.strings("type", c.Types)
-	// The SDKs leave the issuer out when it is the document's DID but read a
-	// missing issuer as the subject: it is left out only when both agree.
-	if !w.compact() || c.Issuer != w.base || c.Issuer != c.Subject {
+	if !w.compact() || c.Issuer != w.base || c.Subject != w.base {
 		w.key("issuer")
 		w.did(c.Issuer)
 	}
@@ -243,9 +250,6 @@ func (w *writer) credentialWithProof(c *Credential, withProof bool) {
 	w.key("credentialSubject")
 	w.dst = c.AppendSubject(w.dst)
 	if withProof {
-		// The SDKs write the method relative to the document's DID but read
-		// it relative to the issuer; it is shortened only when both agree,
-		// so that the compact form reads back the same.
 		p := c.Proof
 		w.key("proof")
 		w.proofObject(p.Type, p.Created, "verificationMethod", p.VerificationMethod, c.Issuer == w.base, "signature", p.Signature)
