@@ -67,8 +67,10 @@ func ParseURL(s string, base DID) (URL, error) {
 
 // indexAnyFrom returns the index of the first of chars in s[from:], or len(s).
 func indexAnyFrom(s string, from int, chars string) int {
-	if i := strings.IndexAny(s[from:], chars); i >= 0 {
-		return from + i
+	for i := from; i < len(s); i++ {
+		if strings.IndexByte(chars, s[i]) >= 0 {
+			return i
+		}
 	}
 	return len(s)
 }

@@ -1,6 +1,7 @@
 package idop
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
@@ -69,9 +70,9 @@ func Decode(r Request) (*Op, error) {
 }
 
 func (op *Op) decodeDocument() error {
-	b, err := keys.DecodeBase64(op.Request.Payload)
+	b, err := decodePayload(op.Request.Payload)
 	if err != nil {
-		return fmt.Errorf("payload is not base64: %w", err)
+		return err
 	}
 	if op.Document, err = did.ParseDocument(b); err != nil {
 		return err
@@ -81,9 +82,9 @@ func (op *Op) decodeDocument() error {
 }
 
 func (op *Op) decodeCredential() error {
-	b, err := keys.DecodeBase64(op.Request.Payload)
+	b, err := decodePayload(op.Request.Payload)
 	if err != nil {
-		return fmt.Errorf("payload is not base64: %w", err)
+		return err
 	}
 	if op.Credential, err = did.ParseCredential(b); err != nil {
 		return err
@@ -91,6 +92,19 @@ func (op *Op) decodeCredential() error {
 	op.CredentialID = op.Credential.ID
 	op.DID = op.CredentialID.DID
 	return nil
+}
+
+// decodePayload decodes a base64 payload: base64url without padding as the
+// SDKs write it, in one pass, or else any form keys.DecodeBase64 accepts.
+func decodePayload(s string) ([]byte, error) {
+	if b, err := base64.RawURLEncoding.DecodeString(s); err == nil {
+		return b, nil
+	}
+	b, err := keys.DecodeBase64(s)
+	if err != nil {
+		return nil, fmt.Errorf("payload is not base64: %w", err)
+	}
+	return b, nil
 }
 
 // parseFullDID reads the payload of a deactivate: a DID in full form.

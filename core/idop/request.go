@@ -3,6 +3,7 @@ package idop
 import (
 	"crypto/sha256"
 	"fmt"
+	"io"
 
 	"didlight/core/did"
 	"didlight/core/did/sdkjson"
@@ -146,24 +147,36 @@ func isTxid(s string) bool {
 // SigningInput returns what the request's signature signs:
 // specification ‖ operation ‖ previousTxid (update) ‖ ticket (transfer) ‖ payload.
 func (r Request) SigningInput() []byte {
-	h := r.Header
-	var prev, ticket string
-	if h.Operation == Update {
-		prev = h.PreviousTxid
+	var b []byte
+	for _, part := range r.signed() {
+		b = append(b, part...)
 	}
-	if h.Operation == Transfer {
-		ticket = h.Ticket
-	}
-	b := make([]byte, 0, len(h.Specification)+len(h.Operation)+len(prev)+len(ticket)+len(r.Payload))
-	b = append(b, h.Specification...)
-	b = append(b, h.Operation...)
-	b = append(b, prev...)
-	b = append(b, ticket...)
-	return append(b, r.Payload...)
+	return b
 }
 
 // Digest returns SHA-256 of the signing input.
-func (r Request) Digest() [32]byte { return sha256.Sum256(r.SigningInput()) }
+func (r Request) Digest() [32]byte {
+	h := sha256.New()
+	for _, part := range r.signed() {
+		io.WriteString(h, part)
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// signed returns the parts of the signing input.
+func (r Request) signed() [5]string {
+	h := r.Header
+	parts := [5]string{h.Specification, h.Operation, "", "", r.Payload}
+	switch h.Operation {
+	case Update:
+		parts[2] = h.PreviousTxid
+	case Transfer:
+		parts[3] = h.Ticket
+	}
+	return parts
+}
 
 // MarshalJSON writes the request as the SDKs do: header (specification,
 // operation, then previousTxid and ticket when set), payload, proof (type

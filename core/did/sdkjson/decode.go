@@ -23,6 +23,7 @@ type Decoder struct {
 	err     error
 	depth   int
 	scratch []Member // a stack for values being read
+	sorting bool     // objects are being read with their members sorted
 }
 
 // step is one level of the path to the value being read: a member key or

@@ -112,27 +112,20 @@ func (d *Decoder) Value() Value {
 // every depth, in ascending key order by UTF-16 code units, as the SDKs'
 // sortJSONObject orders credential subjects and service properties.
 func (d *Decoder) SortedValue() Value {
+	d.sorting = true
 	v := d.Value()
-	sortMembers(v)
+	d.sorting = false
 	return v
-}
-
-func sortMembers(v Value) {
-	for _, m := range v.list {
-		sortMembers(m.Value)
-	}
-	if v.kind == Object {
-		slices.SortFunc(v.list, func(a, b Member) int { return CompareUTF16(a.Key, b.Key) })
-	}
 }
 
 // list reads an array or object. Its elements gather on the decoder's
 // scratch stack (nested values above them) and are copied out once, at their
-// final size. An object is built as JSON.parse builds it: a repeated key keeps
-// its first position and takes its last value.
+// final size and, when the decoder is sorting, in key order. An object is
+// built as JSON.parse builds it: a repeated key keeps its first position and
+// takes its last value.
 func (d *Decoder) list(k Kind) Value {
 	if d.scratch == nil {
-		d.scratch = make([]Member, 0, 32)
+		d.scratch = make([]Member, 0, 8)
 	}
 	base := len(d.scratch)
 	var index map[string]int // built once an object has many members
@@ -160,8 +153,24 @@ func (d *Decoder) list(k Kind) Value {
 			}
 		}
 	}
-	list := slices.Clone(d.scratch[base:])
-	clear(d.scratch[base:])
+	items := d.scratch[base:]
+	list := make([]Member, len(items))
+	if k == Object && d.sorting {
+		// Sort positions rather than members, so that each member is
+		// written once, into its final place.
+		var buf [32]int
+		order := buf[:0]
+		for i := range items {
+			order = append(order, i)
+		}
+		slices.SortFunc(order, func(a, b int) int { return CompareUTF16(items[a].Key, items[b].Key) })
+		for i, j := range order {
+			list[i] = items[j]
+		}
+	} else {
+		copy(list, items)
+	}
+	clear(items)
 	d.scratch = d.scratch[:base]
 	return Value{kind: k, list: list}
 }
