@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"didlight/core/did"
+	"didlight/core/ela"
 	"didlight/core/internal/vectors"
 	"didlight/core/keys"
 )
@@ -234,3 +235,17 @@ func payloadOf(t *testing.T, doc *did.Document, old, new string) string {
 type failingLookup struct{}
 
 func (failingLookup) Document(did.DID) (*did.Document, error) { return nil, errors.New("disk on fire") }
+
+// The ledger's wire struct converts to a Request field for field.
+func TestWireConversion(t *testing.T) {
+	wire := ela.Operation{
+		Header:  ela.OperationHeader{Specification: SpecDID, Operation: Update, PreviousTxid: txid1},
+		Payload: "p",
+		Proof:   ela.OperationProof{Type: did.DefaultKeyType, VerificationMethod: "#primary", Signature: "s"},
+	}
+	r := Request{Header: Header(wire.Header), Payload: wire.Payload, Proof: Proof(wire.Proof)}
+	back, _ := json.Marshal(wire)
+	if got := string(r.AppendJSON(nil)); got != string(back) {
+		t.Errorf("idop writes %s, ela %s", got, back)
+	}
+}
