@@ -86,13 +86,18 @@ func benchStore(b *testing.B, i int) store.DB {
 	return db
 }
 
-// forEachBench runs bench as a sub-benchmark on each backend's loaded store.
+// forEachBench runs bench as a sub-benchmark on each backend's loaded store,
+// reporting CPU time per operation (cpu-ns/op) besides wall time.
 func forEachBench(b *testing.B, bench func(b *testing.B, db store.DB, r *rand.Rand)) {
 	for i, be := range backends {
 		b.Run(be.name, func(b *testing.B) {
 			db := benchStore(b, i)
 			b.ReportAllocs()
+			start, ok := processCPU()
 			bench(b, db, rand.New(rand.NewPCG(3, 4)))
+			if end, _ := processCPU(); ok {
+				b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
+			}
 		})
 	}
 }

@@ -179,7 +179,7 @@ func TestValuesOwned(t *testing.T) {
 			return nil
 		})
 		// Overwrite everything many times so the old pages are reused.
-		for i := range 30 {
+		for i := range 10 {
 			update(t, db, func(tx store.Tx) error {
 				b := bucket(t, tx, "b")
 				for _, k := range []string{"key-0", "key-1", "key-2"} {

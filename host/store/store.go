@@ -28,8 +28,9 @@ import "iter"
 const (
 	// MaxKeySize is the longest key, in bytes (bbolt's own limit).
 	MaxKeySize = 32768
-	// MaxValueSize is the longest value, in bytes: room for the largest
-	// block the ledger allows with a wide margin.
+	// MaxValueSize is the longest value, in bytes: eight times the largest
+	// block the ledger allows (8,000,000 bytes, MaxBlockContextSize from
+	// Elastos.ELA elanet/pact/protocol.go).
 	MaxValueSize = 64 << 20
 	// MaxBucketNameSize is the longest bucket name, in bytes.
 	MaxBucketNameSize = 255
@@ -42,15 +43,17 @@ type DB interface {
 	View(fn func(Tx) error) error
 	// Update runs fn in the single read-write transaction and commits it if
 	// fn returns nil. If fn returns an error or panics, nothing changes and
-	// the error (or panic) reaches the caller unchanged.
+	// the error (or panic) reaches the caller unchanged; if the commit
+	// fails, nothing changes and Update says why.
 	Update(fn func(Tx) error) error
 	// Close waits for running transactions, then releases the store.
 	// Later View and Update calls return ErrClosed; a second Close is a no-op.
 	Close() error
 }
 
-// Tx is a transaction: a View or an Update. It is valid only while its
-// function runs.
+// Tx is a transaction: a View or an Update. It and its Buckets are valid
+// only while the transaction's function runs; afterwards writes fail with
+// ErrTxDone and reads panic.
 type Tx interface {
 	// Bucket returns the named bucket. Buckets need no declaration: in an
 	// Update a bucket comes into being with its first write, and a bucket
@@ -74,7 +77,8 @@ type Bucket interface {
 	// a View, ErrKey or ErrValueTooLarge for bad input, ErrTxDone after the
 	// transaction ended.
 	Put(key, value []byte) error
-	// Delete removes key. Deleting a missing key is not an error.
+	// Delete removes key. Deleting a missing key is not an error; it fails
+	// as Put does for an invalid key, in a View or after the transaction.
 	Delete(key []byte) error
 	// Scan iterates over the keys of r in order, yielding copies of each key
 	// and value. The bucket may be modified while Scan runs: the iteration

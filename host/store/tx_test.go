@@ -83,7 +83,7 @@ func snapshotAll(t *testing.T, db store.DB, names ...string) []string {
 // Updates each see all of an Update's writes to several buckets or none.
 func TestConcurrentReadersAndWriter(t *testing.T) {
 	const (
-		updates = 300
+		updates = 150
 		readers = 4
 		total   = 1000 // the sum kept equal in buckets "from" and "to"
 	)

@@ -166,7 +166,7 @@ func (db *DB) run(writable bool, fn func(store.Tx) error) error {
 	)
 	body := func(btx *bbolt.Tx) error {
 		t := &tx{TxState: kv.TxState{Writable: writable}, btx: btx}
-		defer t.end()
+		defer t.End()
 		ran = true
 		fnErr = fn(t)
 		return fnErr

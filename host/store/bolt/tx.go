@@ -19,8 +19,6 @@ type tx struct {
 	buckets map[string]*bucket
 }
 
-func (t *tx) end() { t.Done = true }
-
 func (t *tx) Bucket(name string) (store.Bucket, error) {
 	t.CheckRead()
 	if err := kv.CheckBucketName(name); err != nil {

@@ -44,7 +44,7 @@ func (db *DB) View(fn func(store.Tx) error) error {
 		return store.ErrClosed
 	}
 	t := &tx{base: *db.snapshot.Load()}
-	defer t.end()
+	defer t.End()
 	return fn(t)
 }
 
@@ -60,7 +60,7 @@ func (db *DB) Update(fn func(store.Tx) error) error {
 	}
 	db.gen++
 	t := &tx{TxState: kv.TxState{Writable: true}, gen: db.gen, base: *db.snapshot.Load()}
-	defer t.end()
+	defer t.End()
 	if err := fn(t); err != nil {
 		return err
 	}
@@ -84,8 +84,6 @@ type tx struct {
 	base    snapshot
 	buckets map[string]*bucket
 }
-
-func (t *tx) end() { t.Done = true }
 
 func (t *tx) Bucket(name string) (store.Bucket, error) {
 	t.CheckRead()

@@ -50,6 +50,9 @@ type TxState struct {
 	Done     bool // its function has returned
 }
 
+// End marks the transaction ended; its function has returned.
+func (s *TxState) End() { s.Done = true }
+
 // CheckRead panics if the transaction has ended: reading through a Tx or
 // Bucket after that is a programming error with no value to return.
 func (s *TxState) CheckRead() {
