@@ -68,8 +68,10 @@ func ParseURL(s string, base DID) (URL, error) {
 // indexAnyFrom returns the index of the first of chars in s[from:], or len(s).
 func indexAnyFrom(s string, from int, chars string) int {
 	for i := from; i < len(s); i++ {
-		if strings.IndexByte(chars, s[i]) >= 0 {
-			return i
+		for j := 0; j < len(chars); j++ {
+			if s[i] == chars[j] {
+				return i
+			}
 		}
 	}
 	return len(s)
@@ -82,7 +84,7 @@ func checkTokens(s, seps string) error {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case strings.IndexByte(seps, c) >= 0:
+		case isSep(c, seps):
 			if start {
 				return fmt.Errorf("empty token before %q at position %d of %q", c, i, s)
 			}
@@ -99,6 +101,15 @@ func checkTokens(s, seps string) error {
 		start = false
 	}
 	return nil
+}
+
+func isSep(c byte, seps string) bool {
+	for i := 0; i < len(seps); i++ {
+		if c == seps[i] {
+			return true
+		}
+	}
+	return false
 }
 
 func isHex(c byte) bool {

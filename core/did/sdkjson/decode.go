@@ -246,13 +246,35 @@ func (d *Decoder) Str() string {
 		return ""
 	}
 	start := d.i + 1
-	ascii := true
-	for i := start; i < len(d.s); i++ {
+	i := start
+	for i < len(d.s) && plain[d.s[i]] {
+		i++
+	}
+	if i < len(d.s) && d.s[i] == '"' {
+		d.i = i + 1
+		return d.s[start:i]
+	}
+	return d.slowStr(start, i)
+}
+
+// plain marks the bytes a string may hold as they are: printable ASCII
+// other than '"' and '\\'.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// slowStr reads the rest of a string whose bytes from i on are not all plain:
+// UTF-8, escapes, control characters or the end of the input.
+func (d *Decoder) slowStr(start, i int) string {
+	for ; i < len(d.s); i++ {
 		switch c := d.s[i]; {
 		case c == '"':
 			d.i = i + 1
 			s := d.s[start:i]
-			if !ascii && !utf8.ValidString(s) {
+			if !utf8.ValidString(s) {
 				d.i = start
 				d.failf("string is not valid UTF-8")
 				return ""
@@ -264,8 +286,6 @@ func (d *Decoder) Str() string {
 			d.i = i
 			d.failf("control character %#02x in a string", c)
 			return ""
-		case c >= utf8.RuneSelf:
-			ascii = false
 		}
 	}
 	d.i = len(d.s)
