@@ -39,13 +39,20 @@ func (d DID) programHash() (ela.ProgramHash, bool) {
 // derives works on the compressed key bytes, so that no curve point has to be
 // decoded to find a document's default key.
 func derives(h ela.ProgramHash, compressed []byte) Derivation {
-	switch h {
-	case programHash(compressed, ela.OpCheckSigDID):
-		return Derived
-	case programHash(compressed, ela.OpCheckSig):
-		return DerivedLegacy
+	for _, how := range [...]Derivation{Derived, DerivedLegacy} {
+		if programHash(compressed, how.op()) == h {
+			return how
+		}
 	}
 	return NotDerived
+}
+
+// op returns the opcode that ends the script of a derivation.
+func (how Derivation) op() byte {
+	if how == DerivedLegacy {
+		return ela.OpCheckSig
+	}
+	return ela.OpCheckSigDID
 }
 
 func programHash(compressed []byte, op byte) ela.ProgramHash {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"didlight/core/did/sdkjson"
+	"didlight/core/ela"
 )
 
 // ParseDocument parses a DID document in any shape the SDKs write: v1 or v2,
@@ -151,13 +152,10 @@ func (b *docBuilder) defaultKey(r *rawDocument) error {
 	if len(doc.controllers) > 0 {
 		return nil
 	}
+	// Today's suffix first: only the oldest DIDs need the second pass.
 	if h, ok := doc.subject.programHash(); ok {
-		for _, i := range b.order {
-			k := doc.publicKeys[i]
-			if k.Controller != doc.subject {
-				continue
-			}
-			if how := derives(h, k.compressed[:]); how != NotDerived {
+		for _, how := range [...]Derivation{Derived, DerivedLegacy} {
+			if i := b.deriving(h, how); i >= 0 {
 				doc.defaultKey, doc.derivation = i, how
 				break
 			}
@@ -168,6 +166,18 @@ func (b *docBuilder) defaultKey(r *rawDocument) error {
 	}
 	doc.authentication = append(doc.authentication, doc.publicKeys[doc.defaultKey].ID)
 	return nil
+}
+
+// deriving returns the index of the first key, in the order the JSON gives
+// them, that the DID holds and that derives h as how says; -1 if none.
+func (b *docBuilder) deriving(h ela.ProgramHash, how Derivation) int {
+	for _, i := range b.order {
+		k := &b.doc.publicKeys[i]
+		if k.Controller == b.doc.subject && programHash(k.compressed[:], how.op()) == h {
+			return i
+		}
+	}
+	return -1
 }
 
 // references resolves authentication and authorization. Authentication keys
