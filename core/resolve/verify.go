@@ -83,10 +83,10 @@ func Verify(result []byte, docs did.Lookup, v keys.Verifier, now time.Time) (*Ve
 	}
 	for i, tx := range txs {
 		if tx.op.DID.Key() != subject.Key() {
-			return nil, at(i, tx, idop.RuleDocID, fmt.Errorf("an operation on %s in the result of %s", tx.op.DID, subject))
+			return nil, at(i, tx, &idop.RuleError{Rule: idop.RuleDocID, Err: fmt.Errorf("an operation on %s in the result of %s", tx.op.DID, subject)})
 		}
 		if i > 0 && tx.time.After(txs[i-1].time) {
-			return nil, at(i, tx, RuleOrder, fmt.Errorf("%s is newer than the transaction before it", did.FormatTime(tx.time)))
+			return nil, at(i, tx, &idop.RuleError{Rule: RuleOrder, Err: fmt.Errorf("%s is newer than the transaction before it", did.FormatTime(tx.time))})
 		}
 	}
 	st, err := replay(txs, docs, v)
@@ -116,11 +116,7 @@ func replay(txs []transaction, docs did.Lookup, v keys.Verifier) (*idop.State, e
 			err = idop.ValidateDetached(tx.op, docs, v, tx.time)
 		}
 		if err != nil {
-			var re *idop.RuleError
-			if !errors.As(err, &re) {
-				re = &idop.RuleError{Rule: idop.RuleMalformed, Err: err}
-			}
-			return nil, at(i, tx, re.Rule, re.Err)
+			return nil, at(i, tx, err)
 		}
 		if tx.op.Request.Header.Operation == idop.Deactivate {
 			st.Deactivated = true
@@ -133,8 +129,12 @@ func replay(txs []transaction, docs did.Lookup, v keys.Verifier) (*idop.State, e
 
 func whole(r idop.Rule, err error) *VerifyError { return &VerifyError{Index: -1, Rule: r, Err: err} }
 
-func at(i int, tx transaction, r idop.Rule, err error) *VerifyError {
-	return &VerifyError{Index: i, Txid: tx.txid, Rule: r, Err: err}
+// at reports err about transaction i, with the rule it names (a
+// *idop.RuleError) or else RuleMalformed.
+func at(i int, tx transaction, err error) *VerifyError {
+	re := &idop.RuleError{Rule: idop.RuleMalformed, Err: err}
+	errors.As(err, &re)
+	return &VerifyError{Index: i, Txid: tx.txid, Rule: re.Rule, Err: re.Err}
 }
 
 // rawResult is a result object as read, before its parts are checked.
@@ -187,11 +187,7 @@ func parseResult(b []byte) (did.DID, Status, []transaction, error) {
 	txs := make([]transaction, len(r.txs))
 	for i, raw := range r.txs {
 		if txs[i], err = raw.decode(); err != nil {
-			var re *idop.RuleError
-			if !errors.As(err, &re) {
-				re = &idop.RuleError{Rule: idop.RuleMalformed, Err: err}
-			}
-			return did.DID{}, 0, nil, at(i, txs[i], re.Rule, re.Err)
+			return did.DID{}, 0, nil, at(i, txs[i], err)
 		}
 	}
 	return subject, status, txs, nil
