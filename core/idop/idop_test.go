@@ -249,3 +249,25 @@ func TestWireConversion(t *testing.T) {
 		t.Errorf("idop writes %s, ela %s", got, back)
 	}
 }
+
+// Payloads are base64url without padding as the SDKs write them; older
+// samples use standard base64 with padding, and both decode alike.
+func TestPayloadEncodings(t *testing.T) {
+	f := newFixture(t, did.NewService(did.URL{Fragment: "x"}, "T", "https://e/?a=b>"))
+	r, err := NewCreate(f.doc, f.key, f.priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm := f.doc.Normalized()
+	for _, enc := range []*base64.Encoding{base64.RawURLEncoding, base64.URLEncoding, base64.StdEncoding, base64.RawStdEncoding} {
+		r.Payload = enc.EncodeToString(norm)
+		op, err := Decode(r)
+		if err != nil {
+			t.Errorf("%q: %v", r.Payload[len(r.Payload)-4:], err)
+			continue
+		}
+		if got := op.Document.Normalized(); string(got) != string(norm) {
+			t.Errorf("decoded %s", got)
+		}
+	}
+}

@@ -70,7 +70,8 @@ func Decode(r Request) (*Op, error) {
 }
 
 func (op *Op) decodeDocument() error {
-	b, err := decodePayload(op.Request.Payload)
+	var buf [4096]byte // most documents fit: ParseDocument copies what it keeps
+	b, err := decodePayload(buf[:0], op.Request.Payload)
 	if err != nil {
 		return err
 	}
@@ -82,7 +83,7 @@ func (op *Op) decodeDocument() error {
 }
 
 func (op *Op) decodeCredential() error {
-	b, err := decodePayload(op.Request.Payload)
+	b, err := decodePayload(nil, op.Request.Payload)
 	if err != nil {
 		return err
 	}
@@ -94,17 +95,21 @@ func (op *Op) decodeCredential() error {
 	return nil
 }
 
-// decodePayload decodes a base64 payload: base64url without padding as the
-// SDKs write it, in one pass, or else any form keys.DecodeBase64 accepts.
-func decodePayload(s string) ([]byte, error) {
-	if b, err := base64.RawURLEncoding.DecodeString(s); err == nil {
-		return b, nil
+// decodePayload appends the decoded base64 payload s to dst: base64url
+// without padding as the SDKs write it, in one pass, or else any form
+// keys.DecodeBase64 accepts.
+func decodePayload(dst []byte, s string) ([]byte, error) {
+	enc := base64.RawURLEncoding
+	if n := enc.DecodedLen(len(s)); cap(dst)-len(dst) >= n {
+		if m, err := enc.Decode(dst[len(dst):len(dst)+n], []byte(s)); err == nil {
+			return dst[:len(dst)+m], nil
+		}
 	}
 	b, err := keys.DecodeBase64(s)
 	if err != nil {
 		return nil, fmt.Errorf("payload is not base64: %w", err)
 	}
-	return b, nil
+	return append(dst, b...), nil
 }
 
 // parseFullDID reads the payload of a deactivate: a DID in full form.

@@ -3,7 +3,6 @@ package idop
 import (
 	"crypto/sha256"
 	"fmt"
-	"io"
 
 	"didlight/core/did"
 	"didlight/core/did/sdkjson"
@@ -146,23 +145,19 @@ func isTxid(s string) bool {
 
 // SigningInput returns what the request's signature signs:
 // specification ‖ operation ‖ previousTxid (update) ‖ ticket (transfer) ‖ payload.
-func (r Request) SigningInput() []byte {
-	var b []byte
-	for _, part := range r.signed() {
-		b = append(b, part...)
-	}
-	return b
-}
+func (r Request) SigningInput() []byte { return r.appendSigningInput(nil) }
 
 // Digest returns SHA-256 of the signing input.
 func (r Request) Digest() [32]byte {
-	h := sha256.New()
+	var buf [2048]byte // most requests fit: no garbage for the collector
+	return sha256.Sum256(r.appendSigningInput(buf[:0]))
+}
+
+func (r Request) appendSigningInput(dst []byte) []byte {
 	for _, part := range r.signed() {
-		io.WriteString(h, part)
+		dst = append(dst, part...)
 	}
-	var sum [32]byte
-	h.Sum(sum[:0])
-	return sum
+	return dst
 }
 
 // signed returns the parts of the signing input.

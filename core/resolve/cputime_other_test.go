@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !linux
 
 package resolve
 
@@ -6,5 +6,6 @@ import "time"
 
 var start = time.Now()
 
-// cpuTime falls back to wall-clock time where there is no getrusage.
+// cpuTime falls back to wall-clock time where the process CPU clock is not
+// at hand.
 func cpuTime() time.Duration { return time.Since(start) }
