@@ -1,0 +1,15 @@
+// Package ledger holds the rules of the identity chain's ledger that need no
+// storage: what a transaction must look like on its own (CheckTx), what it
+// must satisfy against the outputs it spends (CheckSpends: assets, amounts
+// that balance with the minimum fee, locks and coinbase maturity), the shape
+// and reward of a coinbase, and how blocks are built and checked (NewBlock,
+// Genesis, CheckBlock). It does no I/O: the node looks the spent outputs up
+// in its store and passes them in.
+//
+// A broken rule is a *RuleError carrying the error code the Elastos nodes
+// answer with (Elastos.ELA servers/errors/errcode.go), so that a node's API
+// can return it unchanged.
+//
+// Signatures are checked by ela.Tx.VerifyPrograms with the program hashes
+// Referenced returns; identity payloads by package idop.
+package ledger
