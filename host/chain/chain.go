@@ -1,0 +1,273 @@
+package chain
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"didlight/core/ela"
+	"didlight/core/keys"
+	"didlight/core/ledger"
+	"didlight/host/chain/internal/record"
+	"didlight/host/store"
+)
+
+// MaxArbiters is the most arbiters Config.Arbiters may ask for.
+const MaxArbiters = 64
+
+// Config configures Open.
+type Config struct {
+	DB          store.DB         // the store; the chain never closes it
+	DevSeed     string           // "" means DefaultDevSeed
+	Arbiters    int              // arbiter keys confirming each block; 0 means 1
+	BlockTime   time.Duration    // 0 mines as soon as transactions arrive; else a block per interval
+	Now         func() time.Time // the wall clock; nil means time.Now
+	Engine      Engine           // nil means Native
+	Logger      *slog.Logger     // nil discards
+	MempoolSize int              // most pooled transactions; 0 means DefaultMempoolSize
+}
+
+// Chain is an open chain. Its methods are safe for concurrent use.
+type Chain struct {
+	db        store.DB
+	params    ledger.Params
+	engine    Engine
+	verifier  keys.Verifier
+	log       *slog.Logger
+	now       func() time.Time
+	blockTime time.Duration
+	dev       Account
+	arbiters  []*keys.PrivateKey
+	producer  ela.ProgramHash // arbiter 0's address, paid every coinbase
+	genesis   *ela.Block
+	nodeID    uint64
+
+	mu        sync.RWMutex // guards the fields below
+	tip       record.Tip
+	tipHeader ela.Header
+	offset    time.Duration // the devnet clock's lead over the wall clock
+	epoch     uint64
+	txnCount  uint64
+	closed    bool
+
+	received atomic.Uint64 // transactions SubmitTx was given
+
+	pool    *mempool
+	persist groupCommit[*entry]
+	mining  sync.Mutex // held while a block is made, and by Reset
+	funding sync.Mutex // held while SubmitRequest picks the dev outputs to spend
+	docs    docCache
+	subs    subscribers
+	wake    chan struct{} // tells Run that transactions arrived
+	done    chan struct{} // closed by Close
+}
+
+// Open opens the chain kept in cfg.DB. An empty store gets the genesis
+// block of cfg.DevSeed; a store holding another seed's chain is refused.
+// Transactions the store's mempool holds are validated again: those still
+// valid are pooled, the others dropped.
+func Open(cfg Config) (*Chain, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	c := cfg.chain()
+	if err := c.db.Update(c.initStore); err != nil {
+		return nil, fmt.Errorf("chain: open: %w", err)
+	}
+	if err := c.db.View(c.load); err != nil {
+		return nil, fmt.Errorf("chain: open: %w", err)
+	}
+	c.pool = newMempool(cfg.MempoolSize, c.position())
+	c.persist.commit = c.commitPool
+	if err := c.reloadPool(); err != nil {
+		return nil, fmt.Errorf("chain: open: %w", err)
+	}
+	c.log.Info("chain open", "height", c.tip.Height, "tip", c.tip.Hash, "mempool", c.pool.len(), "dev", c.dev.Address)
+	return c, nil
+}
+
+func (cfg *Config) check() error {
+	switch {
+	case cfg.DB == nil:
+		return errors.New("chain: Config.DB is nil")
+	case cfg.Arbiters < 0 || cfg.Arbiters > MaxArbiters:
+		return fmt.Errorf("chain: %d arbiters, want 1 to %d", cfg.Arbiters, MaxArbiters)
+	case cfg.BlockTime < 0:
+		return fmt.Errorf("chain: negative block time %s", cfg.BlockTime)
+	case cfg.MempoolSize < 0:
+		return fmt.Errorf("chain: negative mempool size %d", cfg.MempoolSize)
+	}
+	if cfg.DevSeed == "" {
+		cfg.DevSeed = DefaultDevSeed
+	}
+	if cfg.Arbiters == 0 {
+		cfg.Arbiters = 1
+	}
+	if cfg.MempoolSize == 0 {
+		cfg.MempoolSize = DefaultMempoolSize
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Engine == nil {
+		cfg.Engine = Native{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return nil
+}
+
+func (cfg *Config) chain() *Chain {
+	c := &Chain{
+		db:        cfg.DB,
+		params:    ledger.Devnet(),
+		engine:    cfg.Engine,
+		verifier:  keys.Native{},
+		log:       cfg.Logger,
+		now:       cfg.Now,
+		blockTime: cfg.BlockTime,
+		dev:       newAccount(DevKey(cfg.DevSeed), cfg.DevSeed),
+		wake:      make(chan struct{}, 1),
+		done:      make(chan struct{}),
+	}
+	for i := range cfg.Arbiters {
+		c.arbiters = append(c.arbiters, ArbiterKey(cfg.DevSeed, i))
+	}
+	c.producer = newAccount(c.arbiters[0], cfg.DevSeed).ProgramHash
+	c.genesis = c.params.Genesis(c.dev.ProgramHash, DevFunds, uint32(GenesisTime.Unix()))
+	return c
+}
+
+// initStore writes the genesis block and a node id into an empty store, or
+// checks that the store holds this seed's chain.
+func (c *Chain) initStore(tx store.Tx) error {
+	if v, ok := getMeta(tx, metaGenesis); ok {
+		if want := c.genesis.Hash(); string(v) != string(want[:]) {
+			return fmt.Errorf("the store holds the chain of another dev seed (genesis %x, this seed's is %s)", reverse(v), want)
+		}
+		return nil
+	}
+	var id [8]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return err
+	}
+	if err := putMeta(tx, metaNodeID, id[:]); err != nil {
+		return err
+	}
+	return c.writeGenesis(tx)
+}
+
+// writeGenesis writes the genesis block and its confirm, as the chain's
+// only block.
+func (c *Chain) writeGenesis(tx store.Tx) error {
+	h := c.genesis.Hash()
+	if err := putMeta(tx, metaGenesis, h[:]); err != nil {
+		return err
+	}
+	w := newBatch(c, tx, c.genesis.Header.Timestamp)
+	txids := make([]ela.Hash, len(c.genesis.Transactions))
+	for i, t := range c.genesis.Transactions {
+		txids[i] = t.Hash()
+		if err := w.applyTx(t, txids[i], t.Bytes(), 0, uint32(i), nil); err != nil {
+			return err
+		}
+	}
+	return w.putBlock(c.genesis, txids, c.confirm(h))
+}
+
+// load reads the state the chain keeps in memory.
+func (c *Chain) load(tx store.Tx) error {
+	tip, err := readTip(tx)
+	if err != nil {
+		return err
+	}
+	blk, err := readBlock(tx, tip.Height)
+	if err != nil {
+		return err
+	}
+	offset, err := getU64(tx, metaOffset)
+	if err != nil {
+		return err
+	}
+	v, ok := getMeta(tx, metaNodeID)
+	if !ok || len(v) != 8 {
+		return fmt.Errorf("chain: the node id is missing: %w", record.ErrCorrupt)
+	}
+	c.nodeID = binary.BigEndian.Uint64(v)
+	c.tip, c.tipHeader, c.offset = tip, blk.Header, time.Duration(offset)*time.Second
+	if c.epoch, err = getU64(tx, metaEpoch); err != nil {
+		return err
+	}
+	if c.txnCount, err = getU64(tx, metaTxnCount); err != nil {
+		return err
+	}
+	received, err := getU64(tx, metaReceived)
+	c.received.Store(received)
+	return err
+}
+
+// position returns the state the chain is at.
+func (c *Chain) position() position {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return position{epoch: c.epoch, height: c.tip.Height, tip: c.tip.Hash}
+}
+
+// confirm returns the DPoS confirm of a block: arbiter 0's proposal and an
+// accepting vote by every arbiter.
+func (c *Chain) confirm(h ela.Hash) *ela.Confirm {
+	cf := ela.NewConfirm(c.arbiters[0], h, 0)
+	for _, a := range c.arbiters {
+		cf.AddVote(a, true)
+	}
+	return cf
+}
+
+// Close stops the chain: later calls fail with ErrClosed, Run returns, and
+// Close waits for a block being made. It does not close the store, which
+// the caller may close once Close has returned.
+func (c *Chain) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	close(c.done)
+	c.mu.Unlock()
+	c.mining.Lock()
+	defer c.mining.Unlock()
+	c.subs.closeAll()
+	return nil
+}
+
+func (c *Chain) isClosed() bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.closed
+}
+
+// DevAccount returns the dev account: the genesis coinbase pays it DevFunds
+// and SubmitRequest spends from it.
+func (c *Chain) DevAccount() Account { return c.dev }
+
+// Devnet reports whether the chain is a development chain that accepts the
+// devnet controls (Mine, IncreaseTime, Reset, SubmitRequest). Every chain
+// this package produces is one.
+func (c *Chain) Devnet() bool { return true }
+
+// reverse returns b reversed, for showing a stored hash.
+func reverse(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i := range b {
+		out[len(b)-1-i] = b[i]
+	}
+	return out
+}

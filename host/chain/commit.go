@@ -1,0 +1,50 @@
+package chain
+
+import "sync"
+
+// groupCommit writes items in batches: the first caller to arrive commits
+// what is queued, callers arriving meanwhile queue up for the next batch,
+// and each caller returns once its item is committed. Under load many
+// items share one store Update (one disk sync), while a lone item is
+// committed at once.
+type groupCommit[T any] struct {
+	commit func(items []T) error
+
+	mu    sync.Mutex
+	busy  bool
+	queue []pending[T]
+}
+
+type pending[T any] struct {
+	item T
+	done chan error
+}
+
+// do commits item and returns the commit's error.
+func (g *groupCommit[T]) do(item T) error {
+	done := make(chan error, 1)
+	g.mu.Lock()
+	g.queue = append(g.queue, pending[T]{item, done})
+	if g.busy {
+		g.mu.Unlock()
+		return <-done
+	}
+	g.busy = true
+	for len(g.queue) > 0 {
+		batch := g.queue
+		g.queue = nil
+		g.mu.Unlock()
+		items := make([]T, len(batch))
+		for i, p := range batch {
+			items[i] = p.item
+		}
+		err := g.commit(items)
+		for _, p := range batch {
+			p.done <- err
+		}
+		g.mu.Lock()
+	}
+	g.busy = false
+	g.mu.Unlock()
+	return <-done
+}

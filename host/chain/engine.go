@@ -1,0 +1,72 @@
+package chain
+
+import (
+	"time"
+
+	"didlight/core/did"
+	"didlight/core/ela"
+	"didlight/core/idop"
+	"didlight/core/keys"
+)
+
+// Engine takes the decisions the chain does not take itself: whether a
+// transaction's programs sign it, and whether an identity operation is
+// valid against its DID's state. Native runs core natively; another engine
+// (the WebAssembly core module) can be plugged in without changing the
+// chain. Signatures are checked with the keys.Verifier the chain passes,
+// which remembers what it has verified, so that nothing is verified twice.
+type Engine interface {
+	// VerifyPrograms checks the signatures of tx, referenced being the
+	// program hashes of the outputs its inputs spend (ela.Tx.VerifyPrograms).
+	VerifyPrograms(tx *ela.Tx, referenced []ela.ProgramHash, v keys.Verifier) error
+	// DecodeOperation decodes an identity request (idop.Decode).
+	DecodeOperation(r idop.Request) (*idop.Op, error)
+	// ValidateOperation checks an operation against the state of its DID
+	// at the time of its block (idop.Validate).
+	ValidateOperation(op *idop.Op, st *idop.State, docs did.Lookup, v keys.Verifier, now time.Time) error
+}
+
+// Native is the Engine of the core packages, run in this process.
+type Native struct{}
+
+// VerifyPrograms implements Engine with ela.Tx.VerifyPrograms.
+func (Native) VerifyPrograms(tx *ela.Tx, referenced []ela.ProgramHash, v keys.Verifier) error {
+	return tx.VerifyPrograms(referenced, v)
+}
+
+// DecodeOperation implements Engine with idop.Decode.
+func (Native) DecodeOperation(r idop.Request) (*idop.Op, error) { return idop.Decode(r) }
+
+// ValidateOperation implements Engine with idop.Validate.
+func (Native) ValidateOperation(op *idop.Op, st *idop.State, docs did.Lookup, v keys.Verifier, now time.Time) error {
+	return idop.Validate(op, st, docs, v, now)
+}
+
+// verified is a keys.Verifier that remembers the signatures that verified,
+// so that checking the same operation again (when its block is made) costs
+// no signature verification. One verified belongs to one transaction and
+// is used by one goroutine at a time.
+type verified struct {
+	v    keys.Verifier
+	seen []verifiedSig
+}
+
+type verifiedSig struct {
+	pub    keys.PublicKey
+	digest [32]byte
+	sig    keys.Signature
+}
+
+// Verify implements keys.Verifier.
+func (c *verified) Verify(pub keys.PublicKey, digest [32]byte, sig keys.Signature) bool {
+	for _, s := range c.seen {
+		if s.digest == digest && s.sig == sig && s.pub.Equal(pub) {
+			return true
+		}
+	}
+	if !c.v.Verify(pub, digest, sig) {
+		return false
+	}
+	c.seen = append(c.seen, verifiedSig{pub, digest, sig})
+	return true
+}

@@ -1,0 +1,150 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"didlight/core/ela"
+	"didlight/host/chain/internal/record"
+	"didlight/host/store"
+)
+
+// Run produces blocks until ctx ends or the chain closes: with
+// Config.BlockTime 0, a block as soon as stored transactions wait in the
+// mempool; otherwise a block every BlockTime, empty or not. It returns nil
+// when stopped, or the error of a block that could not be stored.
+func (c *Chain) Run(ctx context.Context) error {
+	var tick <-chan time.Time
+	if c.blockTime > 0 {
+		t := time.NewTicker(c.blockTime)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-c.done:
+			return nil
+		case <-tick:
+		case <-c.wake:
+			if tick != nil || len(c.pool.ready()) == 0 {
+				continue
+			}
+		}
+		if _, err := c.Mine(ctx); err != nil && !errors.Is(err, ErrClosed) && ctx.Err() == nil {
+			return err
+		}
+	}
+}
+
+// Mine makes a block now from the stored transactions of the mempool, in
+// their arrival order (an empty block when there are none), and returns
+// it. Each identity operation is validated again at the block's time,
+// without verifying its signatures again; one no longer valid (its document
+// expired meanwhile) leaves the mempool.
+func (c *Chain) Mine(ctx context.Context) (*ela.Block, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c.mining.Lock()
+	defer c.mining.Unlock()
+	if c.isClosed() {
+		return nil, ErrClosed
+	}
+	return c.mine()
+}
+
+// made is a block being made: the block and what happened to the entries
+// it was offered.
+type made struct {
+	block    *ela.Block
+	included []*entry
+	evicted  map[*entry]error
+}
+
+// mine makes a block; the caller holds c.mining.
+func (c *Chain) mine() (*ela.Block, error) {
+	entries := c.pool.ready()
+	c.mu.RLock()
+	prev := c.tipHeader
+	c.mu.RUnlock()
+	t := c.nextBlockTime(prev.Timestamp)
+	var m made
+	err := c.db.Update(func(tx store.Tx) error {
+		m = made{evicted: make(map[*entry]error)}
+		return c.build(tx, &m, entries, &prev, t)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("chain: making block %d: %w", prev.Height+1, err)
+	}
+	c.advance(&m)
+	return m.block, nil
+}
+
+// build writes the block after prev stamped t with the entries still
+// valid.
+func (c *Chain) build(tx store.Tx, m *made, entries []*entry, prev *ela.Header, t uint32) error {
+	height := prev.Height + 1
+	w := newBatch(c, tx, t)
+	pool := bucket(tx, bucketPool)
+	txs := []*ela.Tx{nil} // the coinbase comes first
+	txids := []ela.Hash{{}}
+	var fees ela.Fixed64
+	for _, e := range entries {
+		if err := pool.Delete(record.SeqKey(e.seq)); err != nil {
+			return err
+		}
+		if e.id != nil {
+			if err := c.checkIdentity(w.snapshot, e.id, e.sigs, t); err != nil {
+				if _, ok := errors.AsType[*RejectError](err); !ok {
+					return err
+				}
+				m.evicted[e] = err
+				continue
+			}
+		}
+		if err := w.applyTx(e.tx, e.txid, e.raw, height, uint32(len(txs)), e.id); err != nil {
+			return err
+		}
+		txs, txids = append(txs, e.tx), append(txids, e.txid)
+		fees += e.fee
+		m.included = append(m.included, e)
+	}
+	cb := c.params.Coinbase(height, c.producer, fees+c.params.Subsidy)
+	txs[0], txids[0] = cb, cb.Hash()
+	if err := w.applyTx(cb, txids[0], cb.Bytes(), height, 0, nil); err != nil {
+		return err
+	}
+	m.block = c.params.NewBlock(prev, t, txs)
+	return w.putBlock(m.block, txids, c.confirm(m.block.Hash()))
+}
+
+// advance makes a stored block the chain's tip in memory, takes its
+// transactions and the evicted ones out of the mempool, and tells whoever
+// waits.
+func (c *Chain) advance(m *made) {
+	b := m.block
+	h := b.Hash()
+	c.mu.Lock()
+	c.tip = record.Tip{Height: b.Header.Height, Hash: h, Time: b.Header.Timestamp}
+	c.tipHeader = b.Header
+	c.txnCount += uint64(len(b.Transactions))
+	at := position{epoch: c.epoch, height: b.Header.Height, tip: h}
+	c.mu.Unlock()
+	gone := make(map[*entry]bool, len(m.included)+len(m.evicted))
+	for _, e := range m.included {
+		gone[e] = true
+		e.done <- nil
+	}
+	for e, err := range m.evicted {
+		gone[e] = true
+		e.done <- err
+		c.log.Warn("evicted a pooled transaction", "txid", e.txid, "err", err)
+	}
+	c.pool.advance(at, gone)
+	c.subs.notify(b.Header.Height)
+	c.log.Debug("block", "height", b.Header.Height, "hash", h, "txs", len(b.Transactions), "time", b.Header.Timestamp)
+}

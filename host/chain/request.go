@@ -1,0 +1,122 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"didlight/core/ela"
+	"didlight/core/idop"
+	"didlight/core/ledger"
+)
+
+// devSpread is how many unspent outputs the dev account keeps for
+// SubmitRequest: while it has fewer, each funding transaction splits its
+// change in two, so that concurrent requests find outputs to spend.
+const devSpread = 16
+
+// SubmitRequest wraps an identity request in a transaction funded by the
+// dev account (paying the minimum fee), submits it, and waits until it is
+// in a block or ctx ends. A request the chain refuses gets a *RejectError
+// (code 45009, wrapping the *idop.RuleError); a request evicted from the
+// mempool before its block, or pending when the chain is reset, gets that
+// error. Someone must produce blocks (Run, Mine) for it to return.
+func (c *Chain) SubmitRequest(ctx context.Context, req idop.Request) (ela.Hash, error) {
+	if err := req.Check(); err != nil {
+		return ela.Hash{}, reject(ledger.Payload, err)
+	}
+	for {
+		e, err := c.fundAndAdmit(ctx, req)
+		if err != nil {
+			return ela.Hash{}, err
+		}
+		if e == nil {
+			continue // the dev output was spent meanwhile: fund again
+		}
+		select {
+		case err := <-e.done:
+			return e.txid, err
+		case <-ctx.Done():
+			return e.txid, ctx.Err()
+		}
+	}
+}
+
+// fundAndAdmit builds the transaction carrying req from a dev output no
+// pooled transaction spends, waiting for a block when there is none, and
+// admits it. It returns nil when another transaction took the output
+// first.
+func (c *Chain) fundAndAdmit(ctx context.Context, req idop.Request) (*entry, error) {
+	tip, stop := c.Subscribe()
+	defer stop()
+	c.funding.Lock()
+	defer c.funding.Unlock()
+	for {
+		tx, err := c.fund(req)
+		if err != nil {
+			return nil, err
+		}
+		if tx != nil {
+			e, err := c.admit(tx.Bytes())
+			if r, ok := errors.AsType[*RejectError](err); ok && r.Code == int(ledger.DoubleSpend) {
+				return nil, nil
+			}
+			return e, err
+		}
+		select {
+		case _, ok := <-tip:
+			if !ok {
+				return nil, ErrClosed
+			}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// fund returns the signed transaction carrying req, spending the oldest
+// dev output that no pooled transaction spends and that pays the fee, or
+// nil when there is none.
+func (c *Chain) fund(req idop.Request) (*ela.Tx, error) {
+	outputs, err := c.UTXOs(c.dev.ProgramHash)
+	if err != nil {
+		return nil, err
+	}
+	free, pending := 0, 0
+	var spend *UTXO
+	for i, u := range outputs {
+		switch {
+		case u.Asset != c.params.Asset:
+		case c.pool.spent(ela.Input{TxID: u.Txid, Index: u.Index}):
+			pending++
+		default:
+			free++
+			if spend == nil && u.Value >= c.params.MinFee {
+				spend = &outputs[i]
+			}
+		}
+	}
+	switch {
+	case spend == nil && pending == 0:
+		return nil, fmt.Errorf("chain: the dev account %s has no output left that pays the fee", c.dev.Address)
+	case spend == nil:
+		return nil, nil
+	}
+	change := spend.Value - c.params.MinFee
+	out := ela.Output{AssetID: c.params.Asset, Value: change, ProgramHash: c.dev.ProgramHash}
+	tx := &ela.Tx{
+		Payload: &ela.Operation{
+			Header:  ela.OperationHeader(req.Header),
+			Payload: req.Payload,
+			Proof:   ela.OperationProof(req.Proof),
+		},
+		Inputs:  []ela.Input{{TxID: spend.Txid, Index: spend.Index}},
+		Outputs: []ela.Output{out},
+	}
+	if free < devSpread && change >= 2*ela.OneELA {
+		out.Value = change / 2
+		tx.Outputs = []ela.Output{out, {AssetID: c.params.Asset, Value: change - change/2, ProgramHash: c.dev.ProgramHash}}
+	}
+	tx.SignStandard(c.dev.PrivateKey)
+	return tx, nil
+}

@@ -1,0 +1,266 @@
+package chain
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"time"
+
+	"didlight/core/ela"
+	"didlight/core/idop"
+	"didlight/core/ledger"
+	"didlight/host/chain/internal/record"
+	"didlight/host/store"
+)
+
+// SubmitTx validates a raw transaction against the chain and the mempool
+// and, if it is valid, stores it in the mempool and returns its id. Once
+// SubmitTx returns, the transaction survives a crash. A transaction the
+// chain refuses gets a *RejectError; any other error is a failure of the
+// store. The producer (Run, Mine) puts pooled transactions into blocks.
+//
+// Transactions are validated concurrently: callers submitting at once use
+// every core, and their mempool writes share store commits.
+func (c *Chain) SubmitTx(raw []byte) (ela.Hash, error) {
+	e, err := c.admit(raw)
+	if err != nil {
+		return ela.Hash{}, err
+	}
+	return e.txid, nil
+}
+
+// admit validates raw, pools it and stores it.
+func (c *Chain) admit(raw []byte) (*entry, error) {
+	if c.isClosed() {
+		return nil, ErrClosed
+	}
+	c.received.Add(1)
+	e, err := c.prepare(bytes.Clone(raw))
+	if err != nil {
+		return nil, err
+	}
+	if err := c.enter(e); err != nil {
+		return nil, err
+	}
+	if err := c.persist.do(e); err != nil {
+		c.pool.remove(e)
+		return nil, fmt.Errorf("chain: storing transaction %s in the mempool: %w", e.txid, err)
+	}
+	c.signal()
+	return e, nil
+}
+
+// prepare decodes a transaction and checks what needs no chain state.
+func (c *Chain) prepare(raw []byte) (*entry, error) {
+	if err := ledger.CheckSize(len(raw)); err != nil {
+		return nil, asReject(err)
+	}
+	tx, err := ela.ParseTx(raw)
+	if err != nil {
+		return nil, reject(ledger.Malformed, err)
+	}
+	if err := c.params.CheckTx(tx); err != nil {
+		return nil, asReject(err)
+	}
+	e := &entry{tx: tx, raw: raw, txid: tx.Hash(), sigs: &verified{v: c.verifier}, done: make(chan error, 1)}
+	if p, ok := tx.Payload.(*ela.Operation); ok {
+		op, err := c.engine.DecodeOperation(requestOf(p))
+		if err != nil {
+			return nil, reject(ledger.Payload, err)
+		}
+		e.id = &identity{op: op, key: op.DID.Key()}
+	}
+	return e, nil
+}
+
+// requestOf converts the ledger's operation payload to an idop.Request,
+// field for field.
+func requestOf(p *ela.Operation) idop.Request {
+	return idop.Request{Header: idop.Header(p.Header), Payload: p.Payload, Proof: idop.Proof(p.Proof)}
+}
+
+// enter validates e and adds it to the mempool, validating it again if a
+// block lands in between (its signatures are not verified again).
+func (c *Chain) enter(e *entry) error {
+	for {
+		at, err := c.validate(e)
+		if err != nil {
+			return err
+		}
+		if ok, err := c.pool.add(e, at); ok || err != nil {
+			return err
+		}
+	}
+}
+
+// validate checks e against a snapshot of the chain, as the next block
+// would hold it, and returns the state it was checked against.
+func (c *Chain) validate(e *entry) (position, error) {
+	var at position
+	err := c.db.View(func(tx store.Tx) error {
+		tip, err := readTip(tx)
+		if err != nil {
+			return err
+		}
+		epoch, err := getU64(tx, metaEpoch)
+		if err != nil {
+			return err
+		}
+		at = position{epoch: epoch, height: tip.Height, tip: tip.Hash}
+		return c.check(snapshot{c: c, tx: tx}, e, tip.Height+1, c.nextBlockTime(tip.Time))
+	})
+	return at, err
+}
+
+// check validates e against the state s as the block at height, stamped
+// t, would include it.
+func (c *Chain) check(s snapshot, e *entry, height, t uint32) error {
+	if s.hasTx(e.txid) {
+		return rejectf(ledger.Duplicate, "transaction %s is already in the chain", e.txid)
+	}
+	spent, err := s.spends(e.tx)
+	if err != nil {
+		return err
+	}
+	fee, err := c.params.CheckSpends(e.tx, spent, height)
+	if err != nil {
+		return asReject(err)
+	}
+	if err := c.engine.VerifyPrograms(e.tx, ledger.Referenced(spent), e.sigs); err != nil {
+		return reject(ledger.Signature, err)
+	}
+	if e.id != nil {
+		if err := c.checkIdentity(s, e.id, e.sigs, t); err != nil {
+			return err
+		}
+		if e.id.view == nil {
+			*e.id = *newIdentity(e.id.op)
+		}
+	}
+	e.fee = fee
+	return nil
+}
+
+// checkIdentity validates an identity operation against the state s at
+// block time t.
+func (c *Chain) checkIdentity(s snapshot, id *identity, sigs *verified, t uint32) error {
+	st, err := s.state(id.op.DID)
+	if err != nil {
+		return err
+	}
+	err = c.engine.ValidateOperation(id.op, st, s, sigs, time.Unix(int64(t), 0))
+	switch {
+	case err == nil:
+		return nil
+	case idop.RuleOf(err) == idop.RuleLookup:
+		return fmt.Errorf("chain: validating %s: %w", id.op.DID, err)
+	}
+	return reject(ledger.Payload, err)
+}
+
+// nextBlockTime is the time of a block after one stamped prev: the devnet
+// clock, or one second after prev if the clock is not past it.
+func (c *Chain) nextBlockTime(prev uint32) uint32 {
+	c.mu.RLock()
+	offset := c.offset
+	c.mu.RUnlock()
+	now := c.now().Add(offset).Unix()
+	if now <= int64(prev) {
+		return prev + 1
+	}
+	return uint32(min(now, 1<<32-1))
+}
+
+// signal tells Run that transactions arrived.
+func (c *Chain) signal() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// commitPool stores entries in the mempool bucket, in one Update.
+func (c *Chain) commitPool(entries []*entry) error {
+	seqs := make([]uint64, len(entries))
+	err := c.db.Update(func(tx store.Tx) error {
+		b := bucket(tx, bucketPool)
+		for i, e := range entries {
+			seq, err := b.NextSequence()
+			if err != nil {
+				return err
+			}
+			rec := record.PoolTx{Epoch: e.epoch, Raw: e.raw}
+			if err := b.Put(record.SeqKey(seq), rec.Bytes()); err != nil {
+				return err
+			}
+			seqs[i] = seq
+		}
+		return putMeta(tx, metaReceived, record.U64(c.received.Load()))
+	})
+	if err != nil {
+		return err
+	}
+	for i, e := range entries {
+		c.pool.markPersisted(e, seqs[i])
+	}
+	return nil
+}
+
+// reloadPool validates the transactions the store's mempool holds again,
+// pools those still valid and deletes the others.
+func (c *Chain) reloadPool() error {
+	type stored struct {
+		seq uint64
+		raw []byte
+	}
+	var all []stored
+	var drop [][]byte
+	err := c.db.View(func(tx store.Tx) error {
+		for k, v := range bucket(tx, bucketPool).Scan(store.Range{}) {
+			seq, err := record.ParseSeqKey(k)
+			if err != nil {
+				return err
+			}
+			p, err := record.ParsePoolTx(v)
+			switch {
+			case err != nil:
+				return err
+			case p.Epoch != c.epoch:
+				drop = append(drop, k)
+			default:
+				all = append(all, stored{seq, p.Raw})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, s := range all {
+		e, err := c.prepare(s.raw)
+		if err == nil {
+			err = c.enter(e)
+		}
+		if err != nil {
+			if _, ok := errors.AsType[*RejectError](err); !ok {
+				return err
+			}
+			c.log.Warn("dropping a pooled transaction that is no longer valid", "seq", s.seq, "err", err)
+			drop = append(drop, record.SeqKey(s.seq))
+			continue
+		}
+		c.pool.markPersisted(e, s.seq)
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	return c.db.Update(func(tx store.Tx) error {
+		b := bucket(tx, bucketPool)
+		for _, k := range drop {
+			if err := b.Delete(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
