@@ -100,11 +100,8 @@ func (p *mempool) add(e *entry, at position) (bool, error) {
 			return false, rejectf(ledger.DoubleSpend, "input %d spends %s:%d, which pooled transaction %s spends", i, in.TxID, in.Index, other.txid)
 		}
 	}
-	if e.id != nil {
-		if other, ok := p.dids[e.id.key]; ok {
-			return false, reject(ledger.Payload, &idop.RuleError{Rule: RulePending,
-				Err: fmt.Errorf("%s has a pending operation in transaction %s", e.id.op.DID, other.txid)})
-		}
+	if err := p.pendingLocked(e); err != nil {
+		return false, err
 	}
 	if len(p.byID) >= p.max {
 		return false, rejectf(ledger.PoolFull, "the mempool holds %d transactions, its limit", len(p.byID))
@@ -119,6 +116,25 @@ func (p *mempool) add(e *entry, at position) (bool, error) {
 		p.dids[e.id.key] = e
 	}
 	return true, nil
+}
+
+// pending refuses an identity operation on a DID with an operation in the
+// pool already.
+func (p *mempool) pending(e *entry) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pendingLocked(e)
+}
+
+func (p *mempool) pendingLocked(e *entry) error {
+	if e.id == nil {
+		return nil
+	}
+	if other, ok := p.dids[e.id.key]; ok {
+		return reject(ledger.Payload, &idop.RuleError{Rule: RulePending,
+			Err: fmt.Errorf("%s has a pending operation in transaction %s", e.id.op.DID, other.txid)})
+	}
+	return nil
 }
 
 // removeLocked takes the given entries out; the caller holds mu.

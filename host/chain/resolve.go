@@ -11,18 +11,32 @@ import (
 // resolve.Result): its status at the tip's block time and its latest
 // transaction, or with all its whole history, newest first. A DID that
 // does not exist gives status 3, not an error.
-func (c *Chain) ResolveDID(d did.DID, all bool) ([]byte, error) {
+func (c *Chain) ResolveDID(d did.DID, all bool) ([]byte, error) { return c.resolveDID(d, all, true) }
+
+// ResolveDIDSDK returns the result object the SDKs' did_resolveDID
+// expects: as ResolveDID, except that expiry is left to the client, as the
+// EID chain leaves it (an expired DID has status 0; the published JS SDK
+// refuses status 1). It passes core/resolve a tip time before any expiry.
+func (c *Chain) ResolveDIDSDK(d did.DID, all bool) ([]byte, error) {
+	return c.resolveDID(d, all, false)
+}
+
+func (c *Chain) resolveDID(d did.DID, all, judgeExpiry bool) ([]byte, error) {
 	var out []byte
 	err := c.view(func(s snapshot) error {
-		tip, err := readTip(s.tx)
-		if err != nil {
-			return err
+		var at int64
+		if judgeExpiry {
+			tip, err := readTip(s.tx)
+			if err != nil {
+				return err
+			}
+			at = int64(tip.Time)
 		}
 		h, err := s.history(d.Key())
 		if err != nil {
 			return err
 		}
-		out, err = resolve.Result(d, h, all, int64(tip.Time))
+		out, err = resolve.Result(d, h, all, at)
 		return err
 	})
 	return out, err

@@ -82,6 +82,9 @@ func requestOf(p *ela.Operation) idop.Request {
 // enter validates e and adds it to the mempool, validating it again if a
 // block lands in between (its signatures are not verified again).
 func (c *Chain) enter(e *entry) error {
+	if err := c.pool.pending(e); err != nil {
+		return err // say so before the operation is judged on a state it does not follow
+	}
 	for {
 		at, err := c.validate(e)
 		if err != nil {

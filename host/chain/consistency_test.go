@@ -1,0 +1,215 @@
+package chain
+
+import (
+	"fmt"
+	"testing"
+
+	"didlight/core/ela"
+	"didlight/core/idop"
+	"didlight/core/keys"
+	"didlight/core/resolve"
+	"didlight/host/chain/internal/record"
+	"didlight/host/store"
+)
+
+// checkIndexes fails the test unless the store is exactly what its blocks
+// imply: it replays every block from the genesis (each linked to the one
+// before, passing ledger.CheckBlock, with a confirm that verifies) and
+// compares every index bucket, key for key and byte for byte, with what
+// the replay computes.
+func checkIndexes(t testing.TB, c *Chain) {
+	t.Helper()
+	err := c.db.View(func(tx store.Tx) error {
+		want, err := replay(snapshot{c: c, tx: tx})
+		if err != nil {
+			return err
+		}
+		for name, kv := range want {
+			got := map[string]string{}
+			for k, v := range bucket(tx, name).Scan(store.Range{}) {
+				got[string(k)] = string(v)
+			}
+			if err := sameBucket(name, got, kv); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sameBucket(name string, got, want map[string]string) error {
+	for k, v := range want {
+		if g, ok := got[k]; !ok || g != v {
+			return fmt.Errorf("bucket %s, key %x: stored %x (%v), replay gives %x", name, k, g, ok, v)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			return fmt.Errorf("bucket %s holds key %x, which the replay does not give", name, k)
+		}
+	}
+	return nil
+}
+
+// didModel is a DID's state as the replay computes it.
+type didModel struct {
+	rec  record.DID
+	view []byte
+}
+
+// replay computes the index buckets from the stored blocks.
+func replay(s snapshot) (map[string]map[string]string, error) {
+	want := map[string]map[string]string{}
+	for _, name := range []string{bucketBlocks, bucketHashes, bucketTxs, bucketUTXOs, bucketAddresses,
+		bucketBalances, bucketDIDs, bucketHistory, bucketViews, bucketServices, bucketCredTypes} {
+		want[name] = map[string]string{}
+	}
+	tip, err := readTip(s.tx)
+	if err != nil {
+		return nil, err
+	}
+	utxos := map[string]record.UTXO{}
+	dids := map[string]*didModel{}
+	var order []string // DID keys in creation order
+	var prev *ela.Header
+	var txCount uint64
+	for h := uint32(0); h <= tip.Height; h++ {
+		b, _, err := s.block(h)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkBlock(s, b, prev); err != nil {
+			return nil, fmt.Errorf("block %d: %w", h, err)
+		}
+		rec, _ := readBlock(s.tx, h)
+		want[bucketBlocks][string(record.HeightKey(h))] = string(rec.Bytes())
+		hash := b.Hash()
+		want[bucketHashes][string(hash[:])] = string(record.HeightKey(h))
+		for pos, t := range b.Transactions {
+			txid := t.Hash()
+			want[bucketTxs][string(txid[:])] = string((&record.Tx{Height: h, Pos: uint32(pos), Raw: t.Bytes()}).Bytes())
+			if t.Type() != ela.TxCoinBase {
+				for _, in := range t.Inputs {
+					k := string(record.OutpointKey(in.TxID, in.Index))
+					if _, ok := utxos[k]; !ok {
+						return nil, fmt.Errorf("block %d transaction %d spends %s:%d, which is not unspent", h, pos, in.TxID, in.Index)
+					}
+					delete(utxos, k)
+				}
+			}
+			for i, o := range t.Outputs {
+				utxos[string(record.OutpointKey(txid, uint16(i)))] = record.UTXO{Output: o, Height: h, Pos: uint32(pos), Coinbase: t.Type() == ela.TxCoinBase}
+			}
+			if p, ok := t.Payload.(*ela.Operation); ok {
+				key, err := replayOp(want, dids, requestOf(p), txid, h, uint32(pos), b.Header.Timestamp)
+				if err != nil {
+					return nil, fmt.Errorf("block %d transaction %d: %w", h, pos, err)
+				}
+				if key != "" {
+					order = append(order, key)
+				}
+			}
+		}
+		txCount += uint64(len(b.Transactions))
+		prev = &b.Header
+	}
+	balances := map[string]ela.Fixed64{}
+	for k, u := range utxos {
+		want[bucketUTXOs][k] = string(u.Bytes())
+		var txid ela.Hash
+		copy(txid[:], k)
+		index := uint16(k[32])<<8 | uint16(k[33])
+		o := u.Output
+		want[bucketAddresses][string(record.AddressKey(o.ProgramHash, u.Height, u.Pos, index))] = string((&record.AddressUTXO{TxID: txid, Asset: o.AssetID, Value: o.Value}).Bytes())
+		balances[string(record.BalanceKey(o.ProgramHash, o.AssetID))] += o.Value
+	}
+	for k, v := range balances {
+		if v != 0 {
+			want[bucketBalances][k] = string(record.Amount(v))
+		}
+	}
+	for _, key := range order {
+		m := dids[key]
+		want[bucketDIDs][key] = string(m.rec.Bytes())
+		if m.rec.Deactivated {
+			continue
+		}
+		want[bucketViews][string(record.SeqKey(m.rec.Seq))] = string((&record.View{DIDKey: key, JSON: m.view}).Bytes())
+		for _, typ := range m.rec.Services {
+			want[bucketServices][string(record.PostingKey(typ, m.rec.Seq))] = key
+		}
+		for _, typ := range m.rec.Credentials {
+			want[bucketCredTypes][string(record.PostingKey(typ, m.rec.Seq))] = key
+		}
+	}
+	if got := bucket(s.tx, bucketDIDs).Sequence(); got != uint64(len(order)) {
+		return nil, fmt.Errorf("the DID sequence is %d, %d DIDs were created", got, len(order))
+	}
+	n, err := getU64(s.tx, metaTxnCount)
+	if err != nil || n != txCount {
+		return nil, fmt.Errorf("the stored transaction count is %d (%v), the blocks hold %d", n, err, txCount)
+	}
+	if tip.Hash != prev.Hash() || tip.Time != prev.Timestamp {
+		return nil, fmt.Errorf("the tip %+v is not the last block", tip)
+	}
+	return want, nil
+}
+
+// checkBlock checks a stored block against the one before it (nil for the
+// genesis): its structure and coinbase, and its confirm.
+func checkBlock(s snapshot, b *ela.Block, prev *ela.Header) error {
+	p := s.c.params
+	if prev == nil {
+		if b.Hash() != s.c.genesis.Hash() {
+			return fmt.Errorf("the genesis is %s, want %s", b.Hash(), s.c.genesis.Hash())
+		}
+	} else if err := p.CheckBlock(b, prev); err != nil {
+		return err
+	}
+	cf, err := s.c.Confirm(b.Hash())
+	if err != nil {
+		return err
+	}
+	if cf.BlockHash != b.Hash() || cf.Verify(keys.Native{}) != nil || len(cf.Votes) != len(s.c.arbiters) {
+		return fmt.Errorf("the confirm %+v does not confirm the block", cf.JSON())
+	}
+	if prev == nil {
+		return nil
+	}
+	cb := b.Transactions[0]
+	return p.CheckCoinbase(cb, b.Header.Height, cb.Outputs[0].Value-p.Subsidy)
+}
+
+// replayOp applies an identity operation to the model and returns the key
+// of a DID it creates.
+func replayOp(want map[string]map[string]string, dids map[string]*didModel, req idop.Request, txid ela.Hash, height, pos, t uint32) (string, error) {
+	op, err := idop.Decode(req)
+	if err != nil {
+		return "", err
+	}
+	key := op.DID.Key()
+	e := record.Entry{Txid: txid, Time: t, Request: req}
+	want[bucketHistory][string(record.HistoryKey(key, height, pos))] = string(e.Bytes())
+	m := dids[key]
+	created := ""
+	switch {
+	case req.Header.Operation == idop.Create && m == nil:
+		m = &didModel{rec: record.DID{Seq: uint64(len(dids) + 1)}}
+		dids[key], created = m, key
+	case m == nil || m.rec.Deactivated || req.Header.Operation == idop.Create:
+		return "", fmt.Errorf("%s of %s in a block, not valid on its state", req.Header.Operation, key)
+	}
+	m.rec.LastTxid = txid
+	if req.Header.Operation == idop.Deactivate {
+		m.rec.Deactivated, m.rec.Services, m.rec.Credentials = true, nil, nil
+		return created, nil
+	}
+	doc := op.Document
+	m.rec.DocTxid, m.rec.DocHeight, m.rec.DocPos = txid, height, pos
+	m.rec.Services, m.rec.Credentials = doc.ServiceTypes(), doc.CredentialTypes()
+	m.view = resolve.View(doc)
+	return created, nil
+}

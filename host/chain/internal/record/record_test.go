@@ -1,0 +1,150 @@
+package record
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"didlight/core/ela"
+	"didlight/core/idop"
+)
+
+var (
+	h1 = ela.Hash{1, 2, 3}
+	h2 = ela.Hash{9, 8, 7}
+	ph = ela.ProgramHash{0x21, 5, 6}
+)
+
+// samples are values of every record type, each with its encoding's
+// parser.
+var samples = []struct {
+	name  string
+	value any
+	bytes func() []byte
+	parse func([]byte) (any, error)
+}{
+	{"tip", Tip{Height: 7, Hash: h1, Time: 1767225600}, func() []byte { return Tip{Height: 7, Hash: h1, Time: 1767225600}.Bytes() },
+		func(b []byte) (any, error) { return ParseTip(b) }},
+	{"block", &Block{Hash: h1, Header: ela.Header{Version: 1, Previous: h2, MerkleRoot: h1, Timestamp: 5, Bits: 6, Nonce: 7, Height: 8, AuxPow: []byte{1, 2}}, TxIDs: []ela.Hash{h1, h2}},
+		nil, func(b []byte) (any, error) { return ParseBlock(b) }},
+	{"tx", &Tx{Height: 3, Pos: 4, Raw: []byte{1, 2, 3}}, nil, func(b []byte) (any, error) { return ParseTx(b) }},
+	{"utxo", &UTXO{Output: ela.Output{AssetID: h1, Value: 12345, OutputLock: 9, ProgramHash: ph}, Height: 2, Pos: 1, Coinbase: true},
+		nil, func(b []byte) (any, error) { return ParseUTXO(b) }},
+	{"address utxo", &AddressUTXO{TxID: h1, Asset: h2, Value: 99}, nil, func(b []byte) (any, error) { return ParseAddressUTXO(b) }},
+	{"did", &DID{Seq: 4, Deactivated: true, LastTxid: h1, DocHeight: 3, DocPos: 2, DocTxid: h2, Services: []string{"Hub", ""}, Credentials: []string{"KYC"}},
+		nil, func(b []byte) (any, error) { return ParseDID(b) }},
+	{"entry", &Entry{Txid: h2, Time: 77, Request: idop.Request{
+		Header:  idop.Header{Specification: idop.SpecDID, Operation: idop.Update, PreviousTxid: "ab", Ticket: "t"},
+		Payload: "payload", Proof: idop.Proof{Type: "ECDSAsecp256r1", VerificationMethod: "#primary", Signature: "sig"}}},
+		nil, func(b []byte) (any, error) { return ParseEntry(b) }},
+	{"view", &View{DIDKey: "foo", JSON: []byte(`{"id":"did:elastos:foo"}`)}, nil, func(b []byte) (any, error) { return ParseView(b) }},
+	{"pool tx", &PoolTx{Epoch: 3, Raw: []byte{4, 5}}, nil, func(b []byte) (any, error) { return ParsePoolTx(b) }},
+}
+
+type encoder interface{ Bytes() []byte }
+
+func encode(s any) []byte {
+	if e, ok := s.(encoder); ok {
+		return e.Bytes()
+	}
+	return s.(Tip).Bytes()
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, s := range samples {
+		b := encode(s.value)
+		got, err := s.parse(b)
+		if err != nil {
+			t.Errorf("%s: %v", s.name, err)
+			continue
+		}
+		if d := cmp.Diff(s.value, got, cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%s: (-want +got)\n%s", s.name, d)
+		}
+	}
+}
+
+// Every value cut short, or with a byte more, is corrupt; no value decodes
+// from nothing.
+func TestCorrupt(t *testing.T) {
+	for _, s := range samples {
+		b := encode(s.value)
+		trailingOK := s.name == "tx" || s.name == "view" || s.name == "pool tx" // their last field is the rest
+		for n := range len(b) {
+			if _, err := s.parse(b[:n]); !errors.Is(err, ErrCorrupt) && !(trailingOK && n > len(b)-len(tail(s.value))) {
+				t.Errorf("%s cut to %d of %d bytes: %v", s.name, n, len(b), err)
+			}
+		}
+		if _, err := s.parse(append(slices.Clone(b), 0)); !trailingOK && !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s with a byte more: %v", s.name, err)
+		}
+	}
+	if _, err := ParseDID(append((&DID{}).Bytes()[:8], 2)); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a flag of 2: %v", err)
+	}
+	huge := append(make([]byte, 32+7*4+32*2), 0xff, 0xff, 0xff, 0xff, 0x0f)
+	if _, err := ParseBlock(huge); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a block with a huge AuxPow length: %v", err)
+	}
+}
+
+// tail is the bytes of the field that runs to the end of a value.
+func tail(v any) []byte {
+	switch v := v.(type) {
+	case *Tx:
+		return v.Raw
+	case *View:
+		return v.JSON
+	case *PoolTx:
+		return v.Raw
+	}
+	return nil
+}
+
+func TestKeys(t *testing.T) {
+	if h, err := ParseHeightKey(HeightKey(513)); h != 513 || err != nil {
+		t.Errorf("height key: %d %v", h, err)
+	}
+	if s, err := ParseSeqKey(SeqKey(1 << 40)); s != 1<<40 || err != nil {
+		t.Errorf("seq key: %d %v", s, err)
+	}
+	if i, err := ParseAddressKey(AddressKey(ph, 1, 2, 300)); i != 300 || err != nil || !bytes.HasPrefix(AddressKey(ph, 1, 2, 300), AddressPrefix(ph)) {
+		t.Errorf("address key: %d %v", i, err)
+	}
+	p := HistoryPrefix("foo")
+	if h, pos, err := ParseHistoryKey(p, HistoryKey("foo", 5, 6)); h != 5 || pos != 6 || err != nil {
+		t.Errorf("history key: %d %d %v", h, pos, err)
+	}
+	pp := PostingPrefix("Hub")
+	if s, err := ParsePostingKey(pp, PostingKey("Hub", 77)); s != 77 || err != nil {
+		t.Errorf("posting key: %d %v", s, err)
+	}
+	// A key's strings are length-prefixed: one DID's keys never start with
+	// another's prefix, and numbers sort numerically.
+	if bytes.HasPrefix(HistoryKey("foobar", 1, 1), HistoryPrefix("foo")) || bytes.HasPrefix(PostingKey("Hubs", 1), PostingPrefix("Hub")) {
+		t.Error("a longer string's key has a shorter one's prefix")
+	}
+	if bytes.Compare(PostingKey("a", 2), PostingKey("a", 256)) >= 0 || bytes.Compare(AddressKey(ph, 1, 9, 0), AddressKey(ph, 2, 0, 0)) >= 0 {
+		t.Error("keys do not sort numerically")
+	}
+	for _, err := range []error{
+		func() error { _, err := ParseHeightKey([]byte{1}); return err }(),
+		func() error { _, err := ParseSeqKey([]byte{1}); return err }(),
+		func() error { _, err := ParseAddressKey([]byte{1}); return err }(),
+		func() error { _, _, err := ParseHistoryKey(p, p); return err }(),
+		func() error { _, err := ParsePostingKey(pp, pp); return err }(),
+		func() error { _, err := ParseU64([]byte{1}); return err }(),
+		func() error { _, err := ParseAmount(nil); return err }(),
+	} {
+		if !errors.Is(err, ErrCorrupt) {
+			t.Errorf("a short key or counter: %v", err)
+		}
+	}
+	if v, err := ParseAmount(Amount(-5)); v != -5 || err != nil {
+		t.Errorf("amount %d %v", v, err)
+	}
+}
