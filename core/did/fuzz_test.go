@@ -2,6 +2,7 @@ package did
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 
 	"didlight/core/internal/vectors"
@@ -63,6 +64,31 @@ func FuzzParseCredential(f *testing.F) {
 		f.Add(vectors.Read(n))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { checkFixedPoint(t, b, ParseCredential) })
+}
+
+// FuzzParseTransferTicket checks that parsing never panics and that what
+// parses normalizes to a fixed point.
+func FuzzParseTransferTicket(f *testing.F) {
+	for _, n := range vectors.Glob("elastos-did-sdk/*/*.tt.json") {
+		f.Add(vectors.Read(n))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		tt, err := ParseTransferTicket(b)
+		if err != nil {
+			if !errors.Is(err, ErrMalformed) {
+				t.Fatalf("error of another kind: %v", err)
+			}
+			return
+		}
+		norm := tt.Normalized()
+		again, err := ParseTransferTicket(norm)
+		if err != nil {
+			t.Fatalf("%s does not parse: %v", norm, err)
+		}
+		if got := again.Normalized(); !bytes.Equal(got, norm) {
+			t.Fatalf("%s\nnormalizes to\n%s", norm, got)
+		}
+	})
 }
 
 // checkFixedPoint checks that if b parses, its normalized form parses back

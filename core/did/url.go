@@ -170,6 +170,14 @@ func (u URL) Relative(base DID) string { return string(u.appendTo(nil, base)) }
 // IsZero reports whether u is the zero value.
 func (u URL) IsZero() bool { return u == URL{} }
 
+// Key returns the identity of u for lookups, such as a credential's on the
+// chain: its full form with the DID part as DID.Key writes it (a customized
+// DID in lower case), the rest as it is.
+func (u URL) Key() string {
+	u.DID = DID{id: u.DID.Key()}
+	return u.String()
+}
+
 func (u URL) appendTo(dst []byte, base DID) []byte {
 	if !u.DID.IsZero() && u.DID != base {
 		dst = u.DID.appendTo(dst)

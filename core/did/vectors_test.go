@@ -137,7 +137,7 @@ func TestEveryVectorIsCovered(t *testing.T) {
 	}
 	elsewhere := map[string]string{
 		".vp.":                                  "presentations: not part of the identity chain's operations",
-		".tt.json":                              "transfer tickets: transfer operations arrive with issue 8",
+		".tt.json":                              "transfer tickets: TestTransferTicketVectors here, and core/idop's transfer tests",
 		"idchain/create-op-mainnet-format.json": "the legacy create operation: TestLegacyDocument here, and core/idop",
 	}
 	for _, n := range vectors.Glob("*/*/*") {
