@@ -1,0 +1,64 @@
+package api
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"didlight/core/ledger"
+	"didlight/host/chain"
+)
+
+// maxBroadcastBody bounds a broadcast: a transaction is at most 8 MB, and
+// hex doubles it.
+const maxBroadcastBody = 16 << 20
+
+// serveBroadcast accepts a signed transaction (POST /api/v1/transaction,
+// {"Action":"sendrawtransaction","data":HEX}) into the mempool and answers
+// its hash. A body that is not that JSON is 41003 Illegal Dataformat, data
+// that is not hex 42002, and a transaction the chain refuses carries the
+// chain's code (43001 malformed, 45xxx rejected by a rule).
+func (s *Server) serveBroadcast(w http.ResponseWriter, r *http.Request) {
+	result, err := s.broadcast(w, r)
+	writeREST(w, result, err)
+}
+
+func (s *Server) broadcast(w http.ResponseWriter, r *http.Request) (any, *restError) {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	if status, err := readBody(w, r, buf, maxBroadcastBody); err != nil {
+		if status == http.StatusRequestEntityTooLarge {
+			return nil, fail(code(ledger.Size), err.Error())
+		}
+		return nil, fail(illegalDataFormat, err.Error())
+	}
+	var body struct {
+		Action *string `json:"Action"`
+		Data   *string `json:"data"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &body); err != nil {
+		return nil, fail(illegalDataFormat, fmt.Sprintf(`want {"Action":"sendrawtransaction","data":"<hex>"}: %v`, err))
+	}
+	switch {
+	case body.Action != nil && *body.Action != "sendrawtransaction":
+		return nil, fail(invalidParams, fmt.Sprintf("Action %q: this endpoint takes sendrawtransaction", *body.Action))
+	case body.Data == nil:
+		return nil, fail(invalidParams, "need a string parameter named data")
+	}
+	raw, err := hex.DecodeString(*body.Data)
+	if err != nil {
+		return nil, fail(invalidParams, fmt.Sprintf("data is not hex: %v", err))
+	}
+	txid, err := s.chain.SubmitTx(raw)
+	if err != nil {
+		var reject *chain.RejectError
+		if errors.As(err, &reject) {
+			return nil, fail(code(reject.Code), err.Error())
+		}
+		s.log.Error("broadcast failed", "err", err)
+		return nil, fail(internalError, err.Error())
+	}
+	return txid.String(), nil
+}

@@ -1,0 +1,25 @@
+package api
+
+import "net/http"
+
+// cors lets browser pages on other origins call both APIs, as ELA's REST
+// service does (Access-Control-Allow-Origin: *). Nothing here is behind
+// cookies, so no credentials are involved.
+func cors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// preflight answers a CORS preflight: the methods and the headers a page may
+// send (a JSON body needs Content-Type; the admin token travels in
+// Authorization).
+func preflight(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+	h.Set("Access-Control-Allow-Headers", "Content-Type, Authorization")
+	h.Set("Access-Control-Max-Age", "86400")
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,233 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"didlight/core/ela"
+	"didlight/host/chain"
+)
+
+// restHandler routes the REST API. Every answer is the Desc/Error/Result
+// envelope (the confirm endpoints: the JSON-RPC style one), including the
+// answer to a path or method it does not serve (42001).
+func (s *Server) restHandler() http.Handler {
+	mux := http.NewServeMux()
+	get := func(path string, h func(*http.Request) (any, *restError)) {
+		mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
+			result, err := h(r)
+			writeREST(w, result, err)
+		})
+	}
+	get("/api/v1/node/connectioncount", s.connectionCount)
+	get("/api/v1/node/state", s.nodeState)
+	get("/api/v1/block/height", s.blockHeight)
+	get("/api/v1/transactionpool", s.transactionPool)
+	get("/api/v1/block/hash/{height}", s.blockHash)
+	get("/api/v1/block/details/height/{height}", s.blockByHeight)
+	get("/api/v1/block/details/hash/{hash}", s.blockByHash)
+	get("/api/v1/block/transactions/height/{height}", s.blockTransactions)
+	get("/api/v1/transaction/{hash}", s.transaction)
+	get("/api/v1/asset/balances/{addr}", s.balances)
+	get("/api/v1/asset/utxos/{addr}", s.utxos)
+	get("/api/v1/asset/{hash}", s.asset)
+	get("/api/v1/asset/balance/{addr}/{assetid}", s.balanceByAsset)
+	get("/api/v1/asset/utxo/{addr}/{assetid}", s.utxosByAsset)
+	for _, path := range []string{"/api/v1/confirm/details/height/{height}", "/api/v1/confirm/details/hash/{hash}"} {
+		mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
+			result, err := s.confirm(r)
+			writeConfirm(w, result, err)
+		})
+	}
+	mux.HandleFunc("GET /api/v1/restart", s.serveRestart)
+	mux.HandleFunc("POST /api/v1/transaction", s.serveBroadcast)
+	mux.HandleFunc("OPTIONS /api/v1/", preflight)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeREST(w, nil, fail(invalidMethod, fmt.Sprintf("%s %s is not an endpoint of this API", r.Method, r.URL.Path)))
+	})
+	return cors(mux)
+}
+
+// connectionCount is the number of connected nodes. This node has no peers
+// yet: followers arrive with the follow command.
+func (s *Server) connectionCount(*http.Request) (any, *restError) {
+	return len(s.neighbors()), nil
+}
+
+// neighbor is a peer in the node state.
+type neighbor struct {
+	ID         uint64 `json:"ID"`
+	HexID      string `json:"HexID"`
+	Height     uint32 `json:"Height"`
+	Services   uint64 `json:"Services"`
+	Relay      bool   `json:"Relay"`
+	External   bool   `json:"External"`
+	State      string `json:"State"`
+	NetAddress string `json:"NetAddress"`
+}
+
+// neighbors are the node's peers: none until nodes can follow one another.
+func (s *Server) neighbors() []neighbor { return []neighbor{} }
+
+// nodeState is the node state object, members in the interface's order.
+type nodeState struct {
+	Compile     string     `json:"Compile"`
+	ID          uint64     `json:"ID"`
+	HexID       string     `json:"HexID"`
+	Height      uint32     `json:"Height"`
+	Version     int        `json:"Version"`
+	Services    uint64     `json:"Services"`
+	Relay       bool       `json:"Relay"`
+	TxnCnt      uint64     `json:"TxnCnt"`
+	RxTxnCnt    uint64     `json:"RxTxnCnt"`
+	Port        int        `json:"Port"`
+	PRCPort     int        `json:"PRCPort"`
+	RestPort    int        `json:"RestPort"`
+	WSPort      int        `json:"WSPort"`
+	OpenPort    int        `json:"OpenPort"`
+	OpenService bool       `json:"OpenService"`
+	Neighbors   []neighbor `json:"Neighbors"`
+}
+
+// nodeState reports the node: its id, tip, transaction counts and the ports
+// it serves on. It has no peer-to-peer, websocket or open service, so those
+// ports are 0.
+func (s *Server) nodeState(*http.Request) (any, *restError) {
+	height, _, _ := s.chain.Tip()
+	st := s.chain.Stats()
+	return nodeState{
+		Compile:   s.opts.Version,
+		ID:        st.NodeID,
+		HexID:     fmt.Sprintf("0x%x", st.NodeID),
+		Height:    height,
+		TxnCnt:    st.TxnCnt,
+		RxTxnCnt:  st.RxTxnCnt,
+		PRCPort:   s.rpc.port(),
+		RestPort:  s.rest.port(),
+		Neighbors: s.neighbors(),
+	}, nil
+}
+
+func (s *Server) blockHeight(*http.Request) (any, *restError) {
+	height, _, _ := s.chain.Tip()
+	return height, nil
+}
+
+// transactionPool lists the mempool's transactions in full.
+func (s *Server) transactionPool(*http.Request) (any, *restError) {
+	pool := s.chain.Mempool()
+	txs := make([]ela.TxJSON, len(pool))
+	for i, tx := range pool {
+		txs[i] = tx.JSON(ela.TxContext{})
+	}
+	return txs, nil
+}
+
+func (s *Server) blockHash(r *http.Request) (any, *restError) {
+	height, err := heightParam(r)
+	if err != nil {
+		return nil, err
+	}
+	h, cerr := s.chain.BlockHash(height)
+	if cerr != nil {
+		return nil, s.chainError(cerr, unknownBlock, "no block at height %d", height)
+	}
+	return h.String(), nil
+}
+
+// blockByHeight is the block with its transactions in full.
+func (s *Server) blockByHeight(r *http.Request) (any, *restError) {
+	height, err := heightParam(r)
+	if err != nil {
+		return nil, err
+	}
+	b, ctx, cerr := s.chain.BlockByHeight(height)
+	if cerr != nil {
+		return nil, s.chainError(cerr, unknownBlock, "no block at height %d", height)
+	}
+	return b.JSON(ctx, true), nil
+}
+
+// blockByHash is the block with its transactions' hashes.
+func (s *Server) blockByHash(r *http.Request) (any, *restError) {
+	h, err := hashParam(r, "hash")
+	if err != nil {
+		return nil, err
+	}
+	b, ctx, cerr := s.chain.BlockByHash(h)
+	if cerr != nil {
+		return nil, s.chainError(cerr, unknownBlock, "no block %s", h)
+	}
+	return b.JSON(ctx, false), nil
+}
+
+// blockTransactions is the hashes of a block's transactions
+// (Elastos.ELA servers/interfaces.go, GetBlockTransactions).
+func (s *Server) blockTransactions(r *http.Request) (any, *restError) {
+	height, err := heightParam(r)
+	if err != nil {
+		return nil, err
+	}
+	b, _, cerr := s.chain.BlockByHeight(height)
+	if cerr != nil {
+		return nil, s.chainError(cerr, unknownBlock, "no block at height %d", height)
+	}
+	hashes := make([]string, len(b.Transactions))
+	for i, tx := range b.Transactions {
+		hashes[i] = tx.Hash().String()
+	}
+	return struct {
+		Hash         string
+		Height       uint32
+		Transactions []string
+	}{b.Hash().String(), b.Header.Height, hashes}, nil
+}
+
+// confirm is the DPoS confirm of the block named by height or hash. Every
+// block the chain holds has one, so an unknown block is the only miss (44003).
+func (s *Server) confirm(r *http.Request) (any, *restError) {
+	var h ela.Hash
+	if r.PathValue("height") != "" {
+		height, err := heightParam(r)
+		if err != nil {
+			return nil, err
+		}
+		var cerr error
+		if h, cerr = s.chain.BlockHash(height); cerr != nil {
+			return nil, s.chainError(cerr, unknownBlock, "no block at height %d", height)
+		}
+	} else {
+		var err *restError
+		if h, err = hashParam(r, "hash"); err != nil {
+			return nil, err
+		}
+	}
+	c, cerr := s.chain.Confirm(h)
+	if cerr != nil {
+		return nil, s.chainError(cerr, unknownBlock, "no block %s", h)
+	}
+	return c.JSON(), nil
+}
+
+func (s *Server) transaction(r *http.Request) (any, *restError) {
+	h, err := hashParam(r, "hash")
+	if err != nil {
+		return nil, err
+	}
+	tx, ctx, cerr := s.chain.Tx(h)
+	if cerr != nil {
+		return nil, s.chainError(cerr, unknownTransaction, "no transaction %s", h)
+	}
+	return tx.JSON(ctx), nil
+}
+
+// chainError maps a failed read: ErrNotFound to notFound with the detail
+// format says, anything else (the store failed) to 45002.
+func (s *Server) chainError(err error, notFound code, format string, args ...any) *restError {
+	if errors.Is(err, chain.ErrNotFound) {
+		return fail(notFound, fmt.Sprintf(format, args...))
+	}
+	s.log.Error("REST read failed", "err", err)
+	return fail(internalError, err.Error())
+}

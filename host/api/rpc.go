@@ -1,0 +1,143 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"didlight/core/jsonrpc"
+)
+
+// maxRPCBody is the largest JSON-RPC or /idtx body read; a DID request with
+// its document is a few kilobytes.
+const maxRPCBody = 1 << 20
+
+// rpcHandler routes the JSON-RPC listener: the resolver on / and /resolve
+// (the path the SDKs' simulated-chain adapter uses) and the DID-SDK test
+// endpoints.
+func (s *Server) rpcHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /{$}", s.serveRPC)
+	mux.HandleFunc("POST /resolve", s.serveRPC)
+	mux.HandleFunc("POST /idtx", s.serveIDTx)
+	mux.HandleFunc("POST /reset", s.serveReset)
+	mux.HandleFunc("OPTIONS /", preflight)
+	mux.HandleFunc("/", rpcNotFound)
+	return cors(mux)
+}
+
+// serveRPC answers one JSON-RPC body: a call or a batch. JSON-RPC errors
+// are answered with HTTP 200, so that clients that treat any other status
+// as a network failure (the SDKs do) read them.
+func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	if status, err := readBody(w, r, buf, maxRPCBody); err != nil {
+		writeBody(w, status, appendResponse(nil, nil, nil, jsonrpc.InvalidRequest(err.Error())))
+		return
+	}
+	calls, batch, derr := jsonrpc.Decode(buf.Bytes())
+	out := getBuffer()
+	defer putBuffer(out)
+	b := out.AvailableBuffer()
+	switch {
+	case derr != nil:
+		b = appendResponse(b, nil, nil, derr)
+	case batch:
+		b = append(b, '[')
+		for i, c := range calls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = s.answer(r.Context(), b, c)
+		}
+		b = append(b, ']')
+	default:
+		b = s.answer(r.Context(), b, calls[0])
+	}
+	out.Write(b) // keeps the bytes in the pooled buffer, grown if they had to be
+	writeBody(w, http.StatusOK, out.Bytes())
+}
+
+// answer appends the response to one call.
+func (s *Server) answer(ctx context.Context, dst []byte, c jsonrpc.Call) []byte {
+	if c.Err != nil {
+		return appendResponse(dst, c.ID, nil, c.Err)
+	}
+	m, ok := methods[c.Method]
+	if !ok {
+		return appendResponse(dst, c.ID, nil, jsonrpc.MethodNotFound(c.Method))
+	}
+	result, err := m(s, ctx, c.Params)
+	return appendResponse(dst, c.ID, result, err)
+}
+
+// appendResponse appends the JSON of jsonrpc.Result(id, result) or
+// jsonrpc.Failure(id, err). A json.RawMessage result, which the chain hands
+// out ready-made, is copied in without being parsed again.
+func appendResponse(dst []byte, id json.RawMessage, result any, err *jsonrpc.Error) []byte {
+	raw, ok := result.(json.RawMessage)
+	if err != nil || !ok {
+		resp := jsonrpc.Result(id, result)
+		if err != nil {
+			resp = jsonrpc.Failure(id, err)
+		}
+		b, merr := json.Marshal(resp)
+		if merr != nil {
+			b, _ = json.Marshal(jsonrpc.Failure(id, jsonrpc.InternalError("cannot encode the result: "+merr.Error())))
+		}
+		return append(dst, b...)
+	}
+	dst = append(dst, `{"jsonrpc":"2.0","result":`...)
+	dst = append(dst, raw...)
+	dst = append(dst, `,"id":`...)
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	dst = append(dst, id...)
+	return append(dst, '}')
+}
+
+// readBody reads r's body into buf, at most limit bytes. On failure it
+// returns the HTTP status to answer with and what went wrong.
+func readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer, limit int64) (int, error) {
+	if r.ContentLength > limit {
+		return http.StatusRequestEntityTooLarge, fmt.Errorf("body of %d bytes, at most %d", r.ContentLength, limit)
+	}
+	if r.ContentLength > 0 {
+		buf.Grow(int(r.ContentLength))
+	}
+	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit)); err != nil {
+		if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+			return http.StatusRequestEntityTooLarge, fmt.Errorf("body over %d bytes", limit)
+		}
+		return http.StatusBadRequest, fmt.Errorf("reading the body: %v", err)
+	}
+	return 0, nil
+}
+
+// rpcNotFound answers a path or HTTP method the JSON-RPC listener does not
+// serve.
+func rpcNotFound(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusNotFound, jsonrpc.Failure(nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Invalid Request",
+		"%s %s is not served here: POST JSON-RPC to / or /resolve, DID requests to /idtx, resets to /reset", r.Method, r.URL.Path)))
+}
+
+// buffers recycles request and response buffers; each request needs two.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func getBuffer() *bytes.Buffer { return buffers.Get().(*bytes.Buffer) }
+
+// putBuffer returns buf to the pool unless it grew beyond what ordinary
+// requests need, so that one large request does not pin its memory.
+func putBuffer(buf *bytes.Buffer) {
+	if buf.Cap() > 64<<10 {
+		return
+	}
+	buf.Reset()
+	buffers.Put(buf)
+}

@@ -1,0 +1,179 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"didlight/host/chain"
+)
+
+// Limits and timeouts of both listeners.
+const (
+	maxHeaderBytes    = 64 << 10
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 60 * time.Second
+	idleTimeout       = 120 * time.Second
+
+	// shutdownGrace is how long Serve lets in-flight requests finish once
+	// its context ends.
+	shutdownGrace = 10 * time.Second
+)
+
+// Options configures a Server.
+type Options struct {
+	// AdminToken, when set, lets a client that is not on the loopback
+	// interface restart the REST service by presenting it.
+	AdminToken string
+	// Version is the build version the node state shows as Compile.
+	Version string
+	// Logger receives request failures and listener events; nil discards.
+	Logger *slog.Logger
+}
+
+// Server serves a chain's REST API on one listener and its JSON-RPC API and
+// DID-SDK endpoints on another.
+type Server struct {
+	chain *chain.Chain
+	opts  Options
+	log   *slog.Logger
+
+	rest, rpc *listener
+	restart   chan struct{} // a restart request, taken by Serve
+}
+
+// listener is one of the two HTTP services. addr is fixed by Listen; ln and
+// srv change when the REST service restarts and belong to Serve.
+type listener struct {
+	handler http.Handler
+	addr    string
+	ln      net.Listener
+	srv     *http.Server
+}
+
+// New returns a server for c. Call Listen, then Serve.
+func New(c *chain.Chain, opts Options) *Server {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{chain: c, opts: opts, log: log, restart: make(chan struct{}, 1)}
+	s.rest = &listener{handler: s.restHandler()}
+	s.rpc = &listener{handler: s.rpcHandler()}
+	return s
+}
+
+// Listen binds the REST and JSON-RPC listeners to their addresses (host:port;
+// port 0 picks a free one). On failure nothing stays bound.
+func (s *Server) Listen(restAddr, rpcAddr string) error {
+	rest, err := net.Listen("tcp", restAddr)
+	if err != nil {
+		return fmt.Errorf("api: REST listener: %w", err)
+	}
+	rpc, err := net.Listen("tcp", rpcAddr)
+	if err != nil {
+		rest.Close()
+		return fmt.Errorf("api: JSON-RPC listener: %w", err)
+	}
+	s.rest.ln, s.rest.addr = rest, rest.Addr().String()
+	s.rpc.ln, s.rpc.addr = rpc, rpc.Addr().String()
+	return nil
+}
+
+// RESTURL returns the base URL of the REST API, ending in /api/v1.
+func (s *Server) RESTURL() string { return "http://" + s.rest.addr + "/api/v1" }
+
+// RPCURL returns the URL of the JSON-RPC API, ending in /.
+func (s *Server) RPCURL() string { return "http://" + s.rpc.addr + "/" }
+
+// Serve answers requests on both listeners until ctx ends, then stops
+// accepting connections and lets in-flight requests finish for up to ten
+// seconds. It returns nil after such a shutdown, or the error that stopped a
+// listener. A restart request (GET /api/v1/restart) shuts the REST service
+// down gracefully and serves it again on the same address.
+func (s *Server) Serve(ctx context.Context) error {
+	if s.rest.ln == nil || s.rpc.ln == nil {
+		return errors.New("api: Serve before Listen")
+	}
+	errc := make(chan error, 2)
+	s.start(s.rest, errc)
+	s.start(s.rpc, errc)
+	for {
+		select {
+		case <-ctx.Done():
+			return s.shutdown(nil)
+		case err := <-errc:
+			return s.shutdown(err)
+		case <-s.restart:
+			if err := s.restartREST(errc); err != nil {
+				return s.shutdown(err)
+			}
+		}
+	}
+}
+
+// start serves l on its listener, reporting an unexpected stop on errc.
+func (s *Server) start(l *listener, errc chan<- error) {
+	l.srv = &http.Server{
+		Handler:           l.handler,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	srv, ln := l.srv, l.ln
+	go func() {
+		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			errc <- fmt.Errorf("api: serving %s: %w", ln.Addr(), err)
+		}
+	}()
+}
+
+// restartREST stops the REST service gracefully and serves it again on the
+// same address.
+func (s *Server) restartREST(errc chan<- error) error {
+	addr := s.rest.addr
+	s.log.Info("restarting the REST service", "addr", addr)
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := s.rest.srv.Shutdown(ctx); err != nil {
+		s.log.Warn("REST service did not stop gracefully", "err", err)
+		s.rest.srv.Close()
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("api: restarting the REST listener: %w", err)
+	}
+	s.rest.ln = ln
+	s.start(s.rest, errc)
+	return nil
+}
+
+// shutdown stops both services, in-flight requests finishing within the
+// grace period, and returns cause.
+func (s *Server) shutdown(cause error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	for _, l := range []*listener{s.rest, s.rpc} {
+		if err := l.srv.Shutdown(ctx); err != nil {
+			s.log.Warn("closing connections that did not finish in time", "addr", l.addr, "err", err)
+			l.srv.Close()
+		}
+	}
+	return cause
+}
+
+// port returns the TCP port l is bound to.
+func (l *listener) port() int {
+	_, p, _ := net.SplitHostPort(l.addr)
+	n, _ := strconv.Atoi(p)
+	return n
+}
