@@ -4,43 +4,58 @@
 //
 //	didlight node [flags]     run a local identity-chain node
 //
-// Run "didlight help" for the list of subcommands.
+// Run "didlight help" for the list of subcommands, and
+// "didlight <command> -h" for a command's flags.
 package main
 
 import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run executes one subcommand and returns the process exit code.
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprint(stdout, usage)
-		return 0
-	}
-	switch args[0] {
-	case "node":
-		fmt.Fprintln(stderr, "didlight node: not built yet. It will start a local identity chain on ./didlight-data,\n"+
-			"seed demo DIDs (--demo), and print its REST (http://127.0.0.1:20334/api/v1) and JSON-RPC\n"+
-			"(http://127.0.0.1:20336/) URLs and the dev account.")
-		return 1
-	default:
-		fmt.Fprintf(stderr, "didlight: unknown command %q\n\n%s", args[0], usage)
-		return 2
-	}
+// command is a subcommand: its name, a one-line summary for the help, and
+// what runs it with the arguments after its name, returning the exit code.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
 }
 
-const usage = `didlight — light resolver and local node for the Elastos identity chain
+// commands lists the subcommands in the order the help shows them. A new
+// subcommand is one more entry, with its code in its own file.
+var commands = []command{
+	{"node", "run a local identity-chain node (REST /api/v1 and JSON-RPC)", runNode},
+}
 
-Usage:
-  didlight <command> [flags]
+// run executes one subcommand and returns the process exit code: 0 on
+// success, 1 when the command failed, 2 for a usage error.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(stdout, usage())
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "didlight: unknown command %q\n\n%s", args[0], usage())
+	return 2
+}
 
-Commands:
-  node     run a local identity-chain node (REST /api/v1 and JSON-RPC)
-  help     show this help
-`
+func usage() string {
+	var b strings.Builder
+	b.WriteString("didlight — light resolver and local node for the Elastos identity chain\n\n")
+	b.WriteString("Usage:\n  didlight <command> [flags]\n\nCommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(&b, "  %-8s %s\n\nRun \"didlight <command> -h\" for a command's flags.\n", "help", "show this help")
+	return b.String()
+}

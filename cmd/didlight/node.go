@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"syscall"
+
+	"didlight/host/api"
+	"didlight/host/chain"
+	"didlight/host/demo"
+	"didlight/host/store"
+	"didlight/host/store/bolt"
+	"didlight/host/store/mem"
+)
+
+// runNode is `didlight node`: it runs until SIGINT or SIGTERM, then shuts
+// down gracefully and exits 0.
+func runNode(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseNodeFlags(args, os.Getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "didlight node: %v\n", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	if err := serveNode(ctx, cfg, stdout, log); err != nil {
+		fmt.Fprintf(stderr, "didlight node: %v\n", err)
+		return 1
+	}
+	log.Info("stopped")
+	return 0
+}
+
+// serveNode opens the store and the chain, seeds the demo when asked,
+// prints where the node serves, and serves until ctx ends. It then stops
+// accepting requests, lets in-flight ones finish, stops the block producer
+// and closes the chain and the store, in that order.
+func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.Logger) (err error) {
+	db, where, err := openStore(cfg)
+	if err != nil {
+		return err
+	}
+	defer closeWith(&err, db.Close)
+	c, err := chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Arbiters: cfg.arbiters, BlockTime: cfg.blockTime, Logger: log})
+	if err != nil {
+		return err
+	}
+	defer closeWith(&err, c.Close)
+	srv := api.New(c, api.Options{AdminToken: cfg.adminToken, Version: version(), Logger: log})
+	if err := srv.Listen(cfg.restAddr, cfg.rpcAddr); err != nil {
+		return err
+	}
+
+	// The producer runs until the HTTP side has drained, since requests
+	// in flight (/idtx) wait for blocks; if it fails, serving stops.
+	serveCtx, stopServing := context.WithCancel(ctx)
+	defer stopServing()
+	chainCtx, stopChain := context.WithCancel(context.Background())
+	produced := make(chan error, 1)
+	go func() {
+		produced <- c.Run(chainCtx)
+		stopServing()
+	}()
+	defer func() {
+		stopChain()
+		if perr := <-produced; perr != nil && err == nil {
+			err = fmt.Errorf("block producer: %w", perr)
+		}
+	}()
+
+	if cfg.demo {
+		rep, err := demo.Seed(serveCtx, c)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil // interrupted while seeding: a clean stop
+			}
+			return fmt.Errorf("demo: %w", err)
+		}
+		log.Info("demo seeded", "dids", rep.DIDs, "published", rep.Published)
+	}
+	printBanner(stdout, cfg, c, srv, where)
+	if err := srv.Serve(serveCtx); err != nil {
+		return err
+	}
+	log.Info("HTTP stopped; stopping the block producer and closing the store")
+	return nil
+}
+
+// openStore opens the store the flags name and says where it is.
+func openStore(cfg nodeConfig) (store.DB, string, error) {
+	if cfg.mem {
+		return mem.New(), "in memory (--mem): nothing is kept after exit", nil
+	}
+	db, err := bolt.Open(cfg.dataDir, bolt.Options{})
+	if err != nil {
+		return nil, "", err
+	}
+	where := db.Path()
+	if abs, err := filepath.Abs(where); err == nil {
+		where = abs
+	}
+	return db, where, nil
+}
+
+// closeWith runs close and keeps its error in *err unless *err holds one.
+func closeWith(err *error, close func() error) {
+	if cerr := close(); cerr != nil && *err == nil {
+		*err = cerr
+	}
+}
+
+// printBanner tells the user where the node serves and with which dev
+// account, as devnet nodes do. Tools read the REST and JSON-RPC lines.
+func printBanner(w io.Writer, cfg nodeConfig, c *chain.Chain, srv *api.Server, where string) {
+	acct := c.DevAccount()
+	height, _, _ := c.Tip()
+	blocks := "mined as soon as transactions arrive"
+	if cfg.blockTime > 0 {
+		blocks = "mined every " + cfg.blockTime.String()
+	}
+	fmt.Fprintf(w, `didlight node %s
+  REST API     %s
+  JSON-RPC     %s
+  DID SDK      %sidtx, %sresolve, %sreset
+  store        %s
+  chain        height %d, blocks %s, %d arbiter(s)
+  dev account  %s  (devnet funds; these keys are public, never use them elsewhere)
+    public key   %s
+    private key  %s
+    seed         %q
+ready; Ctrl-C stops the node
+`, version(), srv.RESTURL(), srv.RPCURL(), srv.RPCURL(), srv.RPCURL(), srv.RPCURL(), where,
+		height, blocks, cfg.arbiters, acct.Address,
+		hex.EncodeToString(acct.PublicKey.Bytes()), hex.EncodeToString(acct.PrivateKey.Bytes()), acct.Seed)
+}
+
+// version is the module version and VCS revision the binary was built
+// from, as far as the build recorded them.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown version)"
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"didlight/host/chain"
+)
+
+// nodeConfig is what `didlight node` was asked to do.
+type nodeConfig struct {
+	mem        bool
+	dataDir    string
+	restAddr   string
+	rpcAddr    string
+	blockTime  time.Duration
+	arbiters   int
+	devSeed    string
+	demo       bool
+	adminToken string
+}
+
+// envPrefix starts the environment variable of each flag: --rest-addr is
+// also read from DIDLIGHT_REST_ADDR. A flag on the command line wins.
+const envPrefix = "DIDLIGHT_"
+
+// envName returns the environment variable read for flag name.
+func envName(name string) string {
+	return envPrefix + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
+
+// parseNodeFlags reads the node's flags from args, each defaulting to its
+// environment variable (looked up with getenv) when that is set. Usage
+// and errors go to stderr; -h returns flag.ErrHelp.
+func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer) (nodeConfig, error) {
+	var c nodeConfig
+	fs := flag.NewFlagSet("didlight node", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&c.mem, "mem", false, "keep the chain in memory only (nothing survives the process)")
+	fs.StringVar(&c.dataDir, "datadir", "./didlight-data", "directory of the chain's store file")
+	fs.StringVar(&c.restAddr, "rest-addr", "127.0.0.1:20334", "host:port of the REST API (/api/v1)")
+	fs.StringVar(&c.rpcAddr, "rpc-addr", "127.0.0.1:20336", "host:port of the JSON-RPC API and the DID-SDK endpoints (/idtx, /resolve, /reset)")
+	fs.DurationVar(&c.blockTime, "block-time", 0, "mine a block every interval, empty or not; 0 mines as soon as transactions arrive")
+	fs.IntVar(&c.arbiters, "arbiters", 1, "number of arbiter keys that sign each block's DPoS confirm")
+	fs.StringVar(&c.devSeed, "dev-seed", "didlight", "seed of the dev account's and arbiters' keys")
+	fs.BoolVar(&c.demo, "demo", false, "publish demo DIDs (services, credentials, updates, deactivations, expiries) unless already there")
+	fs.StringVar(&c.adminToken, "admin-token", "", "token that lets non-loopback clients call GET /api/v1/restart")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: didlight node [flags]\n\nRuns a local identity chain: it mines blocks, accepts transactions and DID\n"+
+			"operations, and serves the REST and JSON-RPC APIs. Each flag may also be set\nwith its environment variable; the command line wins.\n\nFlags:\n")
+		fs.VisitAll(func(f *flag.Flag) {
+			fmt.Fprintf(stderr, "  --%s (%s, default %q)\n      %s\n", f.Name, envName(f.Name), f.DefValue, f.Usage)
+		})
+	}
+
+	set := map[string]bool{}
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		if v := getenv(envName(f.Name)); v != "" && envErr == nil {
+			if err := fs.Set(f.Name, v); err != nil {
+				envErr = fmt.Errorf("%s=%q: %v", envName(f.Name), v, err)
+			}
+			set[f.Name] = true
+		}
+	})
+	if envErr != nil {
+		return c, envErr
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return c, c.check(fs.Args(), set)
+}
+
+// check refuses settings that cannot work together or at all.
+func (c *nodeConfig) check(extra []string, set map[string]bool) error {
+	switch {
+	case len(extra) > 0:
+		return fmt.Errorf("unexpected argument %q (flags start with --)", extra[0])
+	case c.mem && set["datadir"]:
+		return errors.New("--mem and --datadir exclude each other: a chain in memory has no data directory")
+	case !c.mem && c.dataDir == "":
+		return errors.New("--datadir is empty: give a directory, or --mem")
+	case c.blockTime < 0:
+		return fmt.Errorf("--block-time %v is negative", c.blockTime)
+	case c.arbiters < 1 || c.arbiters > chain.MaxArbiters:
+		return fmt.Errorf("--arbiters %d: want 1 to %d", c.arbiters, chain.MaxArbiters)
+	case c.devSeed == "":
+		return errors.New("--dev-seed is empty")
+	}
+	return nil
+}
