@@ -1,0 +1,21 @@
+// Package wasmrt runs the didlight WebAssembly module (see package
+// didlight/wasm/abi for its calls and ABI) in wazero, for Go programs that
+// want core's answers from the sandboxed build: the same module browsers
+// and Node run.
+//
+// A Runtime compiles the module once, caching the machine code on disk
+// (wazero's compilation cache, in the user's cache directory unless told
+// otherwise), and keeps a pool of instances: each call takes an idle
+// instance or starts one, up to a limit, so a Runtime is safe for
+// concurrent use. Every call is offered twice: raw (Call: JSON in, the
+// module's JSON envelope out, byte for byte what abi's native function
+// returns) and typed (VerifyResolveResult, ValidateOperation, ...: Go
+// values in and out, failures as *abi.Error, which unwraps to the native
+// error types, so idop.RuleOf and errors.Is see through the module).
+//
+// The module imports P-256 verification and document lookup from its host.
+// A Runtime answers them per call from the abi.Env the call is given: its
+// Verifier (Go's native crypto when nil) and its Lookup. WithoutHostCrypto
+// withholds verification, so that the module verifies with its own Go code,
+// as it does in browsers.
+package wasmrt

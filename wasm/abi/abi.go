@@ -1,0 +1,113 @@
+package abi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"didlight/core/did"
+	"didlight/core/keys"
+)
+
+// Version is the ABI version the module's abi_version export returns. It
+// changes only when a host written for the old version would misread the
+// new one; adding a call does not change it.
+const Version = 1
+
+// Env is what a call may ask of its host while it runs.
+type Env struct {
+	// Verifier checks P-256 signatures; nil means keys.Native.
+	Verifier keys.Verifier
+	// Lookup finds documents that the input does not list (controllers,
+	// issuers); nil means none.
+	Lookup did.Lookup
+}
+
+func (env Env) verifier() keys.Verifier {
+	if env.Verifier == nil {
+		return keys.Native{}
+	}
+	return env.Verifier
+}
+
+// Func computes a call's output envelope from its JSON input.
+type Func func(in []byte, env Env) []byte
+
+// Call is one call of the module.
+type Call struct {
+	Name string // the module's export name, such as "verify_resolve_result"
+	Run  Func
+}
+
+// Calls lists every call the module exports, in the order of the package
+// documentation.
+func Calls() []Call {
+	return []Call{
+		{"parse_did", ParseDID},
+		{"parse_document", ParseDocument},
+		{"verify_resolve_result", VerifyResolveResult},
+		{"status_of", StatusOf},
+		{"validate_operation", ValidateOperation},
+		{"match", Match},
+		{"decode_tx", DecodeTx},
+		{"verify_tx", VerifyTx},
+		{"sign_document", SignDocument},
+		{"sign_operation", SignOperation},
+	}
+}
+
+// Envelope is a call's output: Result on success, Error on failure.
+type Envelope struct {
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *Error          `json:"error,omitempty"`
+}
+
+// run is the body of every call: decode the input into In, compute, and
+// encode the result or the error. A panic anywhere below becomes an
+// internal error object, so that no input can trap the module.
+func run[In, Out any](in []byte, env Env, f func(*In, Env) (Out, error)) (out []byte) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = encode(Envelope{Error: &Error{Type: TypeInternal, Message: fmt.Sprintf("abi: internal error: %v", p)}})
+		}
+	}()
+	var v In
+	if err := decodeInput(in, &v); err != nil {
+		return encode(Envelope{Error: errorOf(err)})
+	}
+	res, err := f(&v, env)
+	if err != nil {
+		return encode(Envelope{Error: errorOf(err)})
+	}
+	return encode(struct {
+		Result Out `json:"result"`
+	}{res})
+}
+
+// decodeInput reads one JSON object into v, refusing unknown members and
+// anything after the object.
+func decodeInput(in []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(in))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return inputError("%v", err)
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return inputError("data after the input object")
+	}
+	return nil
+}
+
+// encode writes v as compact JSON, leaving <, > and & as they are so that
+// documents embedded in outputs keep their bytes.
+func encode(v any) []byte {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		// Outputs are built from values that always encode.
+		panic("abi: encoding the output: " + err.Error())
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}

@@ -1,0 +1,171 @@
+package abi
+
+import (
+	"errors"
+	"fmt"
+
+	"didlight/core/did"
+	"didlight/core/ela"
+	"didlight/core/find"
+	"didlight/core/idop"
+	"didlight/core/resolve"
+)
+
+// Error is the error object of a failed call. Type says what kind of
+// failure it is and which other members are set; Message is the whole
+// error text, as the native Go error would print it.
+type Error struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	// Rule names the rule broken: an idop.Rule for "rule" and "verify"
+	// errors, the kind of document error for "document" ("malformed",
+	// "proof", ...), of decoding failure for "decode" ("truncated", ...),
+	// or of condition error for "condition" ("unknown operator", ...).
+	Rule string `json:"rule,omitempty"`
+	// Detail is what went wrong, without the context Message adds.
+	Detail string `json:"detail,omitempty"`
+	// Index and Txid: the transaction of a resolve result at fault, for
+	// "verify" errors (Index -1: the result as a whole).
+	Index *int   `json:"index,omitempty"`
+	Txid  string `json:"txid,omitempty"`
+	// Offset: a byte offset in the input text ("syntax") or binary input
+	// ("decode").
+	Offset *int `json:"offset,omitempty"`
+	// Field: the field at fault ("decode", as "inputs[2].sequence").
+	Field string `json:"field,omitempty"`
+	// Expected and Found: the syntax error ("syntax").
+	Expected string `json:"expected,omitempty"`
+	Found    string `json:"found,omitempty"`
+	// Operator and Path: the operator at fault and the field path it
+	// applies to ("condition").
+	Operator string `json:"operator,omitempty"`
+	Path     string `json:"path,omitempty"`
+}
+
+// Types of errors.
+const (
+	TypeInput     = "input"     // the input is not what the call takes
+	TypeRule      = "rule"      // an operation breaks a rule (idop.RuleError)
+	TypeVerify    = "verify"    // a resolve result does not verify (resolve.VerifyError)
+	TypeDocument  = "document"  // a document is malformed or not genuine (did.Error)
+	TypeSyntax    = "syntax"    // a find condition does not parse (find.SyntaxError)
+	TypeCondition = "condition" // a find condition is not valid (find.ConditionError)
+	TypeDecode    = "decode"    // a ledger transaction does not decode (ela.DecodeError)
+	TypeSignature = "signature" // a transaction's programs do not sign it (ela.ErrSignature)
+	TypeInvalid   = "invalid"   // any other error core returns
+	TypeInternal  = "internal"  // a bug: a panic inside the call
+)
+
+func (e *Error) Error() string { return e.Message }
+
+// Unwrap rebuilds the native error that an error object stands for, as far
+// as callers test for it: an *idop.RuleError ("rule"), a
+// *resolve.VerifyError ("verify"), ela.ErrSignature ("signature"), the
+// did.Err* kind of a "document" error and the ela.Err* kind of a "decode"
+// error. So idop.RuleOf, errors.As and errors.Is see through the module.
+func (e *Error) Unwrap() error {
+	switch e.Type {
+	case TypeRule:
+		return &idop.RuleError{Rule: idop.Rule(e.Rule), Err: errors.New(e.Detail)}
+	case TypeVerify:
+		index := -1
+		if e.Index != nil {
+			index = *e.Index
+		}
+		return &resolve.VerifyError{Index: index, Txid: e.Txid, Rule: idop.Rule(e.Rule), Err: errors.New(e.Detail)}
+	case TypeSignature:
+		return ela.ErrSignature
+	case TypeDocument:
+		return kindError(e.Rule, documentKinds)
+	case TypeDecode:
+		return kindError(e.Rule, decodeKinds)
+	}
+	return nil
+}
+
+// A kind is a sentinel error and the name an error object gives it.
+type kind struct {
+	err  error
+	name string
+}
+
+var documentKinds = []kind{
+	{did.ErrMalformed, "malformed"}, {did.ErrExpires, "expires"}, {did.ErrDefaultKey, "default-key"},
+	{did.ErrProof, "proof"}, {did.ErrKey, "key"}, {did.ErrNoDocument, "no-document"},
+}
+
+var decodeKinds = []kind{
+	{ela.ErrTruncated, "truncated"}, {ela.ErrTrailingData, "trailing-data"}, {ela.ErrNonCanonical, "non-canonical"},
+	{ela.ErrTooLarge, "too-large"}, {ela.ErrInvalid, "invalid"}, {ela.ErrUnsupported, "unsupported"},
+}
+
+func kindName(err error, kinds []kind) string {
+	for _, k := range kinds {
+		if errors.Is(err, k.err) {
+			return k.name
+		}
+	}
+	return ""
+}
+
+func kindError(name string, kinds []kind) error {
+	for _, k := range kinds {
+		if k.name == name {
+			return k.err
+		}
+	}
+	return nil
+}
+
+// inputErr is an input that is not what the call takes.
+type inputErr struct{ msg string }
+
+func (e *inputErr) Error() string { return "abi: input: " + e.msg }
+
+func inputError(format string, args ...any) error {
+	return &inputErr{fmt.Sprintf(format, args...)}
+}
+
+// errorOf describes err as an error object. Wrapping errors are looked
+// through, the most specific first: a resolve result's error before the
+// rule it names.
+func errorOf(err error) *Error {
+	e := &Error{Type: TypeInvalid, Message: err.Error()}
+	var (
+		in  *inputErr
+		ve  *resolve.VerifyError
+		re  *idop.RuleError
+		se  *find.SyntaxError
+		ce  *find.ConditionError
+		de  *ela.DecodeError
+		doc *did.Error
+	)
+	switch {
+	case errors.As(err, &in):
+		e.Type = TypeInput
+	case errors.As(err, &ve):
+		e.Type, e.Rule, e.Detail, e.Index, e.Txid = TypeVerify, string(ve.Rule), ve.Err.Error(), &ve.Index, ve.Txid
+	case errors.As(err, &re):
+		e.Type, e.Rule, e.Detail = TypeRule, string(re.Rule), re.Err.Error()
+	case errors.As(err, &se):
+		e.Type, e.Offset, e.Expected, e.Found = TypeSyntax, &se.Offset, se.Expected, se.Found
+	case errors.As(err, &ce):
+		e.Type, e.Rule, e.Operator, e.Path, e.Detail = TypeCondition, ce.Rule.String(), ce.Operator, ce.Path, ce.Detail
+	case errors.As(err, &de):
+		e.Type, e.Rule, e.Field, e.Detail = TypeDecode, kindName(de.Err, decodeKinds), de.Field, de.Err.Error()
+		if de.Offset >= 0 {
+			e.Offset = &de.Offset
+		}
+	case errors.Is(err, ela.ErrSignature):
+		e.Type = TypeSignature
+	case errors.As(err, &doc):
+		e.Type, e.Rule = TypeDocument, kindName(doc, documentKinds)
+	}
+	return e
+}
+
+// BufferError is the output of a call whose input buffer the module did
+// not hand out (a host bug): n bytes at p.
+func BufferError(p, n uint32) []byte {
+	return encode(Envelope{Error: errorOf(inputError("%d bytes at %#x: not a buffer from alloc", n, p))})
+}

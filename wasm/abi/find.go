@@ -1,0 +1,67 @@
+package abi
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"didlight/core/did"
+	"didlight/core/find"
+	"didlight/core/resolve"
+)
+
+// MatchInput is the input of match.
+type MatchInput struct {
+	// Condition is a find condition: a string holding strict or relaxed
+	// JSON ({$exists:true} and the like), or the condition object itself.
+	Condition json.RawMessage   `json:"condition"`
+	Documents []json.RawMessage `json:"documents"`
+	// View matches DID documents as the query method does: each document
+	// is parsed and matched through resolve.View (normalized, with a
+	// credential member).
+	View bool `json:"view,omitempty"`
+}
+
+// Matches is the output of match.
+type Matches struct {
+	Matches []bool `json:"matches"` // one per document, in order
+}
+
+// Match runs match: find.Compile, then Condition.Match on each document.
+func Match(in []byte, env Env) []byte { return run(in, env, match) }
+
+func match(in *MatchInput, _ Env) (Matches, error) {
+	text, err := conditionText(in.Condition)
+	if err != nil {
+		return Matches{}, err
+	}
+	c, err := find.Compile(text)
+	if err != nil {
+		return Matches{}, err
+	}
+	out := Matches{Matches: make([]bool, len(in.Documents))}
+	for i, b := range in.Documents {
+		if in.View {
+			doc, err := did.ParseDocument(b)
+			if err != nil {
+				return Matches{}, fmt.Errorf("abi: documents[%d]: %w", i, err)
+			}
+			b = resolve.View(doc)
+		}
+		out.Matches[i] = c.Match(b)
+	}
+	return out, nil
+}
+
+// conditionText returns the text of a condition given as a JSON string or
+// as the condition object.
+func conditionText(c json.RawMessage) (string, error) {
+	if err := required("condition", len(c) == 0); err != nil {
+		return "", err
+	}
+	if c[0] != '"' {
+		return string(c), nil
+	}
+	var s string
+	err := json.Unmarshal(c, &s)
+	return s, err
+}
