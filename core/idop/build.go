@@ -21,6 +21,40 @@ func NewUpdate(doc *did.Document, previousTxid string, method did.URL, priv *key
 	return newDocumentRequest(Update, previousTxid, doc, method, priv)
 }
 
+// NewTransfer returns a transfer request publishing doc, the new document
+// of a customized DID, with ticket (signed by the DID's current
+// controllers), signed with priv as method: an authentication key of doc or
+// of one of its controllers, usually the new owner's default key.
+func NewTransfer(doc *did.Document, ticket *did.TransferTicket, method did.URL, priv *keys.PrivateKey) (Request, error) {
+	r := Request{
+		Header:  Header{Specification: SpecDID, Operation: Transfer, Ticket: base64.RawURLEncoding.EncodeToString(ticket.Normalized())},
+		Payload: base64.RawURLEncoding.EncodeToString(doc.Normalized()),
+	}
+	return sign(r, method, priv)
+}
+
+// NewDeclare returns a request declaring the credential c, signed with priv
+// as method: an authentication key of its owner (its subject), or of a
+// controller of a customized owner.
+func NewDeclare(c *did.Credential, method did.URL, priv *keys.PrivateKey) (Request, error) {
+	r := Request{
+		Header:  Header{Specification: SpecCredential, Operation: Declare},
+		Payload: base64.RawURLEncoding.EncodeToString(c.Normalized()),
+	}
+	return sign(r, method, priv)
+}
+
+// NewRevoke returns a request revoking the credential id, signed with priv
+// as method: an authentication key of the revoker (the owner, the issuer,
+// a controller of either, or anyone before the credential is declared).
+func NewRevoke(id did.URL, method did.URL, priv *keys.PrivateKey) (Request, error) {
+	r := Request{
+		Header:  Header{Specification: SpecCredential, Operation: Revoke},
+		Payload: id.String(),
+	}
+	return sign(r, method, priv)
+}
+
 // NewDeactivate returns a request deactivating target, signed with priv as
 // method: an authentication key of target, an authorization key it lists,
 // or a controller's key.

@@ -52,3 +52,57 @@ func ExampleParseRequest() {
 }
 
 const sig64 = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+
+// The SDK's customized DID foobar (2:3) passes to user4: two of its three
+// controllers signed the ticket naming its last transaction, and user4
+// signs the new document and the request.
+func ExampleValidate_transfer() {
+	read := func(name string) []byte { return vectors.Read("elastos-did-sdk/v2.2/" + name) }
+	var docs []*did.Document
+	for _, name := range vectors.Glob("elastos-did-sdk/v2.2/user*.id.json") {
+		doc, _ := did.ParseDocument(vectors.Read(name))
+		docs = append(docs, doc)
+	}
+	current, _ := did.ParseDocument(read("foobar.id.json"))
+	next, _ := did.ParseDocument(read("foobar.new-id.json"))
+	ticket, _ := did.ParseTransferTicket(read("foobar.tt.json"))
+	user4, _ := keys.ParseExtendedPrivateKey(string(read("user4.id.primary.sk")))
+	signer, _ := did.ParseURL("did:elastos:igHbSCez6H3gTuVPzwNZRrdj92GCJ6hD5d#primary", did.DID{})
+
+	req, _ := idop.NewTransfer(next, ticket, signer, user4)
+	op, _ := idop.Decode(req)
+	st := &idop.State{Document: current, Txid: ticket.Txid}
+	at := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
+	fmt.Println(op.DID, "to", op.Ticket.To, idop.Validate(op, st, did.NewDocuments(docs...), keys.Native{}, at))
+
+	st.Txid = "0000000000000000000000000000000000000000000000000000000000000000"
+	fmt.Println(idop.RuleOf(idop.Validate(op, st, did.NewDocuments(docs...), keys.Native{}, at)))
+	// Output:
+	// did:elastos:foobar to did:elastos:igHbSCez6H3gTuVPzwNZRrdj92GCJ6hD5d <nil>
+	// ticket
+}
+
+// The owner declares a credential its issuer signed; once the owner has
+// revoked it, it cannot be declared again.
+func ExampleValidateCredential() {
+	var docs []*did.Document
+	for _, name := range vectors.Glob("elastos-did-sdk/v2.2/*.id.json") {
+		doc, _ := did.ParseDocument(vectors.Read(name))
+		docs = append(docs, doc)
+	}
+	lookup := did.NewDocuments(docs...)
+	vc, _ := did.ParseCredential(vectors.Read("elastos-did-sdk/v2.2/user1.vc.twitter.json"))
+	user1, _ := keys.ParseExtendedPrivateKey(vectors.String("elastos-did-sdk/v2.2/user1.id.primary.sk"))
+	primary, _ := did.ParseURL("#primary", vc.Subject)
+	at := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
+
+	req, _ := idop.NewDeclare(vc, primary, user1)
+	declare, _ := idop.Decode(req)
+	fmt.Println(declare.CredentialID, idop.ValidateCredential(declare, nil, lookup, keys.Native{}, at))
+
+	st := &idop.CredentialState{Revokers: []did.DID{vc.Subject}}
+	fmt.Println(idop.RuleOf(idop.ValidateCredential(declare, st, lookup, keys.Native{}, at)))
+	// Output:
+	// did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y#twitter <nil>
+	// credential-revoked
+}

@@ -3,7 +3,9 @@ package idop
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
+	"didlight/core/did"
 	"didlight/core/internal/vectors"
 	"didlight/core/keys"
 )
@@ -15,10 +17,18 @@ func seedRequests(f *testing.F) {
 	}
 	f.Add([]byte(v.Operation))
 	fx := newFixture(f)
+	foobar := transferOf(f, "foobar")
+	twitter := sdkCredential(f, "user1.vc.twitter")
+	user1 := privateKey(f, "user1.id.primary")
 	for _, r := range []func() (Request, error){
 		func() (Request, error) { return NewCreate(fx.doc, fx.key, fx.priv) },
 		func() (Request, error) { return NewUpdate(fx.doc, txid1, fx.key, fx.priv) },
 		func() (Request, error) { return NewDeactivate(fx.doc.Subject(), fx.key, fx.priv) },
+		func() (Request, error) {
+			return NewTransfer(foobar.next, foobar.ticket, url(f, user4Primary), privateKey(f, "user4.id.primary"))
+		},
+		func() (Request, error) { return NewDeclare(twitter, url(f, user1Primary), user1) },
+		func() (Request, error) { return NewRevoke(twitter.ID, url(f, user1Primary), user1) },
 	} {
 		req, err := r()
 		if err != nil {
@@ -50,6 +60,7 @@ func FuzzParseRequest(f *testing.F) {
 // and fails only with a rule.
 func FuzzDecode(f *testing.F) {
 	seedRequests(f)
+	docs := sdkDocs(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := ParseRequest(b)
 		if err != nil {
@@ -62,7 +73,13 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		if err := Validate(op, nil, nil, keys.Native{}, blockTime); err != nil && RuleOf(err) == "" {
+		validate := Validate
+		if op.Request.Header.Specification == SpecCredential {
+			validate = func(op *Op, _ *State, docs did.Lookup, v keys.Verifier, now time.Time) error {
+				return ValidateCredential(op, nil, docs, v, now)
+			}
+		}
+		if err := validate(op, nil, docs, keys.Native{}, early); err != nil && RuleOf(err) == "" {
 			t.Fatalf("error without a rule: %v", err)
 		}
 	})

@@ -22,6 +22,9 @@ type Op struct {
 	// Document is the document a create, update or transfer publishes.
 	Document *did.Document
 
+	// Ticket is the transfer ticket of a transfer, decoded from the header.
+	Ticket *did.TransferTicket
+
 	// Credential is the credential a declare publishes; CredentialID the
 	// credential a declare or revoke is about.
 	Credential   *did.Credential
@@ -44,8 +47,12 @@ func Decode(r Request) (*Op, error) {
 	op := &Op{Request: r}
 	var err error
 	switch r.Header.Operation {
-	case Create, Update, Transfer:
+	case Create, Update:
 		err = op.decodeDocument()
+	case Transfer:
+		if err = op.decodeDocument(); err == nil {
+			err = op.decodeTicket()
+		}
 	case Deactivate:
 		op.DID, err = parseFullDID(r.Payload)
 	case Declare:
@@ -82,16 +89,35 @@ func (op *Op) decodeDocument() error {
 	return nil
 }
 
+// decodeTicket decodes the base64url ticket of a transfer's header.
+func (op *Op) decodeTicket() error {
+	b, err := decodePayload(nil, op.Request.Header.Ticket)
+	if err != nil {
+		return fmt.Errorf("ticket: %w", err)
+	}
+	op.Ticket, err = did.ParseTransferTicket(b)
+	return err
+}
+
+// decodeCredential decodes a declared credential. It must lie under its
+// subject's DID (Elastos.DID.JS.SDK src/verifiablecredential.ts, isGenuine)
+// and say when it expires (Elastos.ELA.SideChain.EID core/vm/didvalidator.go,
+// checkCredentialTX parses expirationDate).
 func (op *Op) decodeCredential() error {
 	b, err := decodePayload(nil, op.Request.Payload)
 	if err != nil {
 		return err
 	}
-	if op.Credential, err = did.ParseCredential(b); err != nil {
+	c, err := did.ParseCredential(b)
+	switch {
+	case err != nil:
 		return err
+	case c.ID.DID != c.Subject:
+		return fmt.Errorf("credential %s is not under its subject %s", c.ID, c.Subject)
+	case c.ExpirationDate.IsZero():
+		return fmt.Errorf("credential %s has no expirationDate, which a declare needs", c.ID)
 	}
-	op.CredentialID = op.Credential.ID
-	op.DID = op.CredentialID.DID
+	op.Credential, op.CredentialID, op.DID = c, c.ID, c.ID.DID
 	return nil
 }
 
