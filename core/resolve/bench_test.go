@@ -124,3 +124,57 @@ func BenchmarkVerifyHistory10(b *testing.B) {
 		return err
 	})
 }
+
+// BenchmarkValidateTransfer checks the SDK's transfer of foobar as a node
+// does on receipt: decode the request (document and ticket), check the
+// ticket against the current controllers (2 signatures, 2:3), the new
+// document's proof and the request's signature (4 signatures), with the
+// controllers' documents in the node's cache.
+func BenchmarkValidateTransfer(b *testing.B) {
+	docs := sdkLookup(b)
+	h := foobarTransfer(b, "d13949b552a887793038b0e939fc11f7")
+	create, err := idop.Decode(h[0].Request)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := &idop.State{Document: create.Document, Txid: h[0].Txid}
+	measure(b, 4, func() error {
+		op, err := idop.Decode(h[1].Request)
+		if err != nil {
+			return err
+		}
+		return idop.Validate(op, st, docs, keys.Native{}, early)
+	})
+}
+
+// BenchmarkValidateDeclare checks the declare of the SDK's twitter
+// credential as a node does on receipt: decode the request, parse and
+// normalize the credential, check the owner's signature and the issuer's
+// proof (2 signatures).
+func BenchmarkValidateDeclare(b *testing.B) {
+	docs := sdkLookup(b)
+	h := historyOf(b, "user1.vc.twitter").declare(owner)
+	measure(b, 2, func() error {
+		op, err := idop.Decode(h.entries[0].Request)
+		if err != nil {
+			return err
+		}
+		return idop.ValidateCredential(op, nil, docs, keys.Native{}, early)
+	})
+}
+
+// BenchmarkVerifyCredentialResult verifies a revoked credential's
+// resolvecredential result as a light client does: parse it, replay the
+// declare and the revoke (3 signatures), check the status.
+func BenchmarkVerifyCredentialResult(b *testing.B) {
+	docs := sdkLookup(b)
+	h := historyOf(b, "user1.vc.twitter").declare(owner).revoke(owner)
+	result, err := CredentialResult(h.vc.ID, h.entries, did.DID{}, docs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	measure(b, 3, func() error {
+		_, err := VerifyCredential(result, did.DID{}, docs, keys.Native{})
+		return err
+	})
+}

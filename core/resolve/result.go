@@ -12,8 +12,13 @@ import (
 // any order): with all, every transaction newest first; without, the latest
 // one, or for a deactivated DID the deactivate and then the transaction of
 // the document it deactivated. tip is the block time of the chain tip (Unix
-// seconds), against which expiry is judged.
+// seconds), against which expiry is judged. The status is in DialectSpec;
+// see Dialect.Result for did_resolveDID's.
 func Result(d did.DID, h []Entry, all bool, tip int64) ([]byte, error) {
+	return result(DialectSpec, d, h, all, tip)
+}
+
+func result(dl Dialect, d did.DID, h []Entry, all bool, tip int64) ([]byte, error) {
 	sorted := Sorted(h)
 	status, latest, err := derive(sorted, tip)
 	if err != nil {
@@ -29,7 +34,14 @@ func Result(d did.DID, h []Entry, all bool, tip int64) ([]byte, error) {
 	default:
 		txs = sorted[:1]
 	}
-	dst := append([]byte(`{"did":`), sdkjson.AppendString(nil, d.String())...)
+	return appendResult(nil, "did", d.String(), int(dl.Status(status)), txs), nil
+}
+
+// appendResult appends a resolve result object: the subject under key (did
+// or id), the status, and the transactions, left out when there are none.
+func appendResult(dst []byte, key, subject string, status int, txs []Entry) []byte {
+	dst = append(append(append(dst, `{"`...), key...), `":`...)
+	dst = sdkjson.AppendString(dst, subject)
 	dst = append(dst, `,"status":`...)
 	dst = strconv.AppendInt(dst, int64(status), 10)
 	if len(txs) > 0 {
@@ -42,7 +54,7 @@ func Result(d did.DID, h []Entry, all bool, tip int64) ([]byte, error) {
 		}
 		dst = append(dst, ']')
 	}
-	return append(dst, '}'), nil
+	return append(dst, '}')
 }
 
 func appendTransaction(dst []byte, e Entry) []byte {

@@ -3,6 +3,7 @@ package resolve
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -65,21 +66,23 @@ type transaction struct {
 // its block time; the transactions must be newest first and all of the
 // result's DID; the status must follow from them at the reference time now.
 // A result that claims the DID does not exist cannot be disproved and is
-// returned as such. Errors are *VerifyError.
+// returned as such. The status is read in DialectSpec; see Dialect.Verify
+// for did_resolveDID's. Errors are *VerifyError.
 func Verify(result []byte, docs did.Lookup, v keys.Verifier, now time.Time) (*Verified, error) {
+	return verify(DialectSpec, result, docs, v, now)
+}
+
+func verify(dl Dialect, result []byte, docs did.Lookup, v keys.Verifier, now time.Time) (*Verified, error) {
 	subject, status, txs, err := parseResult(result)
 	if err != nil {
 		return nil, err
 	}
 	out := &Verified{DID: subject, Status: status}
-	if status == NotFound {
-		if len(txs) > 0 {
-			return nil, whole(idop.RuleMalformed, errors.New("status 3 (not found) with transactions"))
-		}
-		return out, nil
+	if err := checkTransactionCount(status != NotFound, int(status), len(txs)); err != nil {
+		return nil, err
 	}
-	if len(txs) == 0 {
-		return nil, whole(idop.RuleMalformed, fmt.Errorf("status %d without transactions", status))
+	if status == NotFound {
+		return out, nil
 	}
 	for i, tx := range txs {
 		if tx.op.DID.Key() != subject.Key() {
@@ -94,7 +97,7 @@ func Verify(result []byte, docs did.Lookup, v keys.Verifier, now time.Time) (*Ve
 		return nil, err
 	}
 	out.Document, out.Txid, out.Complete = st.Document, st.Txid, txs[len(txs)-1].op.Request.Header.Operation == idop.Create
-	if got := statusAt(st.Document, st.Deactivated, now); got != status {
+	if got := dl.Status(statusAt(st.Document, st.Deactivated, now)); got != status {
 		return nil, whole(RuleStatus, fmt.Errorf("the result says %d (%s), the transactions give %d (%s) at %s", status, status, got, got, did.FormatTime(now)))
 	}
 	return out, nil
@@ -127,6 +130,18 @@ func replay(txs []transaction, docs did.Lookup, v keys.Verifier) (*idop.State, e
 	return st, nil
 }
 
+// checkTransactionCount requires transactions exactly when the status
+// says that the subject exists.
+func checkTransactionCount(exists bool, status, n int) error {
+	switch {
+	case !exists && n > 0:
+		return whole(idop.RuleMalformed, errors.New("status 3 (not found) with transactions"))
+	case exists && n == 0:
+		return whole(idop.RuleMalformed, fmt.Errorf("status %d without transactions", status))
+	}
+	return nil
+}
+
 func whole(r idop.Rule, err error) *VerifyError { return &VerifyError{Index: -1, Rule: r, Err: err} }
 
 // at reports err about transaction i, with the rule it names (a
@@ -137,10 +152,11 @@ func at(i int, tx transaction, err error) *VerifyError {
 	return &VerifyError{Index: i, Txid: tx.txid, Rule: re.Rule, Err: re.Err}
 }
 
-// rawResult is a result object as read, before its parts are checked.
+// rawResult is a result object as read, before its parts are checked:
+// did (a DID's) or id (a credential's), status and transactions.
 type rawResult struct {
-	did, status, rpcResult, rpcError []byte
-	txs                              []rawTransaction
+	did, id, status []byte
+	txs             []rawTransaction
 }
 
 type rawTransaction struct {
@@ -148,15 +164,18 @@ type rawTransaction struct {
 	operation       []byte
 }
 
-// parseResult reads a result object, or the result member of a JSON-RPC
-// response, and decodes its operations.
-func parseResult(b []byte) (did.DID, Status, []transaction, error) {
+// readResult reads a result object, or the result member of a JSON-RPC
+// response (an object with result or error and no status).
+func readResult(b []byte) (*rawResult, error) {
 	var r rawResult
+	var rpcResult, rpcError []byte
 	d := sdkjson.NewDecoder(b)
 	for m := d.Object(); m.Next(); {
 		switch m.Key() {
 		case "did":
 			r.did = d.Raw()
+		case "id":
+			r.id = d.Raw()
 		case "status":
 			r.status = d.Raw()
 		case "transaction":
@@ -164,33 +183,49 @@ func parseResult(b []byte) (did.DID, Status, []transaction, error) {
 				r.txs = append(r.txs, readTransaction(d))
 			}
 		case "result":
-			r.rpcResult = d.Raw()
+			rpcResult = d.Raw()
 		case "error":
-			r.rpcError = d.Raw()
+			rpcError = d.Raw()
 		default:
 			d.Skip()
 		}
 	}
 	if err := d.Finish(); err != nil {
-		return did.DID{}, 0, nil, whole(idop.RuleMalformed, err)
+		return nil, whole(idop.RuleMalformed, err)
 	}
 	switch {
-	case r.did == nil && r.rpcError != nil && string(r.rpcError) != "null":
-		return did.DID{}, 0, nil, whole(idop.RuleMalformed, fmt.Errorf("the node answered an error: %s", r.rpcError))
-	case r.did == nil && r.rpcResult != nil:
-		return parseResult(r.rpcResult)
+	case r.status == nil && rpcError != nil && string(rpcError) != "null":
+		return nil, whole(idop.RuleMalformed, fmt.Errorf("the node answered an error: %s", rpcError))
+	case r.status == nil && rpcResult != nil:
+		return readResult(rpcResult)
+	}
+	return &r, nil
+}
+
+// parseResult reads a DID's resolve result and decodes its operations.
+func parseResult(b []byte) (did.DID, Status, []transaction, error) {
+	r, err := readResult(b)
+	if err != nil {
+		return did.DID{}, 0, nil, err
 	}
 	subject, status, err := r.header()
 	if err != nil {
 		return did.DID{}, 0, nil, whole(idop.RuleMalformed, err)
 	}
+	txs, err := r.transactions()
+	return subject, status, txs, err
+}
+
+// transactions decodes the transactions' operations.
+func (r *rawResult) transactions() ([]transaction, error) {
 	txs := make([]transaction, len(r.txs))
 	for i, raw := range r.txs {
+		var err error
 		if txs[i], err = raw.decode(); err != nil {
-			return did.DID{}, 0, nil, at(i, txs[i], err)
+			return nil, at(i, txs[i], err)
 		}
 	}
-	return subject, status, txs, nil
+	return txs, nil
 }
 
 func readTransaction(d *sdkjson.Decoder) rawTransaction {
@@ -215,10 +250,9 @@ func (r *rawResult) header() (did.DID, Status, error) {
 	if r.did == nil || r.status == nil {
 		return did.DID{}, 0, errors.New("a result needs did and status")
 	}
-	dd := sdkjson.NewDecoder(r.did)
-	s := dd.Str()
-	if err := dd.Finish(); err != nil {
-		return did.DID{}, 0, fmt.Errorf("did: %w", err)
+	s, err := rawString("did", r.did)
+	if err != nil {
+		return did.DID{}, 0, err
 	}
 	if !strings.HasPrefix(s, "did:") {
 		return did.DID{}, 0, fmt.Errorf("did %q is not in full form", s)
@@ -227,12 +261,33 @@ func (r *rawResult) header() (did.DID, Status, error) {
 	if err != nil {
 		return did.DID{}, 0, err
 	}
-	sd := sdkjson.NewDecoder(r.status)
-	n := sd.Int()
-	if err := sd.Finish(); err != nil || n < int64(Valid) || n > int64(NotFound) {
-		return did.DID{}, 0, fmt.Errorf("status %s is not 0, 1, 2 or 3", r.status)
+	n, err := rawStatus(r.status, Valid, Expired, Deactivated, NotFound)
+	return subject, Status(n), err
+}
+
+// rawString reads the JSON string of a member.
+func rawString(name string, raw []byte) (string, error) {
+	d := sdkjson.NewDecoder(raw)
+	s := d.Str()
+	if err := d.Finish(); err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
 	}
-	return subject, Status(n), nil
+	return s, nil
+}
+
+// rawStatus reads a status that must be one of allowed.
+func rawStatus[S ~int](raw []byte, allowed ...S) (S, error) {
+	d := sdkjson.NewDecoder(raw)
+	n := d.Int()
+	ok := d.Finish() == nil
+	names := make([]string, len(allowed))
+	for i, s := range allowed {
+		if ok && int64(s) == n {
+			return s, nil
+		}
+		names[i] = strconv.Itoa(int(s))
+	}
+	return 0, fmt.Errorf("status %s is not one of %s", raw, strings.Join(names, ", "))
 }
 
 // decode checks a transaction's members and decodes its operation.

@@ -1,0 +1,69 @@
+package resolve
+
+import (
+	"errors"
+	"testing"
+
+	"didlight/core/keys"
+)
+
+func TestDialectStatus(t *testing.T) {
+	for _, tc := range []struct {
+		dl        Dialect
+		in, wants Status
+	}{
+		{DialectSpec, Valid, Valid},
+		{DialectSpec, Expired, Expired},
+		{DialectSpec, Deactivated, Deactivated},
+		{DialectSpec, NotFound, NotFound},
+		{DialectEID, Valid, Valid},
+		{DialectEID, Expired, Valid},
+		{DialectEID, Deactivated, Deactivated},
+		{DialectEID, NotFound, NotFound},
+	} {
+		if got := tc.dl.Status(tc.in); got != tc.wants {
+			t.Errorf("dialect %d: %v reads as %v, want %v", tc.dl, tc.in, got, tc.wants)
+		}
+	}
+}
+
+// An expired document is status 1 for resolvedid and 0 for did_resolveDID;
+// each dialect verifies its own answer and refuses the other's.
+func TestDialectExpired(t *testing.T) {
+	c := newChain(t, 1, false)
+	later := t0.AddDate(3, 0, 0)
+	for _, tc := range []struct {
+		dl    Dialect
+		other Dialect
+		want  Status
+	}{
+		{DialectSpec, DialectEID, Expired},
+		{DialectEID, DialectSpec, Valid},
+	} {
+		b, err := tc.dl.Result(c.subject, c.entries, true, later.Unix())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := decode(t, b); got.Status != int(tc.want) || len(got.Transaction) != 2 {
+			t.Errorf("dialect %d: %s", tc.dl, b)
+		}
+		if v, err := tc.dl.Verify(b, nil, keys.Native{}, later); err != nil || v.Status != tc.want {
+			t.Errorf("dialect %d verifies its result: %+v, %v", tc.dl, v, err)
+		}
+		var ve *VerifyError
+		if _, err := tc.other.Verify(b, nil, keys.Native{}, later); !errors.As(err, &ve) || ve.Rule != RuleStatus {
+			t.Errorf("dialect %d verifies dialect %d's result: %v, want rule %s", tc.other, tc.dl, err, RuleStatus)
+		}
+	}
+	// Before expiry the dialects agree, and with Result and Verify.
+	spec, _ := Result(c.subject, c.entries, false, t0.Unix())
+	eid, _ := DialectEID.Result(c.subject, c.entries, false, t0.Unix())
+	if string(spec) != string(eid) {
+		t.Errorf("valid DID: the dialects differ:\n%s\n%s", spec, eid)
+	}
+	gone := newChain(t, 0, true)
+	spec, _ = Result(gone.subject, gone.entries, false, t0.AddDate(5, 0, 0).Unix())
+	if _, err := DialectEID.Verify(spec, nil, keys.Native{}, t0.AddDate(5, 0, 0)); err != nil {
+		t.Errorf("deactivated DID, EID dialect: %v", err)
+	}
+}
