@@ -67,7 +67,7 @@ func TestCheckTx(t *testing.T) {
 }
 
 func TestCheckSize(t *testing.T) {
-	for n, want := range map[int]Code{1: 0, MaxTxSize: 0, MaxTxSize + 1: Size, 0: Size} {
+	for n, want := range map[int]Code{0: 0, 1: 0, MaxTxSize: 0, MaxTxSize + 1: Size, 1 << 40: Size} {
 		wantCode(t, "size", CheckSize(n), want)
 	}
 }

@@ -6,9 +6,10 @@ import "didlight/core/ela"
 // limit (Elastos.ELA.SideChain mempool/validator.go checkTransactionSize).
 const MaxTxSize = ela.MaxBlockSize
 
-// CheckSize checks the encoded size of a transaction, before it is decoded.
+// CheckSize checks the encoded size of a transaction, before it is decoded
+// (a size too small for a transaction is for the decoder to refuse).
 func CheckSize(n int) error {
-	if n <= 0 || n > MaxTxSize {
+	if n > MaxTxSize {
 		return Errorf(Size, "transaction of %d bytes, the limit is %d", n, MaxTxSize)
 	}
 	return nil

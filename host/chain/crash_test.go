@@ -161,9 +161,10 @@ func crashWorker(c *Chain, w int, say func(string, ...any)) error {
 		switch {
 		case err == nil:
 			say("ack %s", h)
-		case rejectCode(err) == int(ledger.Payload), rejectCode(err) == int(ledger.DoubleSpend):
-			// A block landed between reading a DID's state and submitting
-			// its operation, or the DID has one pending.
+		case rejectCode(err) == int(ledger.Payload), rejectCode(err) == int(ledger.DoubleSpend), rejectCode(err) == int(ledger.Duplicate):
+			// A block landed between reading the wallet's outputs or a
+			// DID's state and submitting, or the DID has an operation
+			// pending: the worker raced the miner, as any client may.
 		default:
 			return err
 		}

@@ -26,6 +26,9 @@ func (c *Chain) IncreaseTime(d time.Duration) (time.Time, error) {
 	c.mu.RLock()
 	offset := c.offset + d
 	c.mu.RUnlock()
+	if offset < d || c.now().Add(offset).Unix() > maxChainTime {
+		return time.Time{}, fmt.Errorf("chain: increase time by %s: the chain's clock would pass %s", d, time.Unix(maxChainTime, 0).UTC())
+	}
 	err := c.db.Update(func(tx store.Tx) error {
 		return putMeta(tx, metaOffset, record.U64(uint64(offset/time.Second)))
 	})

@@ -19,14 +19,13 @@ type identity struct {
 	services, credentials []string
 }
 
-// newIdentity derives what the indexes need from a validated operation.
-func newIdentity(op *idop.Op) *identity {
-	id := &identity{op: op, key: op.DID.Key()}
-	if doc := op.Document; doc != nil {
+// derive fills in what the indexes need from the document the operation
+// publishes, once it is known to be valid.
+func (id *identity) derive() {
+	if doc := id.op.Document; doc != nil && id.view == nil {
 		id.view = resolve.View(doc)
 		id.services, id.credentials = doc.ServiceTypes(), doc.CredentialTypes()
 	}
-	return id
 }
 
 // applyIdentity records operation id of transaction txid at a height and

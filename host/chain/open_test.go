@@ -154,3 +154,29 @@ func TestReopen(t *testing.T) {
 	f.c.Close()
 	db.Close()
 }
+
+// Reopening validates the stored mempool again: a transaction that is no
+// longer valid (its document expired while the node was down) is dropped,
+// from memory and from the store; the others stay, in their order.
+func TestReopenDropsInvalid(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.split(f.dev(), 3)
+	keep1 := f.submit(f.transfer(f.dev(), newWallet("x").ph, 1))
+	u := newUser("short lived")
+	gone := f.submit(f.opTx(f.dev(), u.create(t, u.document(t, f.clock.Now().Add(time.Minute), nil))))
+	keep2 := f.submit(f.transfer(f.dev(), newWallet("y").ph, 1))
+	f.c.Close()
+	f.clock.advance(time.Hour)
+	f.open()
+	pool := f.c.Mempool()
+	if len(pool) != 2 || pool[0].Hash() != keep1 || pool[1].Hash() != keep2 {
+		t.Fatalf("reopened mempool %v, want %s and %s without %s", pool, keep1, keep2, gone)
+	}
+	f.c.Close()
+	f.open()
+	if n := len(f.c.Mempool()); n != 2 {
+		t.Errorf("the dropped transaction is back after another reopen: %d pooled", n)
+	}
+	f.mine()
+	checkIndexes(t, f.c)
+}

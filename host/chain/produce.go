@@ -11,10 +11,18 @@ import (
 	"didlight/host/store"
 )
 
+// instantGap is the least time between two blocks Run makes with
+// Config.BlockTime 0. A transaction arriving after a quiet spell is mined
+// at once; under load, the transactions arriving within the gap share a
+// block, so that blocks are not made for one transaction each (every block
+// costs a confirm's signatures, and a second of chain time).
+const instantGap = 10 * time.Millisecond
+
 // Run produces blocks until ctx ends or the chain closes: with
 // Config.BlockTime 0, a block as soon as stored transactions wait in the
-// mempool; otherwise a block every BlockTime, empty or not. It returns nil
-// when stopped, or the error of a block that could not be stored.
+// mempool (but no sooner than instantGap after the last one); otherwise a
+// block every BlockTime, empty or not. It returns nil when stopped, or the
+// error of a block that could not be stored.
 func (c *Chain) Run(ctx context.Context) error {
 	var tick <-chan time.Time
 	if c.blockTime > 0 {
@@ -22,6 +30,7 @@ func (c *Chain) Run(ctx context.Context) error {
 		defer t.Stop()
 		tick = t.C
 	}
+	var last time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -30,10 +39,23 @@ func (c *Chain) Run(ctx context.Context) error {
 			return nil
 		case <-tick:
 		case <-c.wake:
-			if tick != nil || len(c.pool.ready()) == 0 {
+			if tick != nil {
+				continue
+			}
+			if wait := instantGap - time.Since(last); wait > 0 {
+				select {
+				case <-time.After(wait):
+				case <-ctx.Done():
+					return nil
+				case <-c.done:
+					return nil
+				}
+			}
+			if len(c.pool.ready()) == 0 {
 				continue
 			}
 		}
+		last = time.Now()
 		if _, err := c.Mine(ctx); err != nil && !errors.Is(err, ErrClosed) && ctx.Err() == nil {
 			return err
 		}
@@ -71,6 +93,9 @@ func (c *Chain) mine() (*ela.Block, error) {
 	c.mu.RLock()
 	prev := c.tipHeader
 	c.mu.RUnlock()
+	if prev.Timestamp == maxChainTime {
+		return nil, fmt.Errorf("chain: block %d is stamped %d, the last time a block can carry", prev.Height, prev.Timestamp)
+	}
 	t := c.nextBlockTime(prev.Timestamp)
 	var m made
 	err := c.db.Update(func(tx store.Tx) error {

@@ -185,7 +185,7 @@ func TestBlockTime(t *testing.T) {
 	if _, _, bt := f.c.Tip(); bt != got.Unix() {
 		t.Errorf("tip time %d, want %d", bt, got.Unix())
 	}
-	for _, d := range []time.Duration{0, -time.Second, time.Millisecond, 1500 * time.Millisecond} {
+	for _, d := range []time.Duration{0, -time.Second, time.Millisecond, 1500 * time.Millisecond, 100 * 365 * 24 * time.Hour} {
 		if _, err := f.c.IncreaseTime(d); err == nil {
 			t.Errorf("IncreaseTime(%s) succeeds", d)
 		}

@@ -58,6 +58,7 @@ func TestRejectCodes(t *testing.T) {
 		rule idop.Rule
 	}{
 		{"not a transaction", []byte("hello"), ledger.Malformed, ""},
+		{"nothing", nil, ledger.Malformed, ""},
 		{"trailing bytes", append(fund.Bytes(), 0), ledger.Malformed, ""},
 		{"too large", bytes.Repeat([]byte{2}, ledger.MaxTxSize+1), ledger.Size, ""},
 		{"coinbase", signed(f.c.params.Coinbase(9, bob.ph, 1)), ledger.Payload, ""},

@@ -65,14 +65,14 @@ func (s snapshot) document(key string, rec *record.DID) (*did.Document, error) {
 	return op.Document, nil
 }
 
-// state returns what idop.Validate needs about d: nil when it does not
-// exist.
-func (s snapshot) state(d did.DID) (*idop.State, error) {
-	rec, err := s.didRecord(d.Key())
+// state returns what idop.Validate needs about the DID with key key: nil
+// when it does not exist.
+func (s snapshot) state(key string) (*idop.State, error) {
+	rec, err := s.didRecord(key)
 	if err != nil || rec == nil {
 		return nil, err
 	}
-	doc, err := s.document(d.Key(), rec)
+	doc, err := s.document(key, rec)
 	if err != nil {
 		return nil, err
 	}
@@ -82,11 +82,12 @@ func (s snapshot) state(d did.DID) (*idop.State, error) {
 // Document implements did.Lookup: the latest document of d, nil when d
 // does not exist or is deactivated.
 func (s snapshot) Document(d did.DID) (*did.Document, error) {
-	rec, err := s.didRecord(d.Key())
+	key := d.Key()
+	rec, err := s.didRecord(key)
 	if err != nil || rec == nil || rec.Deactivated {
 		return nil, err
 	}
-	return s.document(d.Key(), rec)
+	return s.document(key, rec)
 }
 
 // utxo returns the unspent output an input names, or the rule its absence

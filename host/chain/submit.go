@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 	"time"
 
 	"didlight/core/ela"
@@ -136,9 +138,7 @@ func (c *Chain) check(s snapshot, e *entry, height, t uint32) error {
 		if err := c.checkIdentity(s, e.id, e.sigs, t); err != nil {
 			return err
 		}
-		if e.id.view == nil {
-			*e.id = *newIdentity(e.id.op)
-		}
+		e.id.derive()
 	}
 	e.fee = fee
 	return nil
@@ -147,7 +147,7 @@ func (c *Chain) check(s snapshot, e *entry, height, t uint32) error {
 // checkIdentity validates an identity operation against the state s at
 // block time t.
 func (c *Chain) checkIdentity(s snapshot, id *identity, sigs *verified, t uint32) error {
-	st, err := s.state(id.op.DID)
+	st, err := s.state(id.key)
 	if err != nil {
 		return err
 	}
@@ -161,17 +161,22 @@ func (c *Chain) checkIdentity(s snapshot, id *identity, sigs *verified, t uint32
 	return reject(ledger.Payload, err)
 }
 
+// maxChainTime is the last time a block can carry: block times are 32-bit
+// Unix seconds.
+const maxChainTime = 1<<32 - 1
+
 // nextBlockTime is the time of a block after one stamped prev: the devnet
-// clock, or one second after prev if the clock is not past it.
+// clock, or one second after prev if the clock is not past it (at most
+// maxChainTime).
 func (c *Chain) nextBlockTime(prev uint32) uint32 {
 	c.mu.RLock()
 	offset := c.offset
 	c.mu.RUnlock()
 	now := c.now().Add(offset).Unix()
 	if now <= int64(prev) {
-		return prev + 1
+		return uint32(min(int64(prev)+1, maxChainTime))
 	}
-	return uint32(min(now, 1<<32-1))
+	return uint32(min(now, maxChainTime))
 }
 
 // signal tells Run that transactions arrived.
@@ -209,13 +214,15 @@ func (c *Chain) commitPool(entries []*entry) error {
 	return nil
 }
 
+// stored is a transaction of the store's mempool.
+type stored struct {
+	seq uint64
+	raw []byte
+}
+
 // reloadPool validates the transactions the store's mempool holds again,
-// pools those still valid and deletes the others.
+// pools those still valid, in their order, and deletes the others.
 func (c *Chain) reloadPool() error {
-	type stored struct {
-		seq uint64
-		raw []byte
-	}
 	var all []stored
 	var drop [][]byte
 	err := c.db.View(func(tx store.Tx) error {
@@ -239,10 +246,11 @@ func (c *Chain) reloadPool() error {
 	if err != nil {
 		return err
 	}
-	for _, s := range all {
-		e, err := c.prepare(s.raw)
+	entries, errs := c.prevalidate(all)
+	for i, s := range all {
+		err := errs[i]
 		if err == nil {
-			err = c.enter(e)
+			err = c.enter(entries[i])
 		}
 		if err != nil {
 			if _, ok := errors.AsType[*RejectError](err); !ok {
@@ -252,7 +260,7 @@ func (c *Chain) reloadPool() error {
 			drop = append(drop, record.SeqKey(s.seq))
 			continue
 		}
-		c.pool.markPersisted(e, s.seq)
+		c.pool.markPersisted(entries[i], s.seq)
 	}
 	if len(drop) == 0 {
 		return nil
@@ -266,4 +274,27 @@ func (c *Chain) reloadPool() error {
 		}
 		return nil
 	})
+}
+
+// prevalidate decodes and validates the stored transactions on every core,
+// so that pooling them in order (enter) verifies no signature again.
+func (c *Chain) prevalidate(all []stored) ([]*entry, []error) {
+	entries, errs := make([]*entry, len(all)), make([]error, len(all))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				if entries[i], errs[i] = c.prepare(all[i].raw); errs[i] == nil {
+					_, errs[i] = c.validate(entries[i])
+				}
+			}
+		})
+	}
+	for i := range all {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return entries, errs
 }
