@@ -26,9 +26,9 @@ type State struct {
 //
 // A create needs a DID that does not exist; an update needs the DID's last
 // txid as previousTxid; a transfer needs a customized DID and a ticket (see
-// below); a deactivate needs an authentication key
-// of the DID, an authorization (recovery) key it lists, or, for a customized
-// DID, the default key of one of its controllers. A create, update or
+// below); a deactivate needs the DID's default key, an authorization
+// (recovery) key it lists, or, for a customized DID, the default key of one
+// of its controllers. A create, update or
 // transfer must be signed by an authentication key of the document it
 // publishes, or of one of that document's controllers (Elastos.ELA.SideChain.EID
 // core/vm/didvalidator.go verifies the outer proof against the payload's
@@ -260,25 +260,26 @@ func checkNewOwner(op *Op) error {
 }
 
 // checkDeactivate finds the key a deactivate of doc's DID is signed with. A
-// customized DID is deactivated by the default key of one of its
-// controllers, which must be unexpired (core/vm/didvalidator.go,
-// checkDeactivateDID with getCustDIDDefKey and isControllerInvalid;
-// src/diddocument.ts, deactivate).
+// standard DID is deactivated by its default key or an authorization key
+// (core/vm/didvalidator.go, checkDeactivateDID with getDIDDeactivateKey;
+// src/diddocument.ts, deactivate), or by the key of another DID that an
+// authorization key names; a customized DID by the default key of one of
+// its controllers, which must be unexpired (checkDeactivateDID with
+// getCustDIDDefKey and isControllerInvalid).
 func checkDeactivate(op *Op, doc *did.Document, docs did.Lookup, v keys.Verifier, now time.Time) error {
 	m := op.Method
+	def, _ := doc.DefaultKey()
 	var key did.PublicKey
 	var err error
 	switch {
 	case doc.IsCustomized():
 		key, err = controllerDefaultKey(doc, m, docs, now)
-	case doc.IsAuthentication(m):
-		key, _ = doc.PublicKey(m)
-	case doc.IsAuthorization(m):
+	case m == def.ID || doc.IsAuthorization(m):
 		key, _ = doc.PublicKey(m)
 	case m.DID != doc.Subject():
 		key, err = recoveryKey(doc, m, docs, now)
 	default:
-		err = fmt.Errorf("%w: %s is neither an authentication nor an authorization key of %s", did.ErrKey, m, doc.Subject())
+		err = fmt.Errorf("%w: %s is neither the default key nor an authorization key of %s", did.ErrKey, m, doc.Subject())
 	}
 	if err != nil {
 		return keyError(err)
