@@ -10,6 +10,8 @@ import (
 
 	"didlight/core/did"
 	"didlight/core/find"
+	"didlight/core/resolve"
+	"didlight/host/store"
 )
 
 // population publishes DIDs with services and credentials of several
@@ -241,5 +243,46 @@ func TestQueryParams(t *testing.T) {
 	}
 	if r := f.query(Query{Service: "a"}); r.Total != 0 || r.Document == nil {
 		t.Errorf("an empty result: %+v", r)
+	}
+}
+
+// A result without all reads only the newest operations; it is the result
+// core builds from the whole history, for every DID of the population
+// (created, updated, expired and deactivated ones).
+func TestResolveLatest(t *testing.T) {
+	f := newFixture(t, Config{})
+	population(t, f, 24)
+	n := 0
+	err := f.c.view(func(s snapshot) error {
+		tip, err := readTip(s.tx)
+		if err != nil {
+			return err
+		}
+		for k := range bucket(s.tx, bucketDIDs).Scan(store.Range{}) {
+			d, err := did.Parse(string(k))
+			if err != nil {
+				return err
+			}
+			h, err := s.history(string(k), 0)
+			if err != nil {
+				return err
+			}
+			want, err := resolve.Result(d, h, false, int64(tip.Time))
+			if err != nil {
+				return err
+			}
+			got, err := f.c.ResolveDID(d, false)
+			if err != nil {
+				return err
+			}
+			if string(got) != string(want) {
+				t.Errorf("%s:\n got %s\nwant %s", d, got, want)
+			}
+			n++
+		}
+		return nil
+	})
+	if err != nil || n != 24 {
+		t.Fatalf("%d DIDs compared: %v", n, err)
 	}
 }

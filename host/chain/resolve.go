@@ -32,7 +32,13 @@ func (c *Chain) resolveDID(d did.DID, all, judgeExpiry bool) ([]byte, error) {
 			}
 			at = int64(tip.Time)
 		}
-		h, err := s.history(d.Key())
+		var h []resolve.Entry
+		var err error
+		if all {
+			h, err = s.history(d.Key(), 0)
+		} else {
+			h, err = s.latest(d.Key())
+		}
 		if err != nil {
 			return err
 		}
@@ -42,11 +48,32 @@ func (c *Chain) resolveDID(d did.DID, all, judgeExpiry bool) ([]byte, error) {
 	return out, err
 }
 
-// history returns the operations of the DID with key key, oldest first.
-func (s snapshot) history(key string) ([]resolve.Entry, error) {
+// latest returns the part of a DID's history a result without all shows:
+// its newest operation and, when that is a deactivate, the operation that
+// published the document it deactivated. Reading them costs the same
+// whatever the length of the history.
+func (s snapshot) latest(key string) ([]resolve.Entry, error) {
+	rec, err := s.didRecord(key)
+	if err != nil || rec == nil {
+		return nil, err
+	}
+	h, err := s.history(key, 1)
+	if err != nil || !rec.Deactivated {
+		return h, err
+	}
+	e, err := s.entry(key, rec.DocHeight, rec.DocPos)
+	if err != nil {
+		return nil, err
+	}
+	return append(h, resolveEntry(e, rec.DocHeight, rec.DocPos)), nil
+}
+
+// history returns the operations of the DID with key key, newest first:
+// all of them, or the newest n.
+func (s snapshot) history(key string, n int) ([]resolve.Entry, error) {
 	prefix := record.HistoryPrefix(key)
 	var h []resolve.Entry
-	for k, v := range bucket(s.tx, bucketHistory).Scan(store.Range{Prefix: prefix}) {
+	for k, v := range bucket(s.tx, bucketHistory).Scan(store.Range{Prefix: prefix, Reverse: true}) {
 		height, pos, err := record.ParseHistoryKey(prefix, k)
 		if err != nil {
 			return nil, err
@@ -55,7 +82,13 @@ func (s snapshot) history(key string) ([]resolve.Entry, error) {
 		if err != nil {
 			return nil, err
 		}
-		h = append(h, resolve.Entry{Txid: e.Txid.String(), Height: height, Position: int(pos), Time: int64(e.Time), Request: e.Request})
+		if h = append(h, resolveEntry(e, height, pos)); len(h) == n {
+			break
+		}
 	}
 	return h, nil
+}
+
+func resolveEntry(e *record.Entry, height, pos uint32) resolve.Entry {
+	return resolve.Entry{Txid: e.Txid.String(), Height: height, Position: int(pos), Time: int64(e.Time), Request: e.Request}
 }
