@@ -118,7 +118,7 @@ func TestBroadcastBody(t *testing.T) {
 		{`{"Action":"getblock","data":"00"}`, 42002, `Action "getblock"`},
 		{`{"Action":"sendrawtransaction","data":"xyz"}`, 42002, "data is not hex"},
 		{`{"Action":"sendrawtransaction","data":"abc"}`, 42002, "data is not hex"},
-		{`{"Action":"sendrawtransaction","data":""}`, 45015, "0 bytes"},
+		{`{"Action":"sendrawtransaction","data":""}`, 43001, ""},
 		{`{"data":"00"}`, 43001, ""},
 	} {
 		status, _, b := n.do("POST", n.rest+"/transaction", "application/json", []byte(tc.body))
