@@ -25,6 +25,9 @@ func parseDID(p, n uint32) uint64 { return serve(p, n, abi.ParseDID) }
 //go:wasmexport parse_document
 func parseDocument(p, n uint32) uint64 { return serve(p, n, abi.ParseDocument) }
 
+//go:wasmexport new_document
+func newDocument(p, n uint32) uint64 { return serve(p, n, abi.NewDocument) }
+
 //go:wasmexport verify_resolve_result
 func verifyResolveResult(p, n uint32) uint64 { return serve(p, n, abi.VerifyResolveResult) }
 

@@ -44,6 +44,11 @@ func (r *Runtime) ParseDocument(ctx context.Context, in abi.ParseDocumentInput, 
 	return invoke[abi.ParsedDocument](ctx, r, "parse_document", in, env)
 }
 
+// NewDocument runs new_document.
+func (r *Runtime) NewDocument(ctx context.Context, in abi.NewDocumentInput) (*abi.ParsedDocument, error) {
+	return invoke[abi.ParsedDocument](ctx, r, "new_document", in, abi.Env{})
+}
+
 // VerifyResolveResult runs verify_resolve_result, the light client's check
 // of a node's resolve answer.
 func (r *Runtime) VerifyResolveResult(ctx context.Context, in abi.VerifyResolveResultInput, env abi.Env) (*abi.VerifiedResult, error) {

@@ -274,6 +274,19 @@ func addSigning(t testing.TB, cs *cases) {
 		cs.add(sk+" deactivate", "sign_operation", abi.Env{}, abi.SignOperationInput{Operation: idop.Deactivate, DID: subject, Key: key, Method: method})
 	}
 	raw := hex.EncodeToString(privateKey(t, "user3.id.primary").Bytes())
+	pub := privateKey(t, "user4.id.primary").Public().Base58()
+	expires := t0.AddDate(5, 0, 0)
+	for _, in := range []abi.NewDocumentInput{
+		{Key: raw, Expires: expires},
+		{PublicKey: pub, Expires: expires, Services: []abi.Service{{ID: "#vault", Type: "HiveVault", Endpoint: "https://hive.example"}}},
+		{PublicKey: pub, Expires: expires, Services: []abi.Service{{ID: "#a", Type: "T", Endpoint: "x"}, {ID: "#a", Type: "T", Endpoint: "y"}}},
+		{PublicKey: pub, Expires: expires, Services: []abi.Service{{ID: "#a b", Type: "T", Endpoint: "x"}}},
+		{PublicKey: pub, Key: raw, Expires: expires},
+		{PublicKey: "0OIl", Expires: expires},
+		{Key: raw},
+	} {
+		cs.add(fmt.Sprintf("new document %.8s %.8s %d", in.PublicKey, in.Key, len(in.Services)), "new_document", abi.Env{}, in)
+	}
 	doc := readVector(t, "elastos-did-sdk/v2.2/user3.id.json")
 	for _, in := range []abi.SignOperationInput{
 		{Operation: idop.Create, Document: doc, Key: raw},

@@ -46,6 +46,7 @@ func Calls() []Call {
 	return []Call{
 		{"parse_did", ParseDID},
 		{"parse_document", ParseDocument},
+		{"new_document", NewDocument},
 		{"verify_resolve_result", VerifyResolveResult},
 		{"status_of", StatusOf},
 		{"validate_operation", ValidateOperation},

@@ -2,8 +2,11 @@ package abi
 
 import (
 	"encoding/json"
+	"fmt"
+	"time"
 
 	"didlight/core/did"
+	"didlight/core/keys"
 )
 
 // ParseDIDInput is the input of parse_did.
@@ -72,4 +75,68 @@ func parseDocument(in *ParseDocumentInput, env Env) (ParsedDocument, error) {
 func documentOutput(doc *did.Document) ParsedDocument {
 	return ParsedDocument{DID: doc.Subject().String(), Expires: did.FormatTime(doc.Expires()),
 		Customized: doc.IsCustomized(), Document: doc.Normalized()}
+}
+
+// NewDocumentInput is the input of new_document.
+type NewDocumentInput struct {
+	// PublicKey (base58) or Key (a private key, as SignOperationInput.Key
+	// takes it), exactly one: the default key, which derives the DID.
+	PublicKey string    `json:"publicKey,omitempty"`
+	Key       string    `json:"key,omitempty"`
+	Expires   time.Time `json:"expires"`
+	Services  []Service `json:"services,omitempty"`
+}
+
+// Service is a service entry of a new document.
+type Service struct {
+	ID       string `json:"id"` // full, or relative to the DID ("#vault")
+	Type     string `json:"type"`
+	Endpoint string `json:"serviceEndpoint"`
+}
+
+// NewDocument runs new_document: did.NewDocument, the unsigned document
+// of a new standard DID (sign it with sign_document).
+func NewDocument(in []byte, env Env) []byte { return run(in, env, newDocument) }
+
+func newDocument(in *NewDocumentInput, _ Env) (ParsedDocument, error) {
+	if err := required("expires", in.Expires.IsZero()); err != nil {
+		return ParsedDocument{}, err
+	}
+	pub, err := publicKey(in.PublicKey, in.Key)
+	if err != nil {
+		return ParsedDocument{}, err
+	}
+	subject := did.FromKey(pub)
+	services := make([]did.Service, len(in.Services))
+	for i, s := range in.Services {
+		id, err := did.ParseURL(s.ID, subject)
+		if err != nil {
+			return ParsedDocument{}, inputError("services[%d].id: %v", i, err)
+		}
+		services[i] = did.NewService(id, s.Type, s.Endpoint)
+	}
+	doc, err := did.NewDocument(pub, in.Expires, services...)
+	if err != nil {
+		return ParsedDocument{}, err
+	}
+	return documentOutput(doc), nil
+}
+
+// publicKey reads the key of a new document from exactly one of its forms.
+func publicKey(base58, private string) (keys.PublicKey, error) {
+	if (base58 == "") == (private == "") {
+		return keys.PublicKey{}, inputError("want exactly one of publicKey and key")
+	}
+	if private != "" {
+		priv, err := privateKey(private)
+		if err != nil {
+			return keys.PublicKey{}, err
+		}
+		return priv.Public(), nil
+	}
+	pub, err := keys.ParsePublicKeyBase58(base58)
+	if err != nil {
+		return keys.PublicKey{}, fmt.Errorf("abi: publicKey: %w", err)
+	}
+	return pub, nil
 }

@@ -23,6 +23,7 @@
 //
 //	parse_did              {did}                           → {did, id, customized}
 //	parse_document         {document, verify?, documents?} → {did, expires, customized, document}
+//	new_document           {publicKey | key, expires, services?} → {did, expires, customized, document}
 //	verify_resolve_result  {result, now, documents?}       → {did, status, statusName, txid?, complete, document?}
 //	status_of              {history, tip}                  → {status, statusName}
 //	validate_operation     {operation, state?, now?, detached?, documents?} → {did, operation, method}
