@@ -19,15 +19,21 @@ func (s *Server) balances(r *http.Request) (any, *restError) {
 
 // balanceByAsset is the address's balance of one asset (deprecated).
 func (s *Server) balanceByAsset(r *http.Request) (any, *restError) {
-	addr, err := addrParam(r)
-	if err != nil {
-		return nil, err
-	}
-	asset, err := hashParam(r, "assetid")
+	addr, asset, err := addrAssetParams(r)
 	if err != nil {
 		return nil, err
 	}
 	return s.balance(addr, asset)
+}
+
+// addrAssetParams reads the address and asset id of the deprecated paths.
+func addrAssetParams(r *http.Request) (ela.ProgramHash, ela.Hash, *restError) {
+	addr, err := addrParam(r)
+	if err != nil {
+		return addr, ela.Hash{}, err
+	}
+	asset, err := hashParam(r, "assetid")
+	return addr, asset, err
 }
 
 func (s *Server) balance(addr ela.ProgramHash, asset ela.Hash) (any, *restError) {
@@ -61,9 +67,9 @@ func (s *Server) utxos(r *http.Request) (any, *restError) {
 	if err != nil {
 		return nil, err
 	}
-	all, cerr := s.chain.UTXOs(addr)
-	if cerr != nil {
-		return nil, s.chainError(cerr, internalError, "unspent outputs of %s", addr.Address())
+	all, err := s.unspent(addr)
+	if err != nil {
+		return nil, err
 	}
 	groups := []assetUTXOs{}
 	at := map[ela.Hash]int{}
@@ -86,17 +92,13 @@ func (s *Server) utxos(r *http.Request) (any, *restError) {
 // utxosByAsset lists the address's unspent outputs of one asset
 // (deprecated).
 func (s *Server) utxosByAsset(r *http.Request) (any, *restError) {
-	addr, err := addrParam(r)
+	addr, asset, err := addrAssetParams(r)
 	if err != nil {
 		return nil, err
 	}
-	asset, err := hashParam(r, "assetid")
+	all, err := s.unspent(addr)
 	if err != nil {
 		return nil, err
-	}
-	all, cerr := s.chain.UTXOs(addr)
-	if cerr != nil {
-		return nil, s.chainError(cerr, internalError, "unspent outputs of %s", addr.Address())
 	}
 	out := []utxo{}
 	for _, u := range all {
@@ -105,6 +107,14 @@ func (s *Server) utxosByAsset(r *http.Request) (any, *restError) {
 		}
 	}
 	return out, nil
+}
+
+func (s *Server) unspent(addr ela.ProgramHash) ([]chain.UTXO, *restError) {
+	all, err := s.chain.UTXOs(addr)
+	if err != nil {
+		return nil, s.chainError(err, internalError, "unspent outputs of %s", addr.Address())
+	}
+	return all, nil
 }
 
 // asset describes the chain's native asset whatever the (well-formed) hash,
