@@ -218,6 +218,12 @@ func TestTransferLifecycle(t *testing.T) {
 	if renewed, err = renewed.Sign(user4, url(t, user4Primary), early); err != nil {
 		t.Fatal(err)
 	}
+	// user4 passes foobar on to user1, alone: the new document has one
+	// controller, so one proof on the ticket suffices.
+	toUser1 := editDoc(t, foobar.next, func(m map[string]any) { m["controller"] = user1DID; delete(m, "proof") })
+	if toUser1, err = toUser1.Sign(user1, url(t, user1Primary), early); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		op   *Op
@@ -228,6 +234,8 @@ func TestTransferLifecycle(t *testing.T) {
 		{"deactivate by an old controller", build(NewDeactivate(foobar.next.Subject(), url(t, user1Primary), user1)), RuleSignerKey},
 		{"update by the new owner", build(NewUpdate(renewed, st.Txid, url(t, user4Primary), user4)), ""},
 		{"deactivate by the new owner", build(NewDeactivate(foobar.next.Subject(), url(t, user4Primary), user4)), ""},
+		{"transfer on, by the new owner alone", build(NewTransfer(toUser1, signedTicket(t, "did:elastos:foobar", user1DID, st.Txid, "user4"), url(t, user1Primary), user1)), ""},
+		{"transfer on, by an old controller", build(NewTransfer(toUser1, signedTicket(t, "did:elastos:foobar", user1DID, st.Txid, "user1"), url(t, user1Primary), user1)), RuleTicket},
 	} {
 		if err := Validate(tc.op, st, docs, keys.Native{}, early); RuleOf(err) != tc.rule {
 			t.Errorf("%s: %v, want rule %q", tc.name, err, tc.rule)
