@@ -62,7 +62,7 @@ func (s *Server) resolve(method string, params json.RawMessage, by func(did.DID,
 	}
 	result, cerr := by(d, p.All)
 	if cerr != nil {
-		return nil, s.chainFailure(method, cerr)
+		return nil, s.chainFailure(method, jsonrpc.InvalidParams, cerr)
 	}
 	return json.RawMessage(result), nil
 }
@@ -93,7 +93,7 @@ func (s *Server) resolveCredential(_ context.Context, params json.RawMessage) (a
 	}
 	result, cerr := s.chain.ResolveCredential(id, issuer)
 	if cerr != nil {
-		return nil, s.chainFailure("resolvecredential", cerr)
+		return nil, s.chainFailure("resolvecredential", jsonrpc.InvalidParams, cerr)
 	}
 	return json.RawMessage(result), nil
 }
@@ -119,7 +119,7 @@ func (s *Server) listCredentials(_ context.Context, params json.RawMessage) (any
 	}
 	result, cerr := s.chain.ListCredentials(d, p.Skip, p.Limit)
 	if cerr != nil {
-		return nil, s.chainFailure("listcredentials", cerr)
+		return nil, s.chainFailure("listcredentials", jsonrpc.InvalidParams, cerr)
 	}
 	return json.RawMessage(result), nil
 }
@@ -148,15 +148,12 @@ func nonNegative(skip, limit int, invalid func(string) *jsonrpc.Error) *jsonrpc.
 }
 
 // chainFailure reports a read the chain could not answer: parameters it
-// refuses as -32602, credential reads it does not support yet as -32601
-// (the method is unavailable), and anything else, a failure of its store,
-// as -32001 "Resolver internal error.", which is logged.
-func (s *Server) chainFailure(method string, err error) *jsonrpc.Error {
-	switch {
-	case errors.Is(err, chain.ErrQuery):
-		return jsonrpc.QueryParamsInvalid(err.Error())
-	case errors.Is(err, chain.ErrUnsupported):
-		return jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "Method not found", "%s: %v", method, err)
+// refuses (chain.ErrQuery) as invalid makes them, and anything else, a
+// failure of its store, as -32001 "Resolver internal error.", which is
+// logged.
+func (s *Server) chainFailure(method string, invalid func(string) *jsonrpc.Error, err error) *jsonrpc.Error {
+	if errors.Is(err, chain.ErrQuery) {
+		return invalid(err.Error())
 	}
 	s.log.Error("resolver failed", "method", method, "err", err)
 	return jsonrpc.ResolverError(err.Error())

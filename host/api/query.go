@@ -34,7 +34,7 @@ func (s *Server) query(_ context.Context, params json.RawMessage) (any, *jsonrpc
 	}
 	result, cerr := s.chain.Query(q)
 	if cerr != nil {
-		return nil, s.chainFailure("query", cerr)
+		return nil, s.chainFailure("query", jsonrpc.QueryParamsInvalid, cerr)
 	}
 	return json.RawMessage(result), nil
 }

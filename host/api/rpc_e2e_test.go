@@ -49,10 +49,6 @@ func TestRPCErrors(t *testing.T) {
 		{"listcredentials without did", `{"jsonrpc":"2.0","method":"listcredentials","params":{"skip":1},"id":4}`, -32602, "Invalid params", "did is missing", "4"},
 		{"listcredentials with a negative skip", `{"jsonrpc":"2.0","method":"did_listCredentials","params":[{"did":"` + alice.did.String() + `","skip":-2}],"id":4}`, -32602, "Invalid params", "skip is -2", "4"},
 		{"listcredentials with a fractional limit", `{"jsonrpc":"2.0","method":"listcredentials","params":{"did":"x","limit":1.5},"id":4}`, -32602, "Invalid params", "limit", "4"},
-		{"resolvecredential, until the chain has credentials", `{"jsonrpc":"2.0","method":"resolvecredential","params":{"id":"did:elastos:x#a"},"id":3}`, -32601, "Method not found", "not supported yet", "3"},
-		{"did_resolveCredential, until the chain has credentials", `{"jsonrpc":"2.0","method":"did_resolveCredential","params":[{"id":"did:elastos:x#a","issuer":"did:elastos:x"}],"id":3}`, -32601, "Method not found", "not supported yet", "3"},
-		{"listcredentials, until the chain has credentials", `{"jsonrpc":"2.0","method":"listcredentials","params":{"did":"x","skip":1,"limit":300},"id":4}`, -32601, "Method not found", "not supported yet", "4"},
-		{"did_listCredentials, until the chain has credentials", `{"jsonrpc":"2.0","method":"did_listCredentials","params":[{"did":"x"}],"id":4}`, -32601, "Method not found", "not supported yet", "4"},
 		{"dev_increaseTime without seconds", `{"jsonrpc":"2.0","method":"dev_increaseTime","params":{},"id":5}`, -32602, "Invalid params", "seconds must be", "5"},
 		{"dev_increaseTime backwards", `{"jsonrpc":"2.0","method":"dev_increaseTime","params":[{"seconds":-60}],"id":5}`, -32602, "Invalid params", "seconds must be", "5"},
 		{"dev_increaseTime too far", `{"jsonrpc":"2.0","method":"dev_increaseTime","params":{"seconds":9000000000},"id":5}`, -32602, "Invalid params", "seconds must be", "5"},
@@ -74,6 +70,8 @@ func TestRPCErrors(t *testing.T) {
 		{"did_resolveDID", `[{"did":"` + alice.did.String() + `","all":true}]`},
 		{"query", `{"service":"HiveVault"}`},
 		{"query", `{"query":"{}"}`},
+		{"listcredentials", `{"did":"` + alice.did.String() + `"}`},
+		{"did_resolveCredential", `[{"id":"` + alice.did.String() + `#email"}]`},
 	} {
 		r := n.decode(n.post("", fmt.Sprintf(`{"jsonrpc":"2.0","method":%q,"params":%s,"id":9}`, m.method, m.params)))
 		checkRPCError(t, m.method+" with the store down", r, -32001, "Resolver internal error.", errStoreDown.Error())
