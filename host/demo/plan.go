@@ -20,6 +20,8 @@ type person struct {
 	update      bool // publish a second version that adds a website
 	deactivate  bool // deactivate it after its last version
 	shortLived  bool // expires a few minutes after it is published
+	declare     bool // declare its first credential on the chain
+	revoke      bool // and revoke it
 }
 
 type serviceSpec struct{ fragment, typ, endpoint string }
@@ -60,7 +62,8 @@ var serviceTypes = []serviceSpec{
 // plan returns the demo people for seed: a few dozen DIDs, each with a
 // service (several types; some have a LinkedDomains one too) and most with
 // self-proclaimed credentials (profile, email, social); every fourth one
-// is updated, four are deactivated and four expire minutes after seeding.
+// is updated, four are deactivated and four expire minutes after seeding;
+// eight declare a credential on the chain, and two of those revoke it.
 func plan(seed string) ([]person, error) {
 	people := make([]person, len(names))
 	for i, name := range names {
@@ -93,6 +96,8 @@ func plan(seed string) ([]person, error) {
 			p.credentials = append(p.credentials, credentialSpec{"social", []string{"SocialCredential"},
 				map[string]string{"twitter": "@" + lower, "telegram": lower + "_did"}})
 		}
+		p.declare = i%3 == 0 && len(p.credentials) > 0 && !p.shortLived && !p.deactivate
+		p.revoke = p.declare && i%18 == 9
 		people[i] = p
 	}
 	return people, nil

@@ -30,6 +30,11 @@ func TestPlanShape(t *testing.T) {
 		count["deactivate"] += btoi(p.deactivate)
 		count["short"] += btoi(p.shortLived)
 		count["no credentials"] += btoi(len(p.credentials) == 0)
+		count["declare"] += btoi(p.declare)
+		count["revoke"] += btoi(p.revoke)
+		if p.declare && (len(p.credentials) == 0 || p.deactivate || p.shortLived) || p.revoke && !p.declare {
+			t.Errorf("DID %d declares a credential it has not, or that its DID will not outlive", i)
+		}
 		if p.shortLived && (p.update || p.deactivate) {
 			t.Errorf("DID %d expires soon and is also updated or deactivated", i)
 		}
@@ -43,7 +48,8 @@ func TestPlanShape(t *testing.T) {
 	if len(dids) != len(people) || len(people) < 24 {
 		t.Errorf("%d distinct DIDs of %d, want a few dozen", len(dids), len(people))
 	}
-	if count["update"] < 4 || count["deactivate"] < 3 || count["short"] < 3 || count["no credentials"] == 0 || len(services) < 4 || len(credentials) < 3 {
+	if count["update"] < 4 || count["deactivate"] < 3 || count["short"] < 3 || count["no credentials"] == 0 || count["declare"] < 4 ||
+		count["revoke"] == 0 || count["revoke"] == count["declare"] || len(services) < 4 || len(credentials) < 3 {
 		t.Errorf("plan lacks variety: %v, service types %v, credential types %v", count, services, credentials)
 	}
 }

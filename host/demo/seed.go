@@ -2,7 +2,9 @@
 // that a fresh node (`didlight node --demo`, `make run`) has something real
 // to resolve and query: a few dozen DIDs with services of several types and
 // self-proclaimed credentials (profile, email, social), some updated, a few
-// deactivated and a few that expire minutes after seeding.
+// deactivated and a few that expire minutes after seeding; some declare a
+// credential on the chain and a couple revoke it, for resolvecredential and
+// listcredentials.
 //
 // Seeding is idempotent: the DIDs' keys derive from the node's dev seed,
 // and each DID's recorded history says how far its plan got, so a second run
@@ -18,6 +20,7 @@ import (
 
 	"didlight/core/did"
 	"didlight/core/idop"
+	"didlight/core/resolve"
 	"didlight/host/chain"
 )
 
@@ -53,9 +56,20 @@ func Seed(ctx context.Context, c *chain.Chain) (Report, error) {
 	return rep, nil
 }
 
-// seed publishes the operations of p's plan that its history lacks and
-// returns how many it published.
+// seed publishes the operations of p's plan that the chain lacks, those on
+// its DID and then those on its declared credential, and returns how many it
+// published.
 func (p *person) seed(ctx context.Context, c *chain.Chain) (int, error) {
+	n, err := p.seedDID(ctx, c)
+	if err != nil || !p.declare {
+		return n, err
+	}
+	m, err := p.seedCredential(ctx, c)
+	return n + m, err
+}
+
+// seedDID publishes the operations on p's DID that its history lacks.
+func (p *person) seedDID(ctx context.Context, c *chain.Chain) (int, error) {
 	subject := did.FromKey(p.key.Public())
 	done, last, err := history(c, subject)
 	if err != nil {
@@ -79,6 +93,71 @@ func (p *person) seed(ctx context.Context, c *chain.Chain) (int, error) {
 		published++
 	}
 	return published, nil
+}
+
+// seedCredential declares p's first credential unless the chain knows it,
+// and revokes it if the plan says so and it is not revoked yet.
+func (p *person) seedCredential(ctx context.Context, c *chain.Chain) (int, error) {
+	subject := did.FromKey(p.key.Public())
+	primary := did.URL{DID: subject, Fragment: did.PrimaryKey}
+	id := did.URL{DID: subject, Fragment: p.credentials[0].fragment}
+	status, err := credentialStatus(c, id)
+	if err != nil {
+		return 0, err
+	}
+	var reqs []idop.Request
+	if status == resolve.CredentialNotFound {
+		req, err := p.declareRequest(chainTime(c))
+		if err != nil {
+			return 0, err
+		}
+		reqs = append(reqs, req)
+	}
+	if p.revoke && status != resolve.CredentialRevoked {
+		req, err := idop.NewRevoke(id, primary, p.key)
+		if err != nil {
+			return 0, err
+		}
+		reqs = append(reqs, req)
+	}
+	for i, req := range reqs {
+		if _, err := c.SubmitRequest(ctx, req); err != nil {
+			return i, fmt.Errorf("demo: %s %s: %w", req.Header.Operation, id, err)
+		}
+	}
+	return len(reqs), nil
+}
+
+// declareRequest builds and signs the declare of p's first credential,
+// issued at now.
+func (p *person) declareRequest(now time.Time) (idop.Request, error) {
+	doc, err := p.document(now, now.Add(lifetime), false)
+	if err != nil {
+		return idop.Request{}, err
+	}
+	vc, err := p.credential(doc, p.credentials[0], now, now.Add(lifetime))
+	if err != nil {
+		return idop.Request{}, err
+	}
+	cred, err := did.ParseCredential(vc)
+	if err != nil {
+		return idop.Request{}, err
+	}
+	primary, _ := doc.DefaultKey()
+	return idop.NewDeclare(cred, primary.ID, p.key)
+}
+
+// credentialStatus is the status the chain gives the credential id.
+func credentialStatus(c *chain.Chain, id did.URL) (resolve.CredentialStatus, error) {
+	raw, err := c.ResolveCredential(id, nil)
+	if err != nil {
+		return 0, err
+	}
+	var result struct{ Status resolve.CredentialStatus }
+	if err := json.Unmarshal(raw, &result); err != nil {
+		return 0, fmt.Errorf("demo: resolving %s: %w", id, err)
+	}
+	return result.Status, nil
 }
 
 // request builds and signs the operation op of p's plan at time now; last

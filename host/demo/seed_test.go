@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"didlight/core/did"
+	"didlight/core/resolve"
 	"didlight/host/chain"
 	"didlight/host/store/mem"
 )
@@ -31,7 +32,7 @@ func TestSeed(t *testing.T) {
 	people, _ := plan(c.DevAccount().Seed)
 	ops := 0
 	for _, p := range people {
-		ops += len(p.ops())
+		ops += len(p.ops()) + btoi(p.declare) + btoi(p.revoke)
 	}
 	rep, err := Seed(ctx, c)
 	if err != nil || rep.DIDs != len(people) || rep.Published != ops {
@@ -66,6 +67,14 @@ func TestSeed(t *testing.T) {
 		}
 		if r.Status != want || len(r.Transaction) != len(p.ops()) {
 			t.Errorf("%s (%s): status %d with %d operations, want %d with %d", p.name, d, r.Status, len(r.Transaction), want, len(p.ops()))
+		}
+		if !p.declare {
+			continue
+		}
+		id := did.URL{DID: d, Fragment: p.credentials[0].fragment}
+		status, err := credentialStatus(c, id)
+		if want := map[bool]resolve.CredentialStatus{false: resolve.CredentialValid, true: resolve.CredentialRevoked}[p.revoke]; err != nil || status != want {
+			t.Errorf("credential %s: status %v (%v), want %v", id, status, err, want)
 		}
 	}
 }
