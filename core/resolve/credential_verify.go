@@ -31,7 +31,8 @@ type VerifiedCredential struct {
 // its own time, with docs to look owners, issuers, signers and their
 // controllers up; and the status must follow from them (see
 // CredentialResult). A result that says the credential is not found cannot
-// be disproved and is returned as such. Errors are *VerifyError.
+// be disproved and is returned as such. Errors are *VerifyError. As for
+// Verify, docs should answer with latest documents, deactivated ones too.
 func VerifyCredential(result []byte, issuer did.DID, docs did.Lookup, v keys.Verifier) (*VerifiedCredential, error) {
 	r, err := readResult(result)
 	if err != nil {

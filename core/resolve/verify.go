@@ -68,6 +68,11 @@ type transaction struct {
 // A result that claims the DID does not exist cannot be disproved and is
 // returned as such. The status is read in DialectSpec; see Dialect.Verify
 // for did_resolveDID's. Errors are *VerifyError.
+//
+// Old operations were checked by the chain against the documents of their
+// time, which a light client does not have: docs should answer with each
+// DID's latest document even when that DID has since been deactivated, or
+// an operation signed by a controller that is gone now fails to verify.
 func Verify(result []byte, docs did.Lookup, v keys.Verifier, now time.Time) (*Verified, error) {
 	return verify(DialectSpec, result, docs, v, now)
 }
