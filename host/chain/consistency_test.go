@@ -64,7 +64,8 @@ type didModel struct {
 func replay(s snapshot) (map[string]map[string]string, error) {
 	want := map[string]map[string]string{}
 	for _, name := range []string{bucketBlocks, bucketHashes, bucketTxs, bucketUTXOs, bucketAddresses,
-		bucketBalances, bucketDIDs, bucketHistory, bucketViews, bucketServices, bucketCredTypes} {
+		bucketBalances, bucketDIDs, bucketHistory, bucketViews, bucketServices, bucketCredTypes,
+		bucketCredHist, bucketCreds, bucketOwned} {
 		want[name] = map[string]string{}
 	}
 	tip, err := readTip(s.tx)
@@ -73,6 +74,7 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 	}
 	utxos := map[string]record.UTXO{}
 	dids := map[string]*didModel{}
+	creds := map[string]*record.Credential{}
 	var order []string // DID keys in creation order
 	var prev *ela.Header
 	var txCount uint64
@@ -103,7 +105,11 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 			for i, o := range t.Outputs {
 				utxos[string(record.OutpointKey(txid, uint16(i)))] = record.UTXO{Output: o, Height: h, Pos: uint32(pos), Coinbase: t.Type() == ela.TxCoinBase}
 			}
-			if p, ok := t.Payload.(*ela.Operation); ok {
+			if p, ok := t.Payload.(*ela.Operation); ok && p.Header.Specification == idop.SpecCredential {
+				if err := replayCredential(want, creds, requestOf(p), txid, h, uint32(pos), b.Header.Timestamp); err != nil {
+					return nil, fmt.Errorf("block %d transaction %d: %w", h, pos, err)
+				}
+			} else if ok {
 				key, err := replayOp(want, dids, requestOf(p), txid, h, uint32(pos), b.Header.Timestamp)
 				if err != nil {
 					return nil, fmt.Errorf("block %d transaction %d: %w", h, pos, err)
@@ -145,6 +151,12 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 			want[bucketCredTypes][string(record.PostingKey(typ, m.rec.Seq))] = key
 		}
 	}
+	for key, rec := range creds {
+		want[bucketCreds][key] = string(rec.Bytes())
+	}
+	if got, n := bucket(s.tx, bucketOwned).Sequence(), len(want[bucketOwned]); got != uint64(n) {
+		return nil, fmt.Errorf("the declare sequence is %d, %d credentials were declared", got, n)
+	}
 	if got := bucket(s.tx, bucketDIDs).Sequence(); got != uint64(len(order)) {
 		return nil, fmt.Errorf("the DID sequence is %d, %d DIDs were created", got, len(order))
 	}
@@ -181,6 +193,33 @@ func checkBlock(s snapshot, b *ela.Block, prev *ela.Header) error {
 	}
 	cb := b.Transactions[0]
 	return p.CheckCoinbase(cb, b.Header.Height, cb.Outputs[0].Value-p.Subsidy)
+}
+
+// replayCredential applies a credential operation to the model.
+func replayCredential(want map[string]map[string]string, creds map[string]*record.Credential, req idop.Request, txid ela.Hash, height, pos, t uint32) error {
+	op, err := idop.Decode(req)
+	if err != nil {
+		return err
+	}
+	key := op.CredentialID.Key()
+	e := record.Entry{Txid: txid, Time: t, Request: req}
+	want[bucketCredHist][string(record.HistoryKey(key, height, pos))] = string(e.Bytes())
+	rec := creds[key]
+	if rec == nil {
+		rec = &record.Credential{}
+		creds[key] = rec
+	}
+	if req.Header.Operation == idop.Revoke {
+		rec.Revokers = append(rec.Revokers, op.Method.DID.String())
+		return nil
+	}
+	if !rec.DeclTxid.IsZero() {
+		return fmt.Errorf("credential %s declared twice", key)
+	}
+	rec.DeclTxid, rec.DeclHeight, rec.DeclPos = txid, height, pos
+	seq := uint64(len(want[bucketOwned]) + 1)
+	want[bucketOwned][string(record.PostingKey(op.DID.Key(), seq))] = op.CredentialID.String()
+	return nil
 }
 
 // replayOp applies an identity operation to the model and returns the key

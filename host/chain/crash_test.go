@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -59,15 +61,15 @@ func crashChild(dir string) error {
 	if err != nil {
 		return err
 	}
-	c, err := Open(Config{DB: db})
-	if err != nil {
-		return err
-	}
 	var out sync.Mutex
 	say := func(format string, args ...any) {
 		out.Lock()
 		defer out.Unlock()
 		fmt.Printf(format+"\n", args...)
+	}
+	c, err := Open(Config{DB: db, Logger: slog.New(evictions{say})})
+	if err != nil {
+		return err
 	}
 	if err := fundWorkers(c); err != nil {
 		return err
@@ -90,6 +92,29 @@ func crashChild(dir string) error {
 		}
 	}()
 	return <-errc
+}
+
+// evictions is a log handler that says "evict TXID" for each transaction a
+// block evicts from the mempool (an operation that stopped being valid
+// while it waited, such as a declare whose owner a deactivate before it in
+// the block deactivated).
+type evictions struct{ say func(string, ...any) }
+
+func (evictions) Enabled(context.Context, slog.Level) bool { return true }
+func (h evictions) WithAttrs([]slog.Attr) slog.Handler     { return h }
+func (h evictions) WithGroup(string) slog.Handler          { return h }
+
+func (h evictions) Handle(_ context.Context, r slog.Record) error {
+	if r.Message != logEvicted {
+		return nil
+	}
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "txid" {
+			h.say("evict %s", a.Value)
+		}
+		return a.Key != "txid"
+	})
+	return nil
 }
 
 // workerWallet is the wallet crash worker w spends from.
@@ -157,10 +182,11 @@ func crashWorker(c *Chain, w int, say func(string, ...any)) error {
 		outs = append(outs, out(me.ph, change/2), out(me.ph, change-change/2))
 		tx := &ela.Tx{Payload: payload, Inputs: []ela.Input{{TxID: u.Txid, Index: u.Index}}, Outputs: outs}
 		tx.SignStandard(me.key)
-		h, err := c.SubmitTx(tx.Bytes())
+		raw := tx.Bytes()
+		h, err := c.SubmitTx(raw)
 		switch {
 		case err == nil:
-			say("ack %s", h)
+			say("ack %s %x", h, raw)
 		case rejectCode(err) == int(ledger.Payload), rejectCode(err) == int(ledger.DoubleSpend), rejectCode(err) == int(ledger.Duplicate):
 			// A block landed between reading the wallet's outputs or a
 			// DID's state and submitting, or the DID has an operation
@@ -218,6 +244,16 @@ func crashOperation(c *Chain, w int, r *rand.Rand) (*idop.Request, error) {
 		req, err = idop.NewCreate(doc, u.primary(), u.key)
 	case st == 2:
 		return nil, nil
+	case r.IntN(4) == 0: // declare or revoke one of a few credentials
+		var c *did.Credential
+		if c, err = signedCredential(u, u, fmt.Sprintf("c%d", r.IntN(4)), "EmailCredential"); err != nil {
+			return nil, err
+		}
+		if r.IntN(3) == 0 {
+			req, err = idop.NewRevoke(c.ID, u.primary(), u.key)
+		} else {
+			req, err = idop.NewDeclare(c, u.primary(), u.key)
+		}
 	case r.IntN(10) == 0:
 		req, err = idop.NewDeactivate(u.did(), u.primary(), u.key)
 	default:
@@ -270,7 +306,8 @@ func TestCrash(t *testing.T) {
 	}
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0))
-	acked := map[ela.Hash]bool{}
+	acked := map[ela.Hash][]byte{} // acknowledged transactions not evicted
+	evicted := 0
 	var height uint32 // the highest block the child said it stored
 	early := 0
 	for i := range kills {
@@ -284,8 +321,15 @@ func TestCrash(t *testing.T) {
 		if !run.ready {
 			early++
 		}
-		for _, h := range run.acked {
-			acked[h] = true
+		for h, raw := range run.acked {
+			acked[h] = raw
+		}
+		for _, h := range run.evicted {
+			if acked[h] == nil {
+				t.Fatalf("kill %d: the child evicted %s, which it never acknowledged", i, h)
+			}
+			delete(acked, h)
+			evicted++
 		}
 		height = max(height, run.height)
 		db, err := bolt.Open(dir, bolt.Options{})
@@ -301,17 +345,22 @@ func TestCrash(t *testing.T) {
 		}
 		checkIndexes(t, c)
 		pooled := 0
-		for h := range acked {
-			if _, ctx, err := c.Tx(h); err != nil {
+		for h, raw := range acked {
+			_, ctx, err := c.Tx(h)
+			switch {
+			case errors.Is(err, ErrNotFound) && evictedUnsaid(c, raw):
+				delete(acked, h)
+				evicted++
+			case err != nil:
 				t.Fatalf("kill %d: acknowledged transaction %s is lost: %v", i, h, err)
-			} else if ctx.BlockHash.IsZero() {
+			case ctx.BlockHash.IsZero():
 				pooled++
 			}
 		}
 		if i == kills-1 {
 			h, _, _ := c.Tip()
-			t.Logf("%d kills (%d before the child was ready): height %d, %d transactions acknowledged, %d of them pooled at the end",
-				kills, early, h, len(acked), pooled)
+			t.Logf("%d kills (%d before the child was ready): height %d, %d transactions acknowledged and kept, %d of them pooled at the end; %d evicted",
+				kills, early, h, len(acked), pooled, evicted)
 		}
 		c.Close()
 		db.Close()
@@ -321,11 +370,21 @@ func TestCrash(t *testing.T) {
 	}
 }
 
+// evictedUnsaid reports whether a transaction missing from the chain was
+// evicted by a block whose log line the kill cut off: its identity
+// operation is no longer valid, so the chain refuses it again with 45009.
+// A transaction that was lost instead would be accepted.
+func evictedUnsaid(c *Chain, raw []byte) bool {
+	_, err := c.SubmitTx(raw)
+	return rejectCode(err) == int(ledger.Payload)
+}
+
 // crashRun is what a child said before it was killed.
 type crashRun struct {
-	ready  bool
-	acked  []ela.Hash
-	height uint32
+	ready   bool
+	acked   map[ela.Hash][]byte // the acknowledged transactions
+	evicted []ela.Hash
+	height  uint32
 }
 
 // crashOnce runs the child, lets it work for d (from when it is ready, if
@@ -344,7 +403,7 @@ func crashOnce(t *testing.T, dir string, waitReady bool, d time.Duration) crashR
 		t.Fatal(err)
 	}
 	lines := bufio.NewScanner(stdout)
-	var run crashRun
+	run := crashRun{acked: map[ela.Hash][]byte{}}
 	if waitReady {
 		if run.ready = lines.Scan() && lines.Text() == "ready"; !run.ready {
 			cmd.Process.Kill()
@@ -360,11 +419,19 @@ func crashOnce(t *testing.T, dir string, waitReady bool, d time.Duration) crashR
 		case "ready":
 			run.ready = true
 		case "ack":
+			id, text, _ := strings.Cut(arg, " ")
+			h, err := ela.ParseHash(id)
+			raw, herr := hex.DecodeString(text)
+			if err != nil || herr != nil {
+				t.Fatalf("the child said %q", lines.Text())
+			}
+			run.acked[h] = raw
+		case "evict":
 			h, err := ela.ParseHash(arg)
 			if err != nil {
 				t.Fatalf("the child said %q", lines.Text())
 			}
-			run.acked = append(run.acked, h)
+			run.evicted = append(run.evicted, h)
 		case "block":
 			n, err := strconv.ParseUint(arg, 10, 32)
 			if err != nil {

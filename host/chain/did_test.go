@@ -42,7 +42,7 @@ func (f *fixture) resolveDID(d did.DID, all bool) resolved {
 		f.t.Fatalf("%v: %s", err, b)
 	}
 	_, _, tip := f.c.Tip()
-	v, err := resolve.Verify(b, nil, keys.Native{}, time.Unix(tip, 0))
+	v, err := resolve.Verify(b, f.lookup(), keys.Native{}, time.Unix(tip, 0))
 	if err != nil {
 		f.t.Fatalf("the result does not verify: %v\n%s", err, b)
 	}

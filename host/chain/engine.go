@@ -21,9 +21,12 @@ type Engine interface {
 	VerifyPrograms(tx *ela.Tx, referenced []ela.ProgramHash, v keys.Verifier) error
 	// DecodeOperation decodes an identity request (idop.Decode).
 	DecodeOperation(r idop.Request) (*idop.Op, error)
-	// ValidateOperation checks an operation against the state of its DID
+	// ValidateOperation checks a DID operation against the state of its DID
 	// at the time of its block (idop.Validate).
 	ValidateOperation(op *idop.Op, st *idop.State, docs did.Lookup, v keys.Verifier, now time.Time) error
+	// ValidateCredential checks a credential operation against the state
+	// of its credential id at the time of its block (idop.ValidateCredential).
+	ValidateCredential(op *idop.Op, st *idop.CredentialState, docs did.Lookup, v keys.Verifier, now time.Time) error
 }
 
 // Native is the Engine of the core packages, run in this process.
@@ -40,6 +43,11 @@ func (Native) DecodeOperation(r idop.Request) (*idop.Op, error) { return idop.De
 // ValidateOperation implements Engine with idop.Validate.
 func (Native) ValidateOperation(op *idop.Op, st *idop.State, docs did.Lookup, v keys.Verifier, now time.Time) error {
 	return idop.Validate(op, st, docs, v, now)
+}
+
+// ValidateCredential implements Engine with idop.ValidateCredential.
+func (Native) ValidateCredential(op *idop.Op, st *idop.CredentialState, docs did.Lookup, v keys.Verifier, now time.Time) error {
+	return idop.ValidateCredential(op, st, docs, v, now)
 }
 
 // verified is a keys.Verifier that remembers the signatures that verified,

@@ -9,14 +9,32 @@ import (
 	"didlight/host/chain/internal/record"
 )
 
-// identity is a valid identity operation on its way into a block: the
-// decoded operation and what the indexes need from the document it
-// publishes, derived once when it is admitted.
+// identity is an identity operation on its way into a block: the decoded
+// operation and what the indexes need from the document it publishes,
+// derived once when it is admitted.
 type identity struct {
-	op                    *idop.Op
-	key                   string // op.DID.Key()
+	op *idop.Op
+	// key is what the operation changes, and what the mempool holds one
+	// pending operation for: the DID's key (did.DID.Key) for a DID
+	// operation, the credential id's (did.URL.Key) for a credential one.
+	key                   string
 	view                  []byte // the query view of the published document
 	services, credentials []string
+}
+
+func newIdentity(op *idop.Op) *identity {
+	id := &identity{op: op}
+	if id.credential() {
+		id.key = op.CredentialID.Key()
+	} else {
+		id.key = op.DID.Key()
+	}
+	return id
+}
+
+// credential reports whether the operation is on a credential.
+func (id *identity) credential() bool {
+	return id.op.Request.Header.Specification == idop.SpecCredential
 }
 
 // derive fills in what the indexes need from the document the operation
@@ -33,8 +51,15 @@ func (id *identity) derive() {
 // its query view and its postings.
 func (w *batch) applyIdentity(id *identity, txid ela.Hash, height, pos uint32) error {
 	e := record.Entry{Txid: txid, Time: w.time, Request: id.op.Request}
-	if err := bucket(w.tx, bucketHistory).Put(record.HistoryKey(id.key, height, pos), e.Bytes()); err != nil {
+	history := bucketHistory
+	if id.credential() {
+		history = bucketCredHist
+	}
+	if err := bucket(w.tx, history).Put(record.HistoryKey(id.key, height, pos), e.Bytes()); err != nil {
 		return err
+	}
+	if id.credential() {
+		return w.applyCredential(id, txid, height, pos)
 	}
 	rec, err := w.didRecord(id.key)
 	if err != nil {

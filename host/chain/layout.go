@@ -9,32 +9,36 @@ import (
 
 // The buckets of the store. Keys and values are encoded by package record.
 const (
-	bucketMeta      = "meta"      // the keys below
-	bucketBlocks    = "blocks"    // height → record.Block
-	bucketHashes    = "hashes"    // block hash → height
-	bucketConfirms  = "confirms"  // height → ela.Confirm bytes
-	bucketTxs       = "txs"       // txid → record.Tx
-	bucketUTXOs     = "utxos"     // OutpointKey → record.UTXO
-	bucketAddresses = "addresses" // AddressKey → record.AddressUTXO
-	bucketBalances  = "balances"  // BalanceKey → record.Amount
-	bucketPool      = "pool"      // arrival sequence → record.PoolTx
-	bucketDIDs      = "dids"      // did.DID.Key → record.DID; its sequence counts DIDs
-	bucketHistory   = "history"   // HistoryKey → record.Entry
-	bucketViews     = "views"     // creation sequence → record.View, for DIDs not deactivated
-	bucketServices  = "services"  // PostingKey(service type, seq) → DID key
-	bucketCredTypes = "credtypes" // PostingKey(credential type, seq) → DID key
-	metaGenesis     = "genesis"   // the genesis block's hash
-	metaTip         = "tip"       // record.Tip
-	metaNodeID      = "node"      // the node's random id
-	metaOffset      = "offset"    // the devnet clock's offset, seconds
-	metaEpoch       = "epoch"     // counts resets; pooled transactions carry it
-	metaTxnCount    = "txn"       // transactions in blocks
-	metaReceived    = "received"  // transactions received
+	bucketMeta      = "meta"        // the keys below
+	bucketBlocks    = "blocks"      // height → record.Block
+	bucketHashes    = "hashes"      // block hash → height
+	bucketConfirms  = "confirms"    // height → ela.Confirm bytes
+	bucketTxs       = "txs"         // txid → record.Tx
+	bucketUTXOs     = "utxos"       // OutpointKey → record.UTXO
+	bucketAddresses = "addresses"   // AddressKey → record.AddressUTXO
+	bucketBalances  = "balances"    // BalanceKey → record.Amount
+	bucketPool      = "pool"        // arrival sequence → record.PoolTx
+	bucketDIDs      = "dids"        // did.DID.Key → record.DID; its sequence counts DIDs
+	bucketHistory   = "history"     // HistoryKey → record.Entry
+	bucketViews     = "views"       // creation sequence → record.View, for DIDs not deactivated
+	bucketServices  = "services"    // PostingKey(service type, seq) → DID key
+	bucketCredTypes = "credtypes"   // PostingKey(credential type, seq) → DID key
+	bucketCredHist  = "credhistory" // HistoryKey(credential id's did.URL.Key, height, position) → record.Entry
+	bucketCreds     = "credentials" // credential id's did.URL.Key → record.Credential
+	bucketOwned     = "owned"       // PostingKey(owner's DID key, sequence) → credential id; its sequence counts declares
+	metaGenesis     = "genesis"     // the genesis block's hash
+	metaTip         = "tip"         // record.Tip
+	metaNodeID      = "node"        // the node's random id
+	metaOffset      = "offset"      // the devnet clock's offset, seconds
+	metaEpoch       = "epoch"       // counts resets; pooled transactions carry it
+	metaTxnCount    = "txn"         // transactions in blocks
+	metaReceived    = "received"    // transactions received
 )
 
 // allBuckets are the buckets a reset empties (every one but meta).
 var allBuckets = []string{bucketBlocks, bucketHashes, bucketConfirms, bucketTxs, bucketUTXOs, bucketAddresses,
-	bucketBalances, bucketPool, bucketDIDs, bucketHistory, bucketViews, bucketServices, bucketCredTypes}
+	bucketBalances, bucketPool, bucketDIDs, bucketHistory, bucketViews, bucketServices, bucketCredTypes,
+	bucketCredHist, bucketCreds, bucketOwned}
 
 // bucket returns a bucket of tx.
 func bucket(tx store.Tx, name string) store.Bucket {

@@ -79,6 +79,10 @@ func (c *Chain) Mine(ctx context.Context) (*ela.Block, error) {
 	return c.mine()
 }
 
+// logEvicted is the message logged, with the attribute txid, for each
+// transaction a block evicts from the mempool.
+const logEvicted = "evicted a pooled transaction"
+
 // made is a block being made: the block and what happened to the entries
 // it was offered.
 type made struct {
@@ -167,7 +171,7 @@ func (c *Chain) advance(m *made) {
 	for e, err := range m.evicted {
 		gone[e] = true
 		e.done <- err
-		c.log.Warn("evicted a pooled transaction", "txid", e.txid, "err", err)
+		c.log.Warn(logEvicted, "txid", e.txid, "err", err)
 	}
 	c.pool.advance(at, gone)
 	c.subs.notify(b.Header.Height)

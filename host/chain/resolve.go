@@ -11,29 +11,26 @@ import (
 // resolve.Result): its status at the tip's block time and its latest
 // transaction, or with all its whole history, newest first. A DID that
 // does not exist gives status 3, not an error.
-func (c *Chain) ResolveDID(d did.DID, all bool) ([]byte, error) { return c.resolveDID(d, all, true) }
-
-// ResolveDIDSDK returns the result object the SDKs' did_resolveDID
-// expects: as ResolveDID, except that expiry is left to the client, as the
-// EID chain leaves it (an expired DID has status 0; the published JS SDK
-// refuses status 1). It passes core/resolve a tip time before any expiry.
-func (c *Chain) ResolveDIDSDK(d did.DID, all bool) ([]byte, error) {
-	return c.resolveDID(d, all, false)
+func (c *Chain) ResolveDID(d did.DID, all bool) ([]byte, error) {
+	return c.resolveDID(resolve.DialectSpec, d, all)
 }
 
-func (c *Chain) resolveDID(d did.DID, all, judgeExpiry bool) ([]byte, error) {
+// ResolveDIDSDK returns the result object the SDKs' did_resolveDID
+// expects: as ResolveDID, in the identity chain's dialect
+// (resolve.DialectEID), where an expired document is status 0 and the
+// client judges expiry.
+func (c *Chain) ResolveDIDSDK(d did.DID, all bool) ([]byte, error) {
+	return c.resolveDID(resolve.DialectEID, d, all)
+}
+
+func (c *Chain) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte, error) {
 	var out []byte
 	err := c.view(func(s snapshot) error {
-		var at int64
-		if judgeExpiry {
-			tip, err := readTip(s.tx)
-			if err != nil {
-				return err
-			}
-			at = int64(tip.Time)
+		tip, err := readTip(s.tx)
+		if err != nil {
+			return err
 		}
 		var h []resolve.Entry
-		var err error
 		if all {
 			h, err = s.history(d.Key(), 0)
 		} else {
@@ -42,7 +39,7 @@ func (c *Chain) resolveDID(d did.DID, all, judgeExpiry bool) ([]byte, error) {
 		if err != nil {
 			return err
 		}
-		out, err = resolve.Result(d, h, all, at)
+		out, err = dialect.Result(d, h, all, int64(tip.Time))
 		return err
 	})
 	return out, err
@@ -71,9 +68,15 @@ func (s snapshot) latest(key string) ([]resolve.Entry, error) {
 // history returns the operations of the DID with key key, newest first:
 // all of them, or the newest n.
 func (s snapshot) history(key string, n int) ([]resolve.Entry, error) {
+	return s.entries(bucketHistory, key, n)
+}
+
+// entries returns the history entries of key in a history bucket, newest
+// first: all of them, or the newest n.
+func (s snapshot) entries(name, key string, n int) ([]resolve.Entry, error) {
 	prefix := record.HistoryPrefix(key)
 	var h []resolve.Entry
-	for k, v := range bucket(s.tx, bucketHistory).Scan(store.Range{Prefix: prefix, Reverse: true}) {
+	for k, v := range bucket(s.tx, name).Scan(store.Range{Prefix: prefix, Reverse: true}) {
 		height, pos, err := record.ParseHistoryKey(prefix, k)
 		if err != nil {
 			return nil, err

@@ -70,7 +70,7 @@ func (c *Chain) prepare(raw []byte) (*entry, error) {
 		if err != nil {
 			return nil, reject(ledger.Payload, err)
 		}
-		e.id = &identity{op: op, key: op.DID.Key()}
+		e.id = newIdentity(op)
 	}
 	return e, nil
 }
@@ -147,11 +147,7 @@ func (c *Chain) check(s snapshot, e *entry, height, t uint32) error {
 // checkIdentity validates an identity operation against the state s at
 // block time t.
 func (c *Chain) checkIdentity(s snapshot, id *identity, sigs *verified, t uint32) error {
-	st, err := s.state(id.key)
-	if err != nil {
-		return err
-	}
-	err = c.engine.ValidateOperation(id.op, st, s, sigs, time.Unix(int64(t), 0))
+	err := c.validateIdentity(s, id, sigs, time.Unix(int64(t), 0))
 	switch {
 	case err == nil:
 		return nil
@@ -159,6 +155,23 @@ func (c *Chain) checkIdentity(s snapshot, id *identity, sigs *verified, t uint32
 		return fmt.Errorf("chain: validating %s: %w", id.op.DID, err)
 	}
 	return reject(ledger.Payload, err)
+}
+
+// validateIdentity has the engine validate a DID or credential operation
+// against the state of its DID or credential id.
+func (c *Chain) validateIdentity(s snapshot, id *identity, sigs *verified, now time.Time) error {
+	if id.credential() {
+		st, err := s.credentialState(id.key)
+		if err != nil {
+			return err
+		}
+		return c.engine.ValidateCredential(id.op, st, s, sigs, now)
+	}
+	st, err := s.state(id.key)
+	if err != nil {
+		return err
+	}
+	return c.engine.ValidateOperation(id.op, st, s, sigs, now)
 }
 
 // maxChainTime is the last time a block can carry: block times are 32-bit

@@ -37,6 +37,8 @@ var samples = []struct {
 	{"address utxo", &AddressUTXO{TxID: h1, Asset: h2, Value: 99}, nil, func(b []byte) (any, error) { return ParseAddressUTXO(b) }},
 	{"did", &DID{Seq: 4, Deactivated: true, LastTxid: h1, DocHeight: 3, DocPos: 2, DocTxid: h2, Services: []string{"Hub", ""}, Credentials: []string{"KYC"}},
 		nil, func(b []byte) (any, error) { return ParseDID(b) }},
+	{"credential", &Credential{DeclTxid: h1, DeclHeight: 5, DeclPos: 6, Revokers: []string{"did:elastos:a", "did:elastos:b"}},
+		nil, func(b []byte) (any, error) { return ParseCredential(b) }},
 	{"entry", &Entry{Txid: h2, Time: 77, Request: idop.Request{
 		Header:  idop.Header{Specification: idop.SpecDID, Operation: idop.Update, PreviousTxid: "ab", Ticket: "t"},
 		Payload: "payload", Proof: idop.Proof{Type: "ECDSAsecp256r1", VerificationMethod: "#primary", Signature: "sig"}}},

@@ -223,8 +223,35 @@ func ParseDID(data []byte) (*DID, error) {
 	return d, r.end()
 }
 
-// Entry is an operation of a DID's history, stored under its HistoryKey:
-// the transaction, the block's time and the request.
+// Credential is the state of a credential id, stored under its
+// did.URL.Key: where its declare is, if it was declared, and the DIDs that
+// signed revokes of it, in chain order.
+type Credential struct {
+	DeclTxid            ela.Hash // zero when the id was never declared
+	DeclHeight, DeclPos uint32
+	Revokers            []string // full DID strings
+}
+
+// Bytes encodes c.
+func (c *Credential) Bytes() []byte {
+	w := make(writer, 0, 64)
+	w.hash(c.DeclTxid)
+	w.u32(c.DeclHeight)
+	w.u32(c.DeclPos)
+	w.strs(c.Revokers)
+	return w
+}
+
+// ParseCredential decodes a Credential.
+func ParseCredential(data []byte) (*Credential, error) {
+	r := newReader("credential", data)
+	c := &Credential{DeclTxid: r.hash("declare txid"), DeclHeight: r.u32("declare height"), DeclPos: r.u32("declare position")}
+	c.Revokers = r.strs("revokers")
+	return c, r.end()
+}
+
+// Entry is an operation of a DID's or a credential id's history, stored
+// under its HistoryKey: the transaction, the block's time and the request.
 type Entry struct {
 	Txid    ela.Hash
 	Time    uint32
