@@ -82,19 +82,25 @@ func (doc *Document) appendJSON(dst []byte, base DID, withProofs bool) []byte {
 	w.key("expires")
 	w.time(doc.expires)
 	if withProofs && len(doc.proofs) > 0 {
-		w.key("proof")
-		if len(doc.proofs) == 1 {
-			w.proof(doc.proofs[0])
-		} else {
-			w.open('[')
-			for _, p := range doc.proofs {
-				w.comma()
-				w.proof(p)
-			}
-			w.close(']')
-		}
+		writeProofs(&w, doc.proofs, w.proof)
 	}
 	return append(w.dst, '}')
+}
+
+// writeProofs writes the proof member as the SDKs do: one proof as an
+// object, several as an array.
+func writeProofs[P any](w *writer, ps []P, write func(P)) {
+	w.key("proof")
+	if len(ps) == 1 {
+		write(ps[0])
+		return
+	}
+	w.open('[')
+	for _, p := range ps {
+		w.comma()
+		write(p)
+	}
+	w.close(']')
 }
 
 // writer appends JSON members. It tracks whether a comma is due.

@@ -150,17 +150,7 @@ func compareTicketProofs(a, b TicketProof) int {
 func (t *TransferTicket) Normalized() []byte {
 	w := t.appendData()
 	if len(t.Proofs) > 0 {
-		w.key("proof")
-		if len(t.Proofs) == 1 {
-			w.ticketProof(t.Proofs[0])
-		} else {
-			w.open('[')
-			for _, p := range t.Proofs {
-				w.comma()
-				w.ticketProof(p)
-			}
-			w.close(']')
-		}
+		writeProofs(w, t.Proofs, w.ticketProof)
 	}
 	return append(w.dst, '}')
 }
