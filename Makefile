@@ -6,14 +6,14 @@ PKGS      ?= ./...
 FUZZTIME  ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run test lint vet staticcheck fmt-check unit fuzz bench wasm
+.PHONY: run test lint vet staticcheck fmt-check unit fuzz bench wasm jstest
 
 ## run: start a node on the embedded default store with demo data.
 run:
 	$(GO) run ./cmd/didlight node --demo
 
 ## test: every check CI runs — formatting, vet, staticcheck, all tests, brief fuzzing.
-test: lint unit fuzz
+test: lint unit jstest fuzz
 
 ## lint: gofmt, go vet and staticcheck; any finding fails.
 lint: fmt-check vet staticcheck
@@ -42,7 +42,11 @@ fuzz:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)
 
-## wasm: build the WebAssembly module (reports its size).
+## wasm: build the WebAssembly module into wasm/js/didlight.wasm; report its size raw and gzipped, and what it is made of.
 wasm:
-	@echo "the wasm module arrives with the wasm issue; core builds for wasip1 today:"
-	GOOS=wasip1 GOARCH=wasm $(GO) build ./core/...
+	GOOS=wasip1 GOARCH=wasm $(GO) vet ./wasm
+	$(GO) run ./wasm/internal/cmd/wasmbuild -o wasm/js/didlight.wasm
+
+## jstest: the JS loader's tests in Node (npm ci first on a fresh checkout).
+jstest: wasm
+	cd wasm/js && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && node --test
