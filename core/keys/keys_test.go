@@ -147,7 +147,7 @@ func TestDecodeBase64Alphabets(t *testing.T) {
 	}
 }
 
-func mustPub(t testing.TB, s string) PublicKey {
+func mustPub(t *testing.T, s string) PublicKey {
 	t.Helper()
 	k, err := ParsePublicKeyBase58(s)
 	if err != nil {
@@ -167,15 +167,6 @@ func BenchmarkVerify(b *testing.B) {
 	for b.Loop() {
 		if !(Native{}).Verify(pub, digest, sig) {
 			b.Fatal("does not verify")
-		}
-	}
-}
-
-func BenchmarkParsePublicKey(b *testing.B) {
-	raw := mustPub(b, "vMYSz32qbWsNeDJpKsuuMaFsiApuZMz9XVy9DmEwysWg").Bytes()
-	for b.Loop() {
-		if _, err := ParsePublicKey(raw); err != nil {
-			b.Fatal(err)
 		}
 	}
 }

@@ -31,10 +31,17 @@ func ParsePublicKey(b []byte) (PublicKey, error) {
 	if x == nil {
 		return PublicKey{}, fmt.Errorf("keys: public key %x is not a point on P-256", b)
 	}
-	// UnmarshalCompressed has checked that (x, y) is on the curve.
+	uncompressed := make([]byte, 65)
+	uncompressed[0] = 4
+	x.FillBytes(uncompressed[1:33])
+	y.FillBytes(uncompressed[33:])
+	key, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), uncompressed)
+	if err != nil {
+		return PublicKey{}, fmt.Errorf("keys: public key %x: %w", b, err)
+	}
 	var pk PublicKey
 	copy(pk.compressed[:], b)
-	pk.key = &ecdsa.PublicKey{Curve: elliptic.P256(), X: x, Y: y}
+	pk.key = key
 	return pk, nil
 }
 
