@@ -28,6 +28,6 @@ func ExampleSeed() {
 		fmt.Printf("%d DIDs, %d operations published\n", rep.DIDs, rep.Published)
 	}
 	// Output:
-	// 36 DIDs, 59 operations published
+	// 36 DIDs, 60 operations published
 	// 36 DIDs, 0 operations published
 }

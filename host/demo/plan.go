@@ -63,7 +63,7 @@ var serviceTypes = []serviceSpec{
 // service (several types; some have a LinkedDomains one too) and most with
 // self-proclaimed credentials (profile, email, social); every fourth one
 // is updated, four are deactivated and four expire minutes after seeding;
-// eight declare a credential on the chain, and two of those revoke it.
+// nine declare a credential on the chain, and two of those revoke it.
 func plan(seed string) ([]person, error) {
 	people := make([]person, len(names))
 	for i, name := range names {
