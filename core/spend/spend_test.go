@@ -115,7 +115,7 @@ func TestBuild(t *testing.T) {
 
 	// Exact amount: no change output. Only a fee: a DID operation's payload.
 	exact := o
-	exact.Coins = []Coin{coin(3, 0, ela.OneELA + 100)}
+	exact.Coins = []Coin{coin(3, 0, ela.OneELA+100)}
 	if tx, err := Build(exact); err != nil || len(tx.Outputs) != 1 {
 		t.Errorf("exact amount: %v outputs, %v; want the payment alone", tx, err)
 	}
