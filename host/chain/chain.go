@@ -230,9 +230,11 @@ func (c *Chain) confirm(h ela.Hash) *ela.Confirm {
 	return cf
 }
 
-// Close stops the chain: later calls fail with ErrClosed, Run returns, and
-// Close waits for a block being made. It does not close the store, which
-// the caller may close once Close has returned.
+// Close stops the chain: later calls fail with ErrClosed, Run returns,
+// SubmitRequest callers still waiting get ErrClosed (their transactions
+// stay in the stored mempool), and Close waits for a block being made. It
+// does not close the store, which the caller may close once Close has
+// returned.
 func (c *Chain) Close() error {
 	c.mu.Lock()
 	if c.closed {
@@ -244,6 +246,9 @@ func (c *Chain) Close() error {
 	c.mu.Unlock()
 	c.mining.Lock()
 	defer c.mining.Unlock()
+	for _, e := range c.pool.entries() {
+		e.done <- ErrClosed
+	}
 	c.subs.closeAll()
 	return nil
 }

@@ -206,6 +206,13 @@ func (p *mempool) reset(at position) []*entry {
 	return old
 }
 
+// entries returns the pooled entries in arrival order.
+func (p *mempool) entries() []*entry {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.order)
+}
+
 // txs returns the pooled transactions in arrival order.
 func (p *mempool) txs() []*ela.Tx {
 	p.mu.Lock()

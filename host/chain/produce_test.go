@@ -197,10 +197,22 @@ func TestBlockTime(t *testing.T) {
 func TestClose(t *testing.T) {
 	f := newFixture(t, Config{})
 	ctx := context.Background()
+	u := newUser("closing")
+	waiting := make(chan error, 1)
+	go func() {
+		_, err := f.c.SubmitRequest(ctx, u.create(t, u.document(t, GenesisTime.AddDate(1, 0, 0), nil)))
+		waiting <- err
+	}()
+	for f.c.Stats().Mempool == 0 {
+		time.Sleep(time.Millisecond)
+	}
 	done := make(chan error)
 	go func() { done <- f.c.Run(ctx) }()
 	sub, _ := f.c.Subscribe()
 	f.c.Close()
+	if err := <-waiting; !errors.Is(err, ErrClosed) && err != nil {
+		t.Errorf("a waiting SubmitRequest got %v", err)
+	}
 	if err := <-done; err != nil {
 		t.Errorf("Run after Close: %v", err)
 	}
