@@ -23,14 +23,15 @@ const MaxArbiters = 64
 
 // Config configures Open.
 type Config struct {
-	DB          store.DB         // the store; the chain never closes it
-	DevSeed     string           // "" means DefaultDevSeed
-	Arbiters    int              // arbiter keys confirming each block; 0 means 1
-	BlockTime   time.Duration    // 0 mines as soon as transactions arrive; else a block per interval
-	Now         func() time.Time // the wall clock; nil means time.Now
-	Engine      Engine           // nil means Native
-	Logger      *slog.Logger     // nil discards
-	MempoolSize int              // most pooled transactions; 0 means DefaultMempoolSize
+	DB           store.DB         // the store; the chain never closes it
+	DevSeed      string           // "" means DefaultDevSeed
+	Arbiters     int              // arbiter keys confirming each block; 0 means 1
+	BlockTime    time.Duration    // 0 mines as soon as transactions arrive; else a block per interval
+	Now          func() time.Time // the wall clock; nil means time.Now
+	Engine       Engine           // nil means Native
+	Logger       *slog.Logger     // nil discards
+	MempoolSize  int              // most pooled transactions; 0 means DefaultMempoolSize
+	MempoolBytes int              // most bytes of pooled transactions; 0 means DefaultMempoolBytes
 }
 
 // Chain is an open chain. Its methods are safe for concurrent use.
@@ -73,7 +74,7 @@ type Chain struct {
 // Transactions the store's mempool holds are validated again: those still
 // valid are pooled, the others dropped.
 func Open(cfg Config) (*Chain, error) {
-	if err := cfg.check(); err != nil {
+	if err := cfg.complete(); err != nil {
 		return nil, err
 	}
 	c := cfg.chain()
@@ -83,7 +84,7 @@ func Open(cfg Config) (*Chain, error) {
 	if err := c.db.View(c.load); err != nil {
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
-	c.pool = newMempool(cfg.MempoolSize, c.position())
+	c.pool = newMempool(cfg.MempoolSize, cfg.MempoolBytes, c.position())
 	c.persist.commit = c.commitPool
 	if err := c.reloadPool(); err != nil {
 		return nil, fmt.Errorf("chain: open: %w", err)
@@ -92,7 +93,8 @@ func Open(cfg Config) (*Chain, error) {
 	return c, nil
 }
 
-func (cfg *Config) check() error {
+// complete checks cfg and fills in its defaults.
+func (cfg *Config) complete() error {
 	switch {
 	case cfg.DB == nil:
 		return errors.New("chain: Config.DB is nil")
@@ -100,8 +102,8 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("chain: %d arbiters, want 1 to %d", cfg.Arbiters, MaxArbiters)
 	case cfg.BlockTime < 0:
 		return fmt.Errorf("chain: negative block time %s", cfg.BlockTime)
-	case cfg.MempoolSize < 0:
-		return fmt.Errorf("chain: negative mempool size %d", cfg.MempoolSize)
+	case cfg.MempoolSize < 0 || cfg.MempoolBytes < 0:
+		return fmt.Errorf("chain: negative mempool limit %d transactions, %d bytes", cfg.MempoolSize, cfg.MempoolBytes)
 	}
 	if cfg.DevSeed == "" {
 		cfg.DevSeed = DefaultDevSeed
@@ -111,6 +113,9 @@ func (cfg *Config) check() error {
 	}
 	if cfg.MempoolSize == 0 {
 		cfg.MempoolSize = DefaultMempoolSize
+	}
+	if cfg.MempoolBytes == 0 {
+		cfg.MempoolBytes = DefaultMempoolBytes
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -124,6 +129,7 @@ func (cfg *Config) check() error {
 	return nil
 }
 
+// chain returns the chain cfg describes, before its store is read.
 func (cfg *Config) chain() *Chain {
 	c := &Chain{
 		db:        cfg.DB,

@@ -16,9 +16,12 @@ import (
 // mempool/txpool.go, its registerdid conflict slot).
 const RulePending idop.Rule = "pending"
 
-// DefaultMempoolSize is how many transactions the mempool holds when
-// Config.MempoolSize is 0.
-const DefaultMempoolSize = 100_000
+// The mempool's limits when Config leaves them 0: how many transactions it
+// holds, and how many bytes they may take together.
+const (
+	DefaultMempoolSize  = 100_000
+	DefaultMempoolBytes = 256 << 20
+)
 
 // entry is a transaction the chain has accepted into its mempool, with
 // what admission learned about it so that making its block redoes nothing
@@ -51,18 +54,20 @@ type position struct {
 // outputs they spend and the DIDs they change, so that no two of them
 // conflict: a block may include any of them in any order.
 type mempool struct {
-	mu      sync.Mutex
-	changed *sync.Cond // broadcast when at changes
-	at      position   // the state every entry was validated against
-	max     int
-	order   []*entry
-	byID    map[ela.Hash]*entry
-	spends  map[ela.Input]*entry // outpoints (Sequence zero) spent
-	dids    map[string]*entry    // DID keys with a pending operation
+	mu       sync.Mutex
+	changed  *sync.Cond // broadcast when at changes
+	at       position   // the state every entry was validated against
+	max      int        // transactions
+	maxBytes int
+	bytes    int // the pooled transactions' size
+	order    []*entry
+	byID     map[ela.Hash]*entry
+	spends   map[ela.Input]*entry // outpoints (Sequence zero) spent
+	dids     map[string]*entry    // DID keys with a pending operation
 }
 
-func newMempool(max int, at position) *mempool {
-	p := &mempool{max: max, at: at}
+func newMempool(max, maxBytes int, at position) *mempool {
+	p := &mempool{max: max, maxBytes: maxBytes, at: at}
 	p.changed = sync.NewCond(&p.mu)
 	p.clear()
 	return p
@@ -70,7 +75,7 @@ func newMempool(max int, at position) *mempool {
 
 // clear empties the pool; the caller holds mu or owns p.
 func (p *mempool) clear() {
-	p.order = nil
+	p.order, p.bytes = nil, 0
 	p.byID = make(map[ela.Hash]*entry)
 	p.spends = make(map[ela.Input]*entry)
 	p.dids = make(map[string]*entry)
@@ -103,10 +108,14 @@ func (p *mempool) add(e *entry, at position) (bool, error) {
 	if err := p.pendingLocked(e); err != nil {
 		return false, err
 	}
-	if len(p.byID) >= p.max {
+	switch {
+	case len(p.byID) >= p.max:
 		return false, rejectf(ledger.PoolFull, "the mempool holds %d transactions, its limit", len(p.byID))
+	case p.bytes+len(e.raw) > p.maxBytes:
+		return false, rejectf(ledger.PoolFull, "the mempool holds %d bytes; %d more would pass its limit of %d", p.bytes, len(e.raw), p.maxBytes)
 	}
 	e.epoch = at.epoch
+	p.bytes += len(e.raw)
 	p.order = append(p.order, e)
 	p.byID[e.txid] = e
 	for _, in := range e.tx.Inputs {
@@ -145,6 +154,7 @@ func (p *mempool) removeLocked(gone map[*entry]bool) {
 	p.order = slices.DeleteFunc(p.order, func(e *entry) bool { return gone[e] })
 	for e := range gone {
 		delete(p.byID, e.txid)
+		p.bytes -= len(e.raw)
 		for _, in := range e.tx.Inputs {
 			if p.spends[outpoint(in)] == e {
 				delete(p.spends, outpoint(in))

@@ -103,6 +103,7 @@ func TestOpenConfig(t *testing.T) {
 		{DB: mem.New(), Arbiters: MaxArbiters + 1},
 		{DB: mem.New(), BlockTime: -time.Second},
 		{DB: mem.New(), MempoolSize: -1},
+		{DB: mem.New(), MempoolBytes: -1},
 	} {
 		if c, err := Open(cfg); err == nil {
 			c.Close()

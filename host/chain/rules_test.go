@@ -153,3 +153,19 @@ func TestRejectCodes(t *testing.T) {
 		t.Errorf("RejectError %v does not say why", err)
 	}
 }
+
+// The mempool also bounds the bytes it holds; a block frees them.
+func TestMempoolBytes(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.split(f.dev(), 2)
+	first := f.transfer(f.dev(), newWallet("a").ph, 1)
+	f.c.Close()
+	f.cfg.MempoolBytes = first.Size() + 10
+	f.open()
+	f.submit(first)
+	second := f.transfer(f.dev(), newWallet("b").ph, 1)
+	_, err := f.c.SubmitTx(second.Bytes())
+	wantReject(t, "a second transaction", err, ledger.PoolFull)
+	f.mine()
+	f.submit(second)
+}
