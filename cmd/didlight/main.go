@@ -31,6 +31,11 @@ type command struct {
 // subcommand is one more entry, with its code in its own file.
 var commands = []command{
 	{"node", "run a local identity-chain node (REST /api/v1 and JSON-RPC)", runNode},
+	{"wallet", "create, import and inspect a password-sealed wallet; balance", runWallet},
+	{"tx", "build, sign, broadcast and decode ledger transactions", runTx},
+	{"did", "create, update and deactivate DIDs, paid by a wallet", runDID},
+	{"resolve", "resolve a DID, optionally verifying the answer locally", runResolve},
+	{"query", "find DIDs by service type, credential type or find condition", runQuery},
 }
 
 // run executes one subcommand and returns the process exit code: 0 on

@@ -175,3 +175,24 @@ func (c *Client) WaitConfirmed(ctx context.Context, txid ela.Hash, interval time
 		}
 	}
 }
+
+// TipTime returns the height and block time of the node's chain tip: the
+// time against which the node judges whether documents have expired.
+func (c *Client) TipTime(ctx context.Context) (uint32, time.Time, error) {
+	h, err := c.Height(ctx)
+	if err != nil {
+		return 0, time.Time{}, err
+	}
+	var hash string
+	if err := c.get(ctx, fmt.Sprintf("/block/hash/%d", h), &hash); err != nil {
+		return 0, time.Time{}, err
+	}
+	var block struct {
+		Height uint32 `json:"height"`
+		Time   int64  `json:"time"`
+	}
+	if err := c.get(ctx, "/block/details/hash/"+url.PathEscape(hash), &block); err != nil {
+		return 0, time.Time{}, err
+	}
+	return block.Height, time.Unix(block.Time, 0).UTC(), nil
+}
