@@ -30,15 +30,15 @@ type RESTError struct {
 }
 
 func (e *RESTError) Error() string {
-	what := e.Desc
+	what := e.Detail // the node's own words, when it gave some
+	if what == "" {
+		what = e.Desc
+	}
 	switch e.Code {
 	case CodeDoubleSpend:
-		what = "double spend: an input is already spent, in the chain or by a pending transaction"
+		what = "double spend: an input is already spent, in the chain or by a pending transaction: " + what
 	case CodeDuplicate:
-		what = "the node already has this transaction"
-	}
-	if e.Detail != "" && e.Detail != e.Desc {
-		return fmt.Sprintf("node refused (%d): %s: %s", e.Code, what, e.Detail)
+		what = "the node already has this transaction: " + what
 	}
 	return fmt.Sprintf("node refused (%d): %s", e.Code, what)
 }
