@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -33,6 +34,8 @@ type node struct {
 	rest   string // REST base URL, ending in /api/v1
 	rpcURL string // JSON-RPC URL, ending in /
 	client *http.Client
+
+	stopServing func() error // ends Serve and returns what it returned; once
 }
 
 // startNode runs a node whose producer mines blocks every blockTime (0: as
@@ -48,15 +51,21 @@ func startNode(t testing.TB, blockTime time.Duration) *node {
 	if err := srv.Listen("127.0.0.1:0", "127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	// As the node command does: the producer runs until HTTP has drained.
+	serveCtx, cancelServe := context.WithCancel(context.Background())
+	chainCtx, cancelChain := context.WithCancel(context.Background())
 	produced, served := make(chan error, 1), make(chan error, 1)
-	go func() { produced <- c.Run(ctx) }()
-	go func() { served <- srv.Serve(ctx) }()
+	go func() { produced <- c.Run(chainCtx) }()
+	go func() { served <- srv.Serve(serveCtx) }()
+	stopServing := sync.OnceValue(func() error {
+		cancelServe()
+		return <-served
+	})
 	t.Cleanup(func() {
-		cancel()
-		if err := <-served; err != nil {
+		if err := stopServing(); err != nil {
 			t.Errorf("Serve: %v", err)
 		}
+		cancelChain()
 		if err := <-produced; err != nil && !errors.Is(err, context.Canceled) {
 			t.Errorf("Run: %v", err)
 		}
@@ -64,7 +73,7 @@ func startNode(t testing.TB, blockTime time.Duration) *node {
 			t.Errorf("Close: %v", err)
 		}
 	})
-	return &node{t: t, chain: c, db: db, rest: srv.RESTURL(), rpcURL: srv.RPCURL(),
+	return &node{t: t, chain: c, db: db, rest: srv.RESTURL(), rpcURL: srv.RPCURL(), stopServing: stopServing,
 		client: &http.Client{Timeout: 70 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 }
 

@@ -88,18 +88,12 @@ func (c *conn) waitClosed() {
 // waitREST waits for the REST service to answer again.
 func (n *node) waitREST() {
 	n.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	waitFor(n.t, "the REST service to come back after a restart", func() bool {
 		resp, err := http.Get(n.rest + "/block/height")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
+		if err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			n.t.Fatalf("the REST service did not come back after a restart: %v", err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
 }
