@@ -146,7 +146,7 @@ func (c *cmdSpec) usage(w io.Writer) {
 		c.name, c.args, strings.TrimSpace(c.about))
 	c.fs.VisitAll(func(f *flag.Flag) {
 		def := ""
-		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "[]" {
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" {
 			def = fmt.Sprintf(", default %s", f.DefValue)
 		}
 		fmt.Fprintf(w, "  --%s (%s%s)\n      %s\n", f.Name, envName(f.Name), def, f.Usage)

@@ -80,6 +80,28 @@ func (c *cli) balance(address string) ela.Fixed64 {
 	return v
 }
 
+// devWallet imports the dev account's key, which the node prints, into a
+// wallet file sealed with the password in pwFile.
+func (c *cli) devWallet(n *clienttest.Node, pwFile string) string {
+	c.t.Helper()
+	dev := n.Chain.DevAccount()
+	name := filepath.Join(c.dir, "dev.json")
+	c.ok("wallet", "import", "--wallet", name, "--secret-file", c.file("dev.key", hex.EncodeToString(dev.PrivateKey.Bytes())), "--password-file", pwFile)
+	if got := c.ok("wallet", "address", "--wallet", name); got != dev.Address {
+		c.t.Fatalf("dev wallet address %s, want %s", got, dev.Address)
+	}
+	return name
+}
+
+// pay builds, signs and sends a payment from a wallet, waits for its block,
+// and returns the signed transaction and its txid.
+func (c *cli) pay(wallet, pwFile, to, amount string) (signed, txid string) {
+	c.t.Helper()
+	unsigned := c.ok("tx", "build", "--wallet", wallet, "--to", to, "--amount", amount)
+	signed = c.ok("tx", "sign", "--wallet", wallet, "--password-file", pwFile, unsigned)
+	return signed, c.ok("tx", "send", "--wait", signed)
+}
+
 // resolveVerified resolves d with --verify and returns the result's status
 // and the human output of the same verified resolve.
 func (c *cli) resolveVerified(d string, all bool) (int, string) {
@@ -113,13 +135,8 @@ func TestToolsEndToEnd(t *testing.T) {
 	pw := c.file("pw.txt", "correct horse battery staple")
 	wrong := c.file("wrong.txt", "Correct horse battery staple")
 
-	// The dev account's key, printed by the node, becomes a wallet.
 	dev := n.Chain.DevAccount()
-	devWallet := filepath.Join(c.dir, "dev.json")
-	c.ok("wallet", "import", "--wallet", devWallet, "--secret-file", c.file("dev.key", hex.EncodeToString(dev.PrivateKey.Bytes())), "--password-file", pw)
-	if got := c.ok("wallet", "address", "--wallet", devWallet); got != dev.Address {
-		t.Fatalf("dev wallet address %s, want %s", got, dev.Address)
-	}
+	devWallet := c.devWallet(n, pw)
 
 	// A new wallet; its file holds no secret in the clear and is private.
 	alice := filepath.Join(c.dir, "alice.json")
@@ -146,9 +163,7 @@ func TestToolsEndToEnd(t *testing.T) {
 	}
 
 	// Fund alice from the dev account: build, sign, send; the balance moves.
-	unsigned := c.ok("tx", "build", "--wallet", devWallet, "--to", created.Address, "--amount", "100")
-	signed := c.ok("tx", "sign", "--wallet", devWallet, "--password-file", pw, unsigned)
-	txid := c.ok("tx", "send", "--wait", signed)
+	signed, txid := c.pay(devWallet, pw, created.Address, "100")
 	if b := c.balance(created.Address); b != 100*ela.OneELA {
 		t.Fatalf("alice's balance after funding %s, want 100", b)
 	}
@@ -159,7 +174,7 @@ func TestToolsEndToEnd(t *testing.T) {
 
 	// Alice pays the dev account back: her balance drops by amount and fee.
 	devBefore := c.balance(dev.Address)
-	unsigned = c.ok("tx", "build", "--from", created.Address, "--to", dev.Address, "--amount", "2.5", "--fee", "0.0001")
+	unsigned := c.ok("tx", "build", "--from", created.Address, "--to", dev.Address, "--amount", "2.5", "--fee", "0.0001")
 	signed = c.ok("tx", "sign", "--wallet", alice, "--password-file", pw, unsigned)
 	// A second payment built from the same coins, before the first is sent.
 	other := c.ok("tx", "build", "--from", created.Address, "--to", dev.Address, "--amount", "1")
@@ -214,6 +229,49 @@ func TestToolsEndToEnd(t *testing.T) {
 	// The wallet paid for the three operations.
 	if b := c.balance(created.Address); b != 100*ela.OneELA-250_000_000-4*10_000 {
 		t.Errorf("alice's balance after three DID operations: %s", b)
+	}
+}
+
+// A customized DID controlled by the wallet's DID: created with a
+// controller, resolved and verified (which fetches and checks the
+// controller's document), updated and deactivated.
+func TestCustomizedDIDEndToEnd(t *testing.T) {
+	n := clienttest.Start(t)
+	t.Setenv("DIDLIGHT_REST", strings.TrimSuffix(n.REST, "/api/v1"))
+	t.Setenv("DIDLIGHT_RPC", n.RPC)
+	c := &cli{t: t, dir: t.TempDir()}
+	pw := c.file("pw.txt", "pw")
+	t.Setenv("DIDLIGHT_PASSWORD_FILE", pw)
+	devWallet := c.devWallet(n, pw)
+	bob := filepath.Join(c.dir, "bob.json")
+	var info walletInfo
+	if err := json.Unmarshal([]byte(c.ok("wallet", "create", "--wallet", bob, "--json", "--no-mnemonic")), &info); err != nil || info.Mnemonic != "" {
+		t.Fatalf("wallet create --no-mnemonic: %+v, %v", info, err)
+	}
+	c.pay(devWallet, pw, info.Address, "10")
+
+	// The controller must exist before the customized DID.
+	c.fails(exitFail, "controller", "did", "create", "--wallet", bob, "--id", "acme")
+	c.fails(exitUsage, "only 1:N", "did", "create", "--wallet", bob, "--id", "acme", "--multisig", "2:2",
+		"--controller", "did:elastos:iY4Ghz9tCuWvB5rNwvn4ngWvthZMNzEA7U")
+	c.ok("did", "create", "--wallet", bob)
+	c.ok("did", "create", "--wallet", bob, "--id", "Acme", "--service", "#web,LinkedDomains,https://acme.example")
+	status, human := c.resolveVerified("acme", false) // customized DIDs are case-insensitive
+	if status != 0 || !strings.Contains(human, "controllers  "+info.DID) || !strings.Contains(human, "https://acme.example") {
+		t.Fatalf("acme after create: status %d\n%s", status, human)
+	}
+	c.ok("did", "update", "--wallet", bob, "did:elastos:Acme", "--no-services", "--years", "1")
+	if status, human = c.resolveVerified("did:elastos:Acme", true); status != 0 || strings.Contains(human, "acme.example") || !strings.Contains(human, "update") {
+		t.Fatalf("acme after update: status %d\n%s", status, human)
+	}
+	c.fails(exitUsage, "another key's DID", "did", "deactivate", "--wallet", devWallet, info.DID)
+	c.ok("did", "deactivate", "--wallet", bob, "did:elastos:Acme")
+	if status, _ = c.resolveVerified("did:elastos:Acme", true); status != 2 {
+		t.Fatalf("acme after deactivate: status %d", status)
+	}
+	// Bob's own DID is untouched.
+	if status, _ = c.resolveVerified(info.DID, false); status != 0 {
+		t.Fatalf("bob after acme's deactivation: status %d", status)
 	}
 }
 
