@@ -258,3 +258,33 @@ func TestSubmitRequestConcurrent(t *testing.T) {
 	}
 	checkIndexes(t, f.c)
 }
+
+// A request submitted as soon as the previous one on the same DID
+// returned finds that one out of the mempool: SubmitRequest returns only
+// once its block has been applied.
+func TestSubmitRequestSequential(t *testing.T) {
+	f := newFixture(t, Config{Now: time.Now})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go f.c.Run(ctx)
+	u := newUser("sequential")
+	var err error
+	if u.last, err = f.c.SubmitRequest(ctx, u.create(t, u.document(t, time.Now().AddDate(1, 0, 0), nil))); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		req := u.update(t, u.document(t, time.Now().AddDate(1, 0, i+1), nil))
+		if u.last, err = f.c.SubmitRequest(ctx, req); err != nil {
+			t.Fatalf("update %d: %v", i, err)
+		}
+		if _, ok := f.c.pool.get(u.last); ok {
+			t.Fatalf("update %d returned while its transaction was still pooled", i)
+		}
+	}
+	if _, err := f.c.SubmitRequest(ctx, u.deactivate(t)); err != nil {
+		t.Fatal(err)
+	}
+	if r := f.resolveDID(u.did(), true); r.Status != 2 || len(r.Transaction) != 12 {
+		t.Errorf("status %d with %d transactions", r.Status, len(r.Transaction))
+	}
+}

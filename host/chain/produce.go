@@ -166,14 +166,20 @@ func (c *Chain) advance(m *made) {
 	gone := make(map[*entry]bool, len(m.included)+len(m.evicted))
 	for _, e := range m.included {
 		gone[e] = true
+	}
+	for e := range m.evicted {
+		gone[e] = true
+	}
+	// The pool moves on before anyone hears of the block, so that a waiter
+	// submitting its DID's next operation finds the last one gone.
+	c.pool.advance(at, gone)
+	for _, e := range m.included {
 		e.done <- nil
 	}
 	for e, err := range m.evicted {
-		gone[e] = true
 		e.done <- err
 		c.log.Warn(logEvicted, "txid", e.txid, "err", err)
 	}
-	c.pool.advance(at, gone)
 	c.subs.notify(b.Header.Height)
 	c.log.Debug("block", "height", b.Header.Height, "hash", h, "txs", len(b.Transactions), "time", b.Header.Timestamp)
 }
