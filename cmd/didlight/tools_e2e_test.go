@@ -200,7 +200,10 @@ func TestToolsEndToEnd(t *testing.T) {
 	}
 
 	// Alice's DID: create, update, deactivate, each resolved and verified.
-	d := created.DID
+	d := c.ok("wallet", "address", "--wallet", alice, "--did")
+	if d != created.DID {
+		t.Fatalf("wallet address --did %s, want %s", d, created.DID)
+	}
 	if status, _ := c.resolveVerified(d, false); status != 3 {
 		t.Fatalf("before create: status %d, want 3", status)
 	}

@@ -321,15 +321,18 @@ stored in the clear, bound to the sealed key so that they cannot be altered.`, `
 
 func walletAddress(e *env, args []string) error {
 	c := newCommand("wallet address", "", `
-Prints the wallet's address (E…), the one to pay it at.`, `
+Prints the wallet's address (E…), the one to pay it at; with --did, the DID
+its key derives.`, `
   didlight wallet address --wallet alice.json
+  didlight resolve "$(didlight wallet address --wallet alice.json --did)" --verify
   didlight tx build --from "$(didlight wallet address --wallet alice.json)" --to E... --amount 1`)
 	var (
-		w      walletFlags
-		asJSON bool
+		w              walletFlags
+		asJSON, ownDID bool
 	)
 	w.add(c.fs, false)
 	c.fs.BoolVar(&asJSON, "json", false, "print JSON: {address, did}")
+	c.fs.BoolVar(&ownDID, "did", false, "print the wallet's DID instead")
 	if err := noArgs(c, e, args); err != nil {
 		return err
 	}
@@ -337,10 +340,14 @@ Prints the wallet's address (E…), the one to pay it at.`, `
 	if err != nil {
 		return err
 	}
-	if asJSON {
+	switch {
+	case asJSON:
 		return printJSON(e.stdout, map[string]string{"address": f.Address, "did": f.DID})
+	case ownDID:
+		_, err = fmt.Fprintln(e.stdout, f.DID)
+	default:
+		_, err = fmt.Fprintln(e.stdout, f.Address)
 	}
-	_, err = fmt.Fprintln(e.stdout, f.Address)
 	return err
 }
 
