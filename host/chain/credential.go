@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"errors"
 	"fmt"
 
 	"didlight/core/did"
@@ -155,9 +154,3 @@ func (w *batch) applyCredential(id *identity, txid ela.Hash, height, pos uint32)
 	return bucket(w.tx, bucketCreds).Put([]byte(id.key), rec.Bytes())
 }
 
-// ErrUnsupported was returned by the credential reads before core validated
-// credential operations.
-//
-// Deprecated: nothing returns it any more; it stays until host/api stops
-// naming it, then goes.
-var ErrUnsupported = errors.New("chain: credential operations are not supported")

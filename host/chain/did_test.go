@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -267,24 +268,23 @@ func TestSubmitRequestSequential(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go f.c.Run(ctx)
-	u := newUser("sequential")
-	var err error
-	if u.last, err = f.c.SubmitRequest(ctx, u.create(t, u.document(t, time.Now().AddDate(1, 0, 0), nil))); err != nil {
-		t.Fatal(err)
-	}
-	for i := range 10 {
-		req := u.update(t, u.document(t, time.Now().AddDate(1, 0, i+1), nil))
-		if u.last, err = f.c.SubmitRequest(ctx, req); err != nil {
-			t.Fatalf("update %d: %v", i, err)
+	for i := range 40 {
+		u := newUser(fmt.Sprintf("sequential %d", i))
+		create := u.create(t, u.document(t, time.Now().AddDate(1, 0, 0), nil))
+		// The next requests are signed beforehand: each goes in the moment
+		// the previous one returns.
+		h, err := f.c.SubmitRequest(ctx, create)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if _, ok := f.c.pool.get(u.last); ok {
-			t.Fatalf("update %d returned while its transaction was still pooled", i)
+		u.last = h
+		update := u.update(t, u.document(t, time.Now().AddDate(1, 0, 1), nil))
+		deactivate := u.deactivate(t)
+		if _, err := f.c.SubmitRequest(ctx, update); err != nil {
+			t.Fatalf("DID %d, update: %v", i, err)
 		}
-	}
-	if _, err := f.c.SubmitRequest(ctx, u.deactivate(t)); err != nil {
-		t.Fatal(err)
-	}
-	if r := f.resolveDID(u.did(), true); r.Status != 2 || len(r.Transaction) != 12 {
-		t.Errorf("status %d with %d transactions", r.Status, len(r.Transaction))
+		if _, err := f.c.SubmitRequest(ctx, deactivate); err != nil {
+			t.Fatalf("DID %d, deactivate: %v", i, err)
+		}
 	}
 }
