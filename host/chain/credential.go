@@ -153,4 +153,3 @@ func (w *batch) applyCredential(id *identity, txid ela.Hash, height, pos uint32)
 	}
 	return bucket(w.tx, bucketCreds).Put([]byte(id.key), rec.Bytes())
 }
-
