@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
 	"didlight/core/did"
+	"didlight/core/did/sdkjson"
 	"didlight/core/idop"
 	"didlight/core/keys"
 	"didlight/core/resolve"
@@ -139,5 +141,52 @@ func TestCredentialRefused(t *testing.T) {
 	after := n.call("resolvecredential", map[string]any{"id": declared})
 	if got := string(after.Result); got != declaredTx {
 		t.Errorf("after refused operations, %s resolves to %s, want %s", declared, got, declaredTx)
+	}
+}
+
+// query by credential type, and by the interface's own example condition in
+// its relaxed syntax, agree with what the documents themselves hold.
+func TestQueryCredentials(t *testing.T) {
+	n := startNode(t, 0)
+	if _, err := demo.Seed(context.Background(), n.chain); err != nil {
+		t.Fatal(err)
+	}
+	var everyone queryResult
+	n.result("query", map[string]any{"query": "{}", "limit": 256}, &everyone)
+	var withEmailCredential, withEmailClaim []string
+	for _, raw := range everyone.Document {
+		doc, err := did.ParseDocument(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(doc.CredentialTypes(), "EmailCredential") {
+			withEmailCredential = append(withEmailCredential, doc.Subject().String())
+		}
+		if slices.ContainsFunc(doc.Credentials(), func(c did.Credential) bool {
+			return slices.Contains(c.Types, "SelfProclaimedCredential") &&
+				slices.ContainsFunc(c.SubjectProperties(), func(m sdkjson.Member) bool { return m.Key == "email" })
+		}) {
+			withEmailClaim = append(withEmailClaim, doc.Subject().String())
+		}
+	}
+	if len(withEmailCredential) == 0 || len(withEmailClaim) <= len(withEmailCredential) {
+		t.Fatalf("demo documents: %d with an EmailCredential, %d with an email claim", len(withEmailCredential), len(withEmailClaim))
+	}
+	for _, tc := range []struct {
+		params map[string]any
+		want   []string
+	}{
+		{map[string]any{"credential": "EmailCredential", "limit": 256}, withEmailCredential},
+		{map[string]any{"query": `{"credential":{"type":["SelfProclaimedCredential"],"subject":{"email":{$exists:true}}}}`, "limit": 256}, withEmailClaim},
+	} {
+		var q queryResult
+		n.result("query", tc.params, &q)
+		var got []string
+		for _, d := range q.Document {
+			got = append(got, docID(t, d))
+		}
+		if q.Total != len(tc.want) || !slices.Equal(got, tc.want) {
+			t.Errorf("query %v: total %d, %v; want %v (in creation order)", tc.params, q.Total, got, tc.want)
+		}
 	}
 }
