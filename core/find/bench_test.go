@@ -1,6 +1,7 @@
 package find
 
 import (
+	"didlight/host/cputime"
 	"testing"
 	"time"
 )
@@ -22,24 +23,24 @@ func BenchmarkMatch(b *testing.B) {
 	for _, tc := range conds {
 		c := mustCompile(b, tc.cond)
 		b.Run(tc.name+"/raw", func(b *testing.B) {
-			matched, i, start := 0, 0, cpuTime()
+			matched, i, start := 0, 0, cputime.Now()
 			for b.Loop() {
 				if c.Match(raw[i%len(raw)]) {
 					matched++
 				}
 				i++
 			}
-			report(b, matched, cpuTime()-start)
+			report(b, matched, cputime.Now()-start)
 		})
 		b.Run(tc.name+"/parsed", func(b *testing.B) {
-			matched, i, start := 0, 0, cpuTime()
+			matched, i, start := 0, 0, cputime.Now()
 			for b.Loop() {
 				if c.MatchValue(parsed[i%len(parsed)]) {
 					matched++
 				}
 				i++
 			}
-			report(b, matched, cpuTime()-start)
+			report(b, matched, cputime.Now()-start)
 		})
 	}
 }

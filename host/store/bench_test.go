@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"didlight/host/cputime"
 	"didlight/host/store"
 )
 
@@ -93,9 +94,9 @@ func forEachBench(b *testing.B, bench func(b *testing.B, db store.DB, r *rand.Ra
 		b.Run(be.name, func(b *testing.B) {
 			db := benchStore(b, i)
 			b.ReportAllocs()
-			start, ok := processCPU()
+			start, ok := cputime.Process()
 			bench(b, db, rand.New(rand.NewPCG(3, 4)))
-			if end, _ := processCPU(); ok {
+			if end, _ := cputime.Process(); ok {
 				b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
 			}
 		})

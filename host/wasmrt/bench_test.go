@@ -15,6 +15,7 @@ import (
 
 	"didlight/core/keys"
 	"didlight/core/resolve"
+	"didlight/host/cputime"
 	"didlight/wasm/abi"
 )
 
@@ -93,9 +94,9 @@ func BenchmarkVerifyHistory10(b *testing.B) {
 // timed returns f measured in this process's CPU time.
 func timed(f func() error) func() (time.Duration, error) {
 	return func() (time.Duration, error) {
-		t0 := cpuTime()
+		t0 := cputime.Now()
 		err := f()
-		return cpuTime() - t0, err
+		return cputime.Now() - t0, err
 	}
 }
 
