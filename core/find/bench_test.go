@@ -1,9 +1,10 @@
 package find
 
 import (
-	"didlight/host/cputime"
 	"testing"
 	"time"
+
+	"didlight/host/cputime"
 )
 
 // BenchmarkMatch measures one document match per operation over a corpus
