@@ -18,7 +18,9 @@ import (
 // then a round of resolves of a DID with a create and an update (all=false),
 // from one client (serial) or from eight at once (parallel), and times each
 // round apart, so that both kinds are measured in the same run under the
-// same load.
+// same load. The server answers a DID resolved again from its result of the
+// current block (see resultCache), as it does for any DID resolved more
+// than once per block.
 //
 // Reported per request: height-cpu-ns and resolve-cpu-ns, the CPU time of
 // the process (client and server) during each round, and height-ns and

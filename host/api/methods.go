@@ -34,7 +34,7 @@ var methods = map[string]method{
 // resolveDID answers resolvedid: params {did, all}, the status as the
 // interface defines it (1 for an expired DID).
 func (s *Server) resolveDID(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	return s.resolve("resolvedid", params, s.chain.ResolveDID)
+	return s.resolve("resolvedid", false, params, s.chain.ResolveDID)
 }
 
 // resolveDIDForSDK answers did_resolveDID, the published SDKs' name: the
@@ -42,13 +42,14 @@ func (s *Server) resolveDID(_ context.Context, params json.RawMessage) (any, *js
 // and 3 only, throw on 1, and judge expiry from the document themselves, as
 // the EID chain leaves it to them (node-log decision, 2026-11-21).
 func (s *Server) resolveDIDForSDK(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	return s.resolve("did_resolveDID", params, s.chain.ResolveDIDSDK)
+	return s.resolve("did_resolveDID", true, params, s.chain.ResolveDIDSDK)
 }
 
-// resolve reads {did, all} and answers with the result by builds. all may
-// be left out and then means false, as the SDKs send it and as the EID chain
-// reads it (Elastos.ELA.SideChain.EID internal/ethapi/didapi.go, ResolveDID).
-func (s *Server) resolve(method string, params json.RawMessage, by func(did.DID, bool) ([]byte, error)) (any, *jsonrpc.Error) {
+// resolve reads {did, all} and answers with the result by builds, in the
+// SDKs' dialect or not, once per block (see resultCache). all may be left
+// out and then means false, as the SDKs send it and as the EID chain reads
+// it (Elastos.ELA.SideChain.EID internal/ethapi/didapi.go, ResolveDID).
+func (s *Server) resolve(method string, sdk bool, params json.RawMessage, by func(did.DID, bool) ([]byte, error)) (any, *jsonrpc.Error) {
 	var p struct {
 		DID *string `json:"did"`
 		All bool    `json:"all"`
@@ -60,10 +61,16 @@ func (s *Server) resolve(method string, params json.RawMessage, by func(did.DID,
 	if err != nil {
 		return nil, err
 	}
+	key := resultKey{did: d.String(), all: p.All, sdk: sdk}
+	_, tip, _ := s.chain.Tip()
+	if result, ok := s.results.get(tip, key); ok {
+		return json.RawMessage(result), nil
+	}
 	result, cerr := by(d, p.All)
 	if cerr != nil {
 		return nil, s.chainFailure(method, jsonrpc.InvalidParams, cerr)
 	}
+	s.results.put(tip, key, result)
 	return json.RawMessage(result), nil
 }
 
