@@ -6,7 +6,7 @@ PKGS      ?= ./...
 FUZZTIME  ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run test lint vet staticcheck fmt-check unit fuzz bench wasm jstest
+.PHONY: run test lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest
 
 ## run: start a node on the embedded default store with demo data.
 run:
@@ -29,10 +29,18 @@ vet:
 staticcheck:
 	$(GO) tool staticcheck $(PKGS)
 
-## unit: every Go test, with the race detector where the host code runs concurrently.
+## unit: every Go test; host/ (the concurrent node) runs under the race detector.
 unit:
 	GOOS=wasip1 GOARCH=wasm $(GO) build ./core/...
-	$(GO) test -count=1 $(PKGS)
+	@pkgs=$$($(GO) list $(PKGS)); \
+	plain=$$(echo "$$pkgs" | grep -v '^didlight/host/' || true); \
+	racy=$$(echo "$$pkgs" | grep '^didlight/host/' || true); \
+	if [ -n "$$plain" ]; then echo "go test $(PKGS) (outside host/)"; $(GO) test -count=1 $$plain || exit 1; fi; \
+	if [ -n "$$racy" ]; then echo "go test -race (host/)"; $(GO) test -race -count=1 $$racy || exit 1; fi
+
+## soak: the long crash tests (thousands of SIGKILLs of a committing node), not part of `test`.
+soak:
+	DIDLIGHT_SOAK=1 $(GO) test -count=1 -run '^TestCrash' -timeout 60m ./host/store/bolt ./host/chain
 
 ## fuzz: run each fuzz target for FUZZTIME (default 5s); the corpus in testdata always runs in `unit`.
 fuzz:
