@@ -1,0 +1,35 @@
+// Package js serves the didlight module's browser loader to Go programs:
+// the node embeds it to give browsers what they need to verify DIDs
+// themselves (the browser app in didlight/web) and to run its own
+// validation through the module (`didlight node --engine wasm`).
+//
+// The loader's source (api.js, browser.js) is always embedded. The built
+// module (didlight.wasm, written here by `make wasm`) and the WASI shim
+// browser.js imports (@bjorn3/browser_wasi_shim, installed here by npm ci
+// from package-lock.json) are not committed: they are embedded only in a
+// binary built with the didlight_wasm build tag, which `make build` and
+// `make run` set after making them. Without the tag Module and Shim
+// return ErrNotEmbedded, so that `go build ./...` works on a clean checkout.
+package js
+
+import (
+	"embed"
+	"errors"
+	"io/fs"
+)
+
+// BuildTag is the build tag that embeds the module and the shim.
+const BuildTag = "didlight_wasm"
+
+// ErrNotEmbedded is the error of Module and Shim in a binary built
+// without BuildTag.
+var ErrNotEmbedded = errors.New("this didlight binary was built without its WebAssembly module: " +
+	"build it with `make build` (make wasm, npm ci in wasm/js, then go build -tags " + BuildTag + ")")
+
+//go:embed api.js browser.js
+var loader embed.FS
+
+// Loader returns the browser loader's modules: api.js and browser.js, which
+// imports the shim by its package name, @bjorn3/browser_wasi_shim (a page
+// maps that name to the shim's dist/index.js with an import map).
+func Loader() fs.FS { return loader }

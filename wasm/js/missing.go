@@ -1,0 +1,11 @@
+//go:build !didlight_wasm
+
+package js
+
+import "io/fs"
+
+// Module returns ErrNotEmbedded: this binary was built without BuildTag.
+func Module() ([]byte, error) { return nil, ErrNotEmbedded }
+
+// Shim returns ErrNotEmbedded: this binary was built without BuildTag.
+func Shim() (fs.FS, error) { return nil, ErrNotEmbedded }
