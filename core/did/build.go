@@ -44,3 +44,24 @@ func NewDocument(pub keys.PublicKey, expires time.Time, services ...Service) (*D
 	slices.SortFunc(doc.services, func(a, b Service) int { return compareURL(a.ID, b.ID) })
 	return doc, nil
 }
+
+// WithCredentials returns an unsigned copy of the document (its proofs
+// left out) that also embeds the credentials cs, as the SDKs' document
+// builder adds them: each about the document's DID, each id once, sorted
+// by id. Sign the copy. Errors match ErrMalformed.
+func (doc *Document) WithCredentials(cs ...*Credential) (*Document, error) {
+	out := *doc
+	out.proofs = nil
+	out.credentials = slices.Clone(doc.credentials)
+	for _, c := range cs {
+		if c.Subject != doc.subject || c.ID.DID != doc.subject {
+			return nil, errorf(ErrMalformed, "%s: credential %s is about %s, not the document's DID", doc.subject, c.ID, c.Subject)
+		}
+		if slices.ContainsFunc(out.credentials, func(o Credential) bool { return o.ID == c.ID }) {
+			return nil, errorf(ErrMalformed, "%s: credential %s is listed twice", doc.subject, c.ID)
+		}
+		out.credentials = append(out.credentials, *c)
+	}
+	slices.SortFunc(out.credentials, func(a, b Credential) int { return compareURL(a.ID, b.ID) })
+	return &out, nil
+}

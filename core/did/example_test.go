@@ -60,3 +60,24 @@ func ExampleParse() {
 	// did:elastos:FooBar true foobar
 	// did: "did:web:example.com": method "web", want "elastos"
 }
+
+// Issue a credential: build it, sign it as the issuer, verify it against
+// the issuer's document.
+func ExampleNewCredential() {
+	priv, _ := keys.ParseExtendedPrivateKey(vectors.String("elastos-did-sdk/v2.2/user4.id.primary.sk"))
+	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	doc, _ := did.NewDocument(priv.Public(), at.AddDate(5, 0, 0))
+	id := did.URL{DID: doc.Subject(), Fragment: "email"}
+	vc, err := did.NewCredential(id, []string{"SelfProclaimedCredential", "VerifiableCredential"}, doc.Subject(),
+		[]byte(`{"email":"user4@example.com"}`), at, at.AddDate(1, 0, 0))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	vc, err = vc.Sign(priv, did.URL{Fragment: did.PrimaryKey}, at)
+	fmt.Println(vc.Proof.VerificationMethod, err)
+	fmt.Println(vc.VerifyProof(keys.Native{}, did.NewDocuments(doc)))
+	// Output:
+	// did:elastos:igHbSCez6H3gTuVPzwNZRrdj92GCJ6hD5d#primary <nil>
+	// <nil>
+}

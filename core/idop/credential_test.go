@@ -279,3 +279,28 @@ func TestRevokedBy(t *testing.T) {
 		t.Errorf("failing lookup: %v", err)
 	}
 }
+
+// A credential issued with did.NewCredential and Credential.Sign is
+// declared like the SDK's: the issuer user4 vouches for user1's email, user1
+// declares it, and a tampered copy is refused.
+func TestDeclareIssuedCredential(t *testing.T) {
+	docs := sdkDocs(t)
+	owner, issuer := url(t, user1Primary), url(t, user4Primary)
+	vc, err := did.NewCredential(did.URL{DID: owner.DID, Fragment: "email"}, []string{"EmailCredential", "VerifiableCredential"},
+		issuer.DID, []byte(`{"email":"user1@example.com"}`), early.AddDate(0, 0, -1), early.AddDate(1, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vc, err = vc.Sign(privateKey(t, byUser4.key), issuer, early.AddDate(0, 0, -1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ValidateCredential(declare(t, vc, byUser1), nil, docs, keys.Native{}, early); err != nil {
+		t.Errorf("declare of the issued credential: %v", err)
+	}
+	tampered := *vc
+	tampered.ExpirationDate = tampered.ExpirationDate.AddDate(1, 0, 0)
+	if err := ValidateCredential(declare(t, &tampered, byUser1), nil, docs, keys.Native{}, early); RuleOf(err) != RuleIssuer {
+		t.Errorf("declare of a tampered copy: %v, want rule %q", err, RuleIssuer)
+	}
+}
