@@ -1,12 +1,10 @@
 package chain
 
 import (
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,9 +16,8 @@ import (
 )
 
 // credential returns a credential about owner of type typ, fragment frag,
-// issued and signed by issuer. The proof signs the normalized credential
-// without its proof, whose member comes last in the normalized form; the
-// credential must then verify, which the test checks.
+// issued and signed by issuer; the credential must then verify, which the
+// test checks.
 func credential(t *testing.T, f *fixture, owner, issuer *user, frag, typ string) *did.Credential {
 	t.Helper()
 	c, err := signedCredential(owner, issuer, frag, typ)
@@ -35,21 +32,13 @@ func credential(t *testing.T, f *fixture, owner, issuer *user, frag, typ string)
 
 // signedCredential builds the credential credential returns.
 func signedCredential(owner, issuer *user, frag, typ string) (*did.Credential, error) {
-	subject := owner.did().String()
-	text, _ := json.Marshal(map[string]any{
-		"id": subject + "#" + frag, "type": []string{typ}, "issuer": issuer.did().String(),
-		"issuanceDate": "2026-01-01T00:00:00Z", "expirationDate": "2030-01-01T00:00:00Z",
-		"credentialSubject": map[string]any{"id": subject, "name": frag},
-		"proof":             map[string]any{"type": did.DefaultKeyType, "verificationMethod": issuer.primary().String(), "signature": "AA"},
-	})
-	c, err := did.ParseCredential(text)
+	claims, _ := json.Marshal(map[string]string{"name": frag})
+	c, err := did.NewCredential(did.URL{DID: owner.did(), Fragment: frag}, []string{typ}, issuer.did(), claims,
+		time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
 	if err != nil {
 		return nil, err
 	}
-	norm := string(c.Normalized())
-	cut := strings.LastIndex(norm, `,"proof":`)
-	sig := issuer.key.Sign(sha256.Sum256([]byte(norm[:cut] + "}")))
-	return did.ParseCredential([]byte(strings.Replace(string(text), `"AA"`, `"`+sig.Text()+`"`, 1)))
+	return c.Sign(issuer.key, issuer.primary(), time.Time{})
 }
 
 // resolvedCredential is a resolvecredential result read back.

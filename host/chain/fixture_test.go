@@ -221,40 +221,25 @@ func (u *user) document(t testing.TB, expires time.Time, services []did.Service,
 	return doc
 }
 
-// withCredentials returns doc with a self-proclaimed credential of each
-// type. Nothing checks the proofs of embedded credentials; each carries a
-// signature by the holder's key over its id, so that it has one.
+// withCredentials returns doc (unsigned) with a self-proclaimed credential
+// of each type, signed by the holder's key.
 func withCredentials(t testing.TB, doc *did.Document, key *keys.PrivateKey, types []string) *did.Document {
 	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(doc.Normalized(), &m); err != nil {
-		t.Fatal(err)
-	}
-	subject := doc.Subject().String()
-	var creds []any
+	subject := doc.Subject()
+	creds := make([]*did.Credential, len(types))
 	for i, typ := range types {
-		id := fmt.Sprintf("%s#cred%d", subject, i)
-		creds = append(creds, map[string]any{
-			"id":             id,
-			"type":           []string{"SelfProclaimedCredential", typ},
-			"issuer":         subject,
-			"issuanceDate":   "2026-01-01T00:00:00Z",
-			"expirationDate": "2030-01-01T00:00:00Z",
-			"credentialSubject": map[string]any{
-				"id": subject, "email": fmt.Sprintf("%s@example.com", typ), "rank": i,
-			},
-			"proof": map[string]any{
-				"type": did.DefaultKeyType, "verificationMethod": subject + "#primary",
-				"signature": key.SignData([]byte(id)).Text(),
-			},
-		})
+		claims, _ := json.Marshal(map[string]any{"email": fmt.Sprintf("%s@example.com", typ), "rank": i})
+		c, err := did.NewCredential(did.URL{DID: subject, Fragment: fmt.Sprintf("cred%d", i)}, []string{"SelfProclaimedCredential", typ},
+			subject, claims, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
+		if err == nil {
+			c, err = c.Sign(key, did.URL{DID: subject, Fragment: did.PrimaryKey}, time.Time{})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		creds[i] = c
 	}
-	m["verifiableCredential"] = creds
-	b, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := did.ParseDocument(b)
+	out, err := doc.WithCredentials(creds...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -139,12 +139,8 @@ func (p *person) declareRequest(now time.Time) (idop.Request, error) {
 	if err != nil {
 		return idop.Request{}, err
 	}
-	cred, err := did.ParseCredential(vc)
-	if err != nil {
-		return idop.Request{}, err
-	}
 	primary, _ := doc.DefaultKey()
-	return idop.NewDeclare(cred, primary.ID, p.key)
+	return idop.NewDeclare(vc, primary.ID, p.key)
 }
 
 // credentialStatus is the status the chain gives the credential id.
