@@ -43,9 +43,15 @@ func (s *Server) restHandler() http.Handler {
 	mux.HandleFunc("GET /api/v1/restart", s.serveRestart)
 	mux.HandleFunc("POST /api/v1/transaction", s.serveBroadcast)
 	mux.HandleFunc("OPTIONS /api/v1/", preflight)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	notEndpoint := func(w http.ResponseWriter, r *http.Request) {
 		writeREST(w, nil, fail(invalidMethod, fmt.Sprintf("%s %s is not an endpoint of this API", r.Method, r.URL.Path)))
-	})
+	}
+	mux.HandleFunc("/api/", notEndpoint)
+	if s.opts.Web != nil {
+		mux.Handle("/", s.opts.Web)
+	} else {
+		mux.HandleFunc("/", notEndpoint)
+	}
 	return cors(mux)
 }
 

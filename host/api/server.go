@@ -35,6 +35,9 @@ type Options struct {
 	Version string
 	// Logger receives request failures and listener events; nil discards.
 	Logger *slog.Logger
+	// Web, when set, answers the REST listener's paths outside /api/: the
+	// browser app (package didlight/web). Without it they answer 42001.
+	Web http.Handler
 }
 
 // Server serves a chain's REST API on one listener and its JSON-RPC API and
