@@ -95,7 +95,7 @@ func (h *vcHistory) add(r idop.Request, err error) *vcHistory {
 		h.t.Fatal(err)
 	}
 	i := len(h.entries)
-	h.entries = append(h.entries, Entry{Txid: txid(20 + i), Height: uint32(200 + i), Time: early.AddDate(0, 0, i).Unix(), Request: r})
+	h.entries = append(h.entries, entry(h.t, r, txid(20+i), uint32(200+i), 0, early.AddDate(0, 0, i)))
 	return h
 }
 

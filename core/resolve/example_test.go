@@ -21,12 +21,10 @@ func ExampleVerify() {
 	primary, _ := doc.DefaultKey()
 	doc, _ = doc.Sign(priv, primary.ID, at)
 	create, _ := idop.NewCreate(doc, primary.ID, priv)
-	history := []resolve.Entry{{
-		Txid:    "23df5f7d0befb743899c22357f774df3d9ce809917b07559c59f12771e67aa31",
-		Height:  1200,
-		Time:    at.Unix(),
-		Request: create,
-	}}
+	op, _ := idop.Decode(create) // a node decodes each operation once, when it takes it in
+	history := []resolve.Entry{
+		resolve.NewEntry(op, "23df5f7d0befb743899c22357f774df3d9ce809917b07559c59f12771e67aa31", 1200, 0, at.Unix()),
+	}
 
 	result, _ := resolve.Result(doc.Subject(), history, true, at.Unix())
 	v, err := resolve.Verify(result, nil, keys.Native{}, at.AddDate(1, 0, 0))
@@ -66,9 +64,11 @@ func ExampleCredentialResult() {
 	declare, _ := idop.NewDeclare(vc, ownerKey, owner)
 	revoke, _ := idop.NewRevoke(vc.ID, issuerKey, issuer)
 	at := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
+	declared, _ := idop.Decode(declare)
+	revoked, _ := idop.Decode(revoke)
 	history := []resolve.Entry{
-		{Txid: "23df5f7d0befb743899c22357f774df3d9ce809917b07559c59f12771e67aa31", Height: 1200, Time: at.Unix(), Request: declare},
-		{Txid: "b13f5d0a38e2bb3fe4c1ba58e1e6b98fe0b9ab01f9b2e2b7f9a5cd3a80a38f22", Height: 1300, Time: at.AddDate(0, 1, 0).Unix(), Request: revoke},
+		resolve.NewEntry(declared, "23df5f7d0befb743899c22357f774df3d9ce809917b07559c59f12771e67aa31", 1200, 0, at.Unix()),
+		resolve.NewEntry(revoked, "b13f5d0a38e2bb3fe4c1ba58e1e6b98fe0b9ab01f9b2e2b7f9a5cd3a80a38f22", 1300, 0, at.AddDate(0, 1, 0).Unix()),
 	}
 
 	result, _ := resolve.CredentialResult(vc.ID, history, did.DID{}, lookup)
@@ -113,7 +113,8 @@ func ExampleDialect() {
 	primary, _ := doc.DefaultKey()
 	doc, _ = doc.Sign(priv, primary.ID, at)
 	create, _ := idop.NewCreate(doc, primary.ID, priv)
-	history := []resolve.Entry{{Txid: "23df5f7d0befb743899c22357f774df3d9ce809917b07559c59f12771e67aa31", Height: 1200, Time: at.Unix(), Request: create}}
+	op, _ := idop.Decode(create)
+	history := []resolve.Entry{resolve.NewEntry(op, "23df5f7d0befb743899c22357f774df3d9ce809917b07559c59f12771e67aa31", 1200, 0, at.Unix())}
 	tip := at.AddDate(2, 0, 0).Unix()
 
 	for _, dl := range []resolve.Dialect{resolve.DialectSpec, resolve.DialectEID} {

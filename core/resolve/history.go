@@ -6,17 +6,32 @@ import (
 	"slices"
 	"time"
 
-	"didlight/core/did"
 	"didlight/core/idop"
 )
 
-// Entry is one operation of a DID's history as the chain recorded it.
+// Entry is one operation of a history as the chain recorded it, with what
+// deriving a status needs from it, so that building a result decodes
+// nothing. NewEntry makes one from a decoded operation; a store keeps
+// Expires with the rest and gives it back.
 type Entry struct {
 	Txid     string
 	Height   uint32
 	Position int   // the transaction's index in its block
 	Time     int64 // the block's time, Unix seconds
 	Request  idop.Request
+	// Expires is when the document the operation publishes (create,
+	// update, transfer) expires, Unix seconds; 0 when it publishes none.
+	Expires int64
+}
+
+// NewEntry returns the history entry of op, carried by transaction txid at
+// position pos of the block at height, stamped t (Unix seconds).
+func NewEntry(op *idop.Op, txid string, height uint32, pos int, t int64) Entry {
+	e := Entry{Txid: txid, Height: height, Position: pos, Time: t, Request: op.Request}
+	if op.Document != nil {
+		e.Expires = op.Document.Expires().Unix()
+	}
+	return e
 }
 
 // Status is the state of a DID in a resolve result.
@@ -57,7 +72,9 @@ func StatusOf(h []Entry, tip int64) (Status, error) {
 }
 
 // derive returns the status of a history sorted newest first and the index
-// of its latest document transaction (-1 when there is none).
+// of its latest document transaction (-1 when there is none). It reads the
+// operations' headers and the latest document's Expires, and decodes
+// nothing.
 func derive(h []Entry, tip int64) (Status, int, error) {
 	if len(h) == 0 {
 		return NotFound, -1, nil
@@ -69,19 +86,20 @@ func derive(h []Entry, tip int64) (Status, int, error) {
 	if h[0].Request.Header.Operation == idop.Deactivate {
 		return Deactivated, latest, nil
 	}
-	op, err := idop.Decode(h[latest].Request)
-	if err != nil {
-		return 0, -1, fmt.Errorf("resolve: transaction %s: %w", h[latest].Txid, err)
+	e := h[latest]
+	if e.Expires == 0 {
+		return 0, -1, &idop.RuleError{Rule: idop.RuleMalformed, Err: fmt.Errorf("resolve: transaction %s (%s) has no Expires: make entries with NewEntry", e.Txid, e.Request.Header.Operation)}
 	}
-	return statusAt(op.Document, false, time.Unix(tip, 0)), latest, nil
+	return statusAt(time.Unix(e.Expires, 0), false, time.Unix(tip, 0)), latest, nil
 }
 
-// statusAt is the status of a DID whose latest document is doc at time now.
-func statusAt(doc *did.Document, deactivated bool, now time.Time) Status {
+// statusAt is the status at time now of a DID whose latest document
+// expires at expires.
+func statusAt(expires time.Time, deactivated bool, now time.Time) Status {
 	switch {
 	case deactivated:
 		return Deactivated
-	case doc.Expires().Before(now):
+	case expires.Before(now):
 		return Expired
 	}
 	return Valid

@@ -71,21 +71,31 @@ func newChainOf(t testing.TB, key string, updates int, deactivate bool) *chain {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.add(r, at)
+		c.add(t, r, at)
 	}
 	if deactivate {
 		r, err := idop.NewDeactivate(c.subject, c.key, c.priv)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.add(r, t0.AddDate(0, 0, updates+1))
+		c.add(t, r, t0.AddDate(0, 0, updates+1))
 	}
 	return c
 }
 
-func (c *chain) add(r idop.Request, at time.Time) {
+func (c *chain) add(t testing.TB, r idop.Request, at time.Time) {
 	i := len(c.entries)
-	c.entries = append(c.entries, Entry{Txid: txid(i), Height: uint32(100 + i), Position: 1, Time: at.Unix(), Request: r})
+	c.entries = append(c.entries, entry(t, r, txid(i), uint32(100+i), 1, at))
+}
+
+// entry decodes r and returns its history entry.
+func entry(t testing.TB, r idop.Request, txid string, height uint32, pos int, at time.Time) Entry {
+	t.Helper()
+	op, err := idop.Decode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewEntry(op, txid, height, pos, at.Unix())
 }
 
 // decoded is a result read back with encoding/json.
@@ -125,6 +135,21 @@ func TestSorted(t *testing.T) {
 	}
 	if h[0].Txid != "a" {
 		t.Error("Sorted changed its input")
+	}
+}
+
+// NewEntry keeps where the operation is and, for a document, its expires.
+func TestNewEntry(t *testing.T) {
+	c := newChain(t, 1, true)
+	for i, want := range []int64{t0.AddDate(1, 0, 0).Unix(), t0.AddDate(1, 0, 1).Unix(), 0} {
+		e := c.entries[i]
+		if e.Expires != want || e.Txid != txid(i) || e.Height != uint32(100+i) || e.Position != 1 || e.Time != t0.AddDate(0, 0, i).Unix() {
+			t.Errorf("entry %d (%s): %+v, want expires %d", i, e.Request.Header.Operation, e, want)
+		}
+	}
+	declare := historyOf(t, "user1.vc.twitter").declare(owner).entries[0]
+	if declare.Expires != 0 {
+		t.Errorf("a declare publishes no document, yet its entry expires at %d", declare.Expires)
 	}
 }
 
@@ -188,10 +213,18 @@ func TestStatusOfBrokenHistory(t *testing.T) {
 	if _, err := StatusOf(c.entries[1:], t0.Unix()); err == nil {
 		t.Error("a history of only a deactivate has no status")
 	}
+	// Results are built from what NewEntry derived when the operation was
+	// taken in: an entry without it is refused, and a payload is not
+	// decoded again.
 	broken := slices.Clone(c.entries[:1])
-	broken[0].Request.Payload = "!"
+	broken[0].Expires = 0
 	if _, err := Result(c.subject, broken, false, t0.Unix()); idop.RuleOf(err) != idop.RuleMalformed {
-		t.Errorf("undecodable latest document: %v", err)
+		t.Errorf("latest document without its derived expires: %v", err)
+	}
+	undecodable := slices.Clone(c.entries[:1])
+	undecodable[0].Request.Payload = "!"
+	if s, err := StatusOf(undecodable, t0.Unix()); s != Valid || err != nil {
+		t.Errorf("StatusOf decoded the payload: %v, %v", s, err)
 	}
 }
 
@@ -255,7 +288,7 @@ func TestVerifyMainnetCreate(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, _ := did.Parse(v.DID)
-	b, err := Result(d, []Entry{{Txid: v.Txid, Height: 1, Time: v.Timestamp.Unix(), Request: r}}, true, t0.Unix())
+	b, err := Result(d, []Entry{entry(t, r, v.Txid, 1, 0, v.Timestamp)}, true, t0.Unix())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +318,7 @@ func TestVerifyCustomized(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC)
-	b, _ := Result(foobar.Subject(), []Entry{{Txid: txid(0), Time: at.Unix(), Request: create}}, true, at.Unix())
+	b, _ := Result(foobar.Subject(), []Entry{entry(t, create, txid(0), 0, 0, at)}, true, at.Unix())
 	if _, err := Verify(b, did.NewDocuments(docs...), keys.Native{}, at); err != nil {
 		t.Errorf("foobar: %v", err)
 	}

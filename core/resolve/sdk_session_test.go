@@ -98,7 +98,7 @@ func TestSDKSession(t *testing.T) {
 		if err != nil {
 			t.Fatalf("request %d: %v", i, err)
 		}
-		if err := c.apply(op, Entry{Txid: tx.Txid, Height: uint32(i + 1), Time: tx.Timestamp.Unix(), Request: r}); err != nil {
+		if err := c.apply(op, NewEntry(op, tx.Txid, uint32(i+1), 0, tx.Timestamp.Unix())); err != nil {
 			t.Errorf("request %d, %s of %s: %v", i, r.Header.Operation, op.DID, err)
 		}
 		ops[r.Header.Operation]++

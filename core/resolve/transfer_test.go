@@ -45,9 +45,9 @@ func foobarTransfer(t testing.TB, ticketTxid string) []Entry {
 		t.Fatal(err)
 	}
 	return []Entry{
-		{Txid: ticketTxid, Height: 300, Time: early.Unix(), Request: create},
-		{Txid: txid(1), Height: 301, Time: early.AddDate(0, 0, 1).Unix(), Request: transfer},
-		{Txid: txid(2), Height: 302, Time: early.AddDate(0, 0, 2).Unix(), Request: update},
+		entry(t, create, ticketTxid, 300, 0, early),
+		entry(t, transfer, txid(1), 301, 0, early.AddDate(0, 0, 1)),
+		entry(t, update, txid(2), 302, 0, early.AddDate(0, 0, 2)),
 	}
 }
 

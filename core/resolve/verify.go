@@ -102,7 +102,7 @@ func verify(dl Dialect, result []byte, docs did.Lookup, v keys.Verifier, now tim
 		return nil, err
 	}
 	out.Document, out.Txid, out.Complete = st.Document, st.Txid, txs[len(txs)-1].op.Request.Header.Operation == idop.Create
-	if got := dl.Status(statusAt(st.Document, st.Deactivated, now)); got != status {
+	if got := dl.Status(statusAt(st.Document.Expires(), st.Deactivated, now)); got != status {
 		return nil, whole(RuleStatus, fmt.Errorf("the result says %d (%s), the transactions give %d (%s) at %s", status, status, got, got, did.FormatTime(now)))
 	}
 	return out, nil
