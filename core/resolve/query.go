@@ -12,17 +12,21 @@ import (
 // embedded credential with its id, type, issuer (the DID itself for a
 // self-proclaimed credential), issuanceDate, expirationDate (when set) and
 // subject (its credentialSubject, id included), ids in full form. The member
-// is an empty array when the document has no credentials.
+// is an empty array when the document has no credentials. It comes first,
+// so that a matcher reading the raw JSON for a credential condition finds
+// it without scanning past the document's keys and services.
 func View(doc *did.Document) []byte {
 	norm := doc.Normalized()
-	dst := append(norm[:len(norm)-1], `,"credential":[`...)
+	dst := make([]byte, 0, len(norm)+64+256*len(doc.Credentials()))
+	dst = append(dst, `{"credential":[`...)
 	for i, c := range doc.Credentials() {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst = appendCredentialView(dst, &c)
 	}
-	return append(dst, "]}"...)
+	dst = append(dst, "],"...)
+	return append(dst, norm[1:]...)
 }
 
 func appendCredentialView(dst []byte, c *did.Credential) []byte {
