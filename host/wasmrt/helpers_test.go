@@ -167,21 +167,25 @@ func newHistory(t testing.TB, key string, updates int, deactivate bool) *history
 			t.Fatal(err)
 		}
 		h.docs = append(h.docs, doc)
-		h.add(r, at)
+		h.add(t, r, at)
 	}
 	if deactivate {
 		r, err := idop.NewDeactivate(h.subject, h.key, h.priv)
 		if err != nil {
 			t.Fatal(err)
 		}
-		h.add(r, t0.AddDate(0, 0, updates+1))
+		h.add(t, r, t0.AddDate(0, 0, updates+1))
 	}
 	return h
 }
 
-func (h *history) add(r idop.Request, at time.Time) {
-	i := len(h.entries)
-	h.entries = append(h.entries, resolve.Entry{Txid: txid(i), Height: uint32(100 + i), Position: 1, Time: at.Unix(), Request: r})
+func (h *history) add(t testing.TB, r idop.Request, at time.Time) {
+	t.Helper()
+	op, err := idop.Decode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.entries = append(h.entries, resolve.NewEntry(op, txid(len(h.entries)), uint32(100+len(h.entries)), 1, at.Unix()))
 }
 
 // result is the resolvedid result a node gives for the history.

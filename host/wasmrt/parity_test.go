@@ -227,7 +227,11 @@ func addHistories(t testing.TB, cs *cases, withDocs abi.Env) {
 		t.Fatal(err)
 	}
 	at := time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC)
-	b, _ := resolve.Result(doc.Subject(), []resolve.Entry{{Txid: txid(0), Time: at.Unix(), Request: create}}, true, at.Unix())
+	decoded, err := idop.Decode(create)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := resolve.Result(doc.Subject(), []resolve.Entry{resolve.NewEntry(decoded, txid(0), 0, 0, at.Unix())}, true, at.Unix())
 	in := abi.VerifyResolveResultInput{Result: b, Now: at}
 	cs.add("customized without controllers", "verify_resolve_result", abi.Env{}, in)
 	cs.add("customized, controllers looked up", "verify_resolve_result", withDocs, in)

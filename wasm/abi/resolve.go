@@ -104,7 +104,11 @@ func statusOf(in *StatusOfInput, _ Env) (Status, error) {
 		if err != nil {
 			return Status{}, fmt.Errorf("abi: history[%d]: %w", i, err)
 		}
-		h[i] = resolve.Entry{Txid: e.Txid, Height: e.Height, Position: e.Position, Time: e.Timestamp.Unix(), Request: r}
+		op, err := idop.Decode(r)
+		if err != nil {
+			return Status{}, fmt.Errorf("abi: history[%d]: %w", i, err)
+		}
+		h[i] = resolve.NewEntry(op, e.Txid, e.Height, e.Position, e.Timestamp.Unix())
 	}
 	s, err := resolve.StatusOf(h, in.Tip.Unix())
 	if err != nil {
