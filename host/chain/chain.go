@@ -158,13 +158,16 @@ func (c *Chain) initStore(tx store.Tx) error {
 		if want := c.genesis.Hash(); string(v) != string(want[:]) {
 			return fmt.Errorf("the store holds the chain of another dev seed (genesis %x, this seed's is %s)", reverse(v), want)
 		}
-		return nil
+		return c.upgrade(tx)
 	}
 	var id [8]byte
 	if _, err := rand.Read(id[:]); err != nil {
 		return err
 	}
 	if err := putMeta(tx, metaNodeID, id[:]); err != nil {
+		return err
+	}
+	if err := putMeta(tx, metaFormat, record.U64(storeFormat)); err != nil {
 		return err
 	}
 	return c.writeGenesis(tx)

@@ -231,6 +231,9 @@ func replayOp(want map[string]map[string]string, dids map[string]*didModel, req 
 	}
 	key := op.DID.Key()
 	e := record.Entry{Txid: txid, Time: t, Request: req}
+	if op.Document != nil {
+		e.Expires = op.Document.Expires().Unix()
+	}
 	want[bucketHistory][string(record.HistoryKey(key, height, pos))] = string(e.Bytes())
 	m := dids[key]
 	created := ""

@@ -50,7 +50,10 @@ func (id *identity) derive() {
 // position: appends it to the DID's history and updates the DID's state,
 // its query view and its postings.
 func (w *batch) applyIdentity(id *identity, txid ela.Hash, height, pos uint32) error {
-	e := record.Entry{Txid: txid, Time: w.time, Request: id.op.Request}
+	// The entry keeps what resolve derives from the operation, so that
+	// resolving decodes nothing.
+	re := resolve.NewEntry(id.op, txid.String(), height, int(pos), int64(w.time))
+	e := record.Entry{Txid: txid, Time: w.time, Request: re.Request, Expires: re.Expires}
 	history := bucketHistory
 	if id.credential() {
 		history = bucketCredHist

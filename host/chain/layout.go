@@ -31,6 +31,7 @@ const (
 	metaNodeID      = "node"        // the node's random id
 	metaOffset      = "offset"      // the devnet clock's offset, seconds
 	metaEpoch       = "epoch"       // counts resets; pooled transactions carry it
+	metaFormat      = "format"      // the store's record formats (storeFormat); absent in format 1
 	metaTxnCount    = "txn"         // transactions in blocks
 	metaReceived    = "received"    // transactions received
 )

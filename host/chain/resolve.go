@@ -93,5 +93,5 @@ func (s snapshot) entries(name, key string, n int) ([]resolve.Entry, error) {
 }
 
 func resolveEntry(e *record.Entry, height, pos uint32) resolve.Entry {
-	return resolve.Entry{Txid: e.Txid.String(), Height: height, Position: int(pos), Time: int64(e.Time), Request: e.Request}
+	return resolve.Entry{Txid: e.Txid.String(), Height: height, Position: int(pos), Time: int64(e.Time), Request: e.Request, Expires: e.Expires}
 }

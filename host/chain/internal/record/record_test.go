@@ -41,7 +41,7 @@ var samples = []struct {
 		nil, func(b []byte) (any, error) { return ParseCredential(b) }},
 	{"entry", &Entry{Txid: h2, Time: 77, Request: idop.Request{
 		Header:  idop.Header{Specification: idop.SpecDID, Operation: idop.Update, PreviousTxid: "ab", Ticket: "t"},
-		Payload: "payload", Proof: idop.Proof{Type: "ECDSAsecp256r1", VerificationMethod: "#primary", Signature: "sig"}}},
+		Payload: "payload", Proof: idop.Proof{Type: "ECDSAsecp256r1", VerificationMethod: "#primary", Signature: "sig"}}, Expires: 1798761600},
 		nil, func(b []byte) (any, error) { return ParseEntry(b) }},
 	{"view", &View{DIDKey: "foo", JSON: []byte(`{"id":"did:elastos:foo"}`)}, nil, func(b []byte) (any, error) { return ParseView(b) }},
 	{"pool tx", &PoolTx{Epoch: 3, Raw: []byte{4, 5}}, nil, func(b []byte) (any, error) { return ParsePoolTx(b) }},
@@ -148,5 +148,26 @@ func TestKeys(t *testing.T) {
 	}
 	if v, err := ParseAmount(Amount(-5)); v != -5 || err != nil {
 		t.Errorf("amount %d %v", v, err)
+	}
+}
+
+// A format 1 entry is a format 2 entry without its trailing Expires: only
+// ParseEntryV1 reads it, and it reads nothing else.
+func TestEntryV1(t *testing.T) {
+	e := &Entry{Txid: h1, Time: 9, Request: idop.Request{Header: idop.Header{Specification: idop.SpecDID, Operation: idop.Create},
+		Payload: "p", Proof: idop.Proof{VerificationMethod: "#primary", Signature: "s"}}, Expires: 1798761600}
+	b := e.Bytes()
+	v1 := b[:len(b)-8]
+	got, err := ParseEntryV1(v1)
+	want := *e
+	want.Expires = 0
+	if err != nil || !cmp.Equal(got, &want) {
+		t.Errorf("ParseEntryV1 = %+v, %v; want %+v", got, err, want)
+	}
+	if _, err := ParseEntry(v1); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("ParseEntry of a format 1 entry: %v", err)
+	}
+	if _, err := ParseEntryV1(b); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("ParseEntryV1 of a format 2 entry: %v", err)
 	}
 }

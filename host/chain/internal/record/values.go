@@ -251,36 +251,58 @@ func ParseCredential(data []byte) (*Credential, error) {
 }
 
 // Entry is an operation of a DID's or a credential id's history, stored
-// under its HistoryKey: the transaction, the block's time and the request.
+// under its HistoryKey: the transaction, the block's time, the request and
+// what deriving a status needs from it (resolve.Entry.Expires), so that a
+// resolve decodes nothing.
 type Entry struct {
 	Txid    ela.Hash
 	Time    uint32
 	Request idop.Request
+	Expires int64 // when the document the request publishes expires, Unix seconds; 0 for none
 }
 
 // Bytes encodes e.
 func (e *Entry) Bytes() []byte {
 	q := &e.Request
-	w := make(writer, 0, 128+len(q.Payload))
+	w := make(writer, 0, 64+len(q.Header.Specification)+len(q.Header.Operation)+len(q.Header.PreviousTxid)+len(q.Header.Ticket)+
+		len(q.Payload)+len(q.Proof.Type)+len(q.Proof.VerificationMethod)+len(q.Proof.Signature))
 	w.hash(e.Txid)
 	w.u32(e.Time)
-	for _, s := range []string{q.Header.Specification, q.Header.Operation, q.Header.PreviousTxid, q.Header.Ticket,
+	w.request(q)
+	w.u64(uint64(e.Expires))
+	return w
+}
+
+func (w *writer) request(q *idop.Request) {
+	for _, s := range [...]string{q.Header.Specification, q.Header.Operation, q.Header.PreviousTxid, q.Header.Ticket,
 		q.Payload, q.Proof.Type, q.Proof.VerificationMethod, q.Proof.Signature} {
 		w.str(s)
 	}
-	return w
 }
 
 // ParseEntry decodes an Entry.
 func ParseEntry(data []byte) (*Entry, error) {
 	r := newReader("history entry", data)
 	e := &Entry{Txid: r.hash("txid"), Time: r.u32("time")}
-	q := &e.Request
-	for _, dst := range []*string{&q.Header.Specification, &q.Header.Operation, &q.Header.PreviousTxid, &q.Header.Ticket,
+	r.request(&e.Request)
+	e.Expires = int64(r.u64("expires"))
+	return e, r.end()
+}
+
+// ParseEntryV1 decodes an Entry as stores of format 1 wrote it, without
+// Expires, which the caller derives.
+func ParseEntryV1(data []byte) (*Entry, error) {
+	r := newReader("history entry (format 1)", data)
+	e := &Entry{Txid: r.hash("txid"), Time: r.u32("time")}
+	r.request(&e.Request)
+	return e, r.end()
+}
+
+func (r *reader) request(q *idop.Request) {
+	for _, dst := range [...]*string{&q.Header.Specification, &q.Header.Operation, &q.Header.PreviousTxid, &q.Header.Ticket,
 		&q.Payload, &q.Proof.Type, &q.Proof.VerificationMethod, &q.Proof.Signature} {
 		*dst = r.str("request")
 	}
-	return e, r.end()
 }
 
 // View is the query view of a DID's latest document, stored under the
