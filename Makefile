@@ -6,7 +6,7 @@ PKGS      ?= ./...
 FUZZTIME  ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run test lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest
+.PHONY: run test lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench
 
 ## run: start a node on the embedded default store with demo data.
 run:
@@ -58,3 +58,12 @@ wasm:
 ## jstest: the JS loader's tests in Node (npm ci first on a fresh checkout).
 jstest: wasm
 	cd wasm/js && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && node --test
+
+## sdkinterop: the official Elastos DID JS SDK against a fresh `didlight node --mem`, verbosely (`unit` runs it too).
+sdkinterop:
+	$(GO) test -count=1 -race -v -run '^TestSDKInterop$$' ./host/api/sdkinterop
+
+## sdkbench: verify a 10-operation history with didlight's JS loaders and with the SDK's own verification, in one run.
+sdkbench: wasm
+	cd host/api/sdkinterop && { [ -d node_modules ] || npm ci --ignore-scripts --no-audit --no-fund; }
+	cd wasm/js && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && node --no-warnings bench.mjs ../../host/api/sdkinterop/sdkverify.mjs
