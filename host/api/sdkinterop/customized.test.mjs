@@ -5,7 +5,9 @@
 
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { DID, DIDBiographyStatus, Exceptions, Mnemonic, RootIdentity } from '@elastosfoundation/did-js-sdk';
+import {
+  DID, DIDBiographyStatus, Exceptions, Issuer, Mnemonic, RootIdentity, VerifiableCredential,
+} from '@elastosfoundation/did-js-sdk';
 import { connect, edit, storepass } from './sdknode.mjs';
 import { assertValid, publishedOps } from './verify.mjs';
 
@@ -123,7 +125,21 @@ async function transfer(subject, signers, to, change, editor) {
   return resolved;
 }
 
-test('deactivate: a customized DID by its controller', async () => {
+test('credentials between customized DIDs: issued, declared and revoked through their controllers', async () => {
+  const issuerDoc = await store.loadDid('did:elastos:interopsingle');
+  const vc = await (await Issuer.create(issuerDoc)).issueFor(new DID('did:elastos:interopmulti')).id('#member')
+    .typeWithContext('SelfProclaimedCredential', 'https://ns.elastos.org/credentials/v1')
+    .properties({ member: 'yes' }).seal(storepass);
+  vc.getMetadata().attachStore(store);
+  await vc.declare(null, storepass);
+  const resolved = await VerifiableCredential.resolve(vc.getId(), null, true);
+  assert.ok(await resolved.isValid(), 'a credential issued by a customized DID is not valid');
+
+  await vc.revoke(null, issuerDoc, storepass);
+  assert.equal(await VerifiableCredential.resolve(vc.getId(), null, true).then((x) => x.isRevoked()), true);
+});
+
+test('deactivate: a customized DID by a controller', async () => {
   const [a, , , d] = ctrl;
   await a.deactivateTargetDID(new DID('did:elastos:interopsingle'), null, storepass);
   const single = await new DID('did:elastos:interopsingle').resolve(true);
@@ -139,4 +155,14 @@ test('deactivate: a customized DID by its controller', async () => {
   const resolved = await new DID('did:elastos:interopmulti').resolve(true);
   assert.equal(resolved.getMetadata().isDeactivated(), true);
   await assert.rejects(a.newCustomized('did:elastos:interopmulti', storepass), Exceptions.DIDAlreadyExistException);
+
+  // A 2:3 one, by one of its controllers alone.
+  const [, b, c] = ctrl;
+  let trio = await a.newCustomizedDidWithController('did:elastos:interoptrio', [b.getSubject(), c.getSubject()], 2, storepass);
+  trio = await c.signWithDocument(trio, storepass);
+  trio.setEffectiveController(a.getSubject());
+  await trio.publish(storepass);
+  await b.deactivateTargetDID(trio.getSubject(), null, storepass);
+  assert.equal((await trio.getSubject().resolve(true)).getMetadata().isDeactivated(), true);
+  assert.deepEqual(await publishedOps(await trio.getSubject().resolveBiography()), ['deactivate', 'create']);
 });
