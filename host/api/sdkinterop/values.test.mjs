@@ -1,5 +1,6 @@
 // JSON values that serializers disagree on (HTML characters Go escapes by
-// default, U+2028, control characters, astral code points, exponents, deep
+// default, U+2028, control characters, astral code points, scripts written
+// right to left, exponents, deep
 // nesting, keys out of order) in a document's service properties and a
 // credential's subject: the node must verify the proofs over the SDK's own
 // normalization and serve each operation back exactly as the SDK posted it.
@@ -13,6 +14,7 @@ import { assertValid } from './verify.mjs';
 const awkward = {
   name: 'Tom & Jerry <tj@example.com>',
   text: '😀 \u2028 é \u0001\t\n "quoted" \\back',
+  languages: '中文 日本語 한국어 العربية עברית Ελληνικά हिन्दी',
   numbers: [1.5, 42, -0.0001, 1e21, 1e-7, 0],
   flags: { t: true, f: false, none: null },
   nested: { z: [1, 'x', { b: 2, a: 1 }], y: {} },
