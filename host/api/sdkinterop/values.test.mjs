@@ -1,9 +1,9 @@
 // JSON values that serializers disagree on (HTML characters Go escapes by
 // default, U+2028, control characters, astral code points, scripts written
-// right to left, exponents, deep
-// nesting, keys out of order) in a document's service properties and a
-// credential's subject: the node must verify the proofs over the SDK's own
-// normalization and serve each operation back exactly as the SDK posted it.
+// right to left, exponents, deep nesting, keys out of order) in a
+// document's service properties and a credential's subject: the node must
+// verify the proofs over the SDK's own normalization and serve each
+// operation back exactly as the SDK posted it.
 
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
