@@ -298,10 +298,18 @@ func ParseEntryV1(data []byte) (*Entry, error) {
 	return e, r.end()
 }
 
+// request reads the strings of a request. They share one copy of the
+// bytes they are read from (which a store may reuse once its transaction
+// ends), so that a resolve, which reads many entries, allocates once per
+// entry rather than once per string.
 func (r *reader) request(q *idop.Request) {
+	rest := r.b
+	text := string(rest)
 	for _, dst := range [...]*string{&q.Header.Specification, &q.Header.Operation, &q.Header.PreviousTxid, &q.Header.Ticket,
 		&q.Payload, &q.Proof.Type, &q.Proof.VerificationMethod, &q.Proof.Signature} {
-		*dst = r.str("request")
+		b := r.bytes("request")
+		end := len(rest) - len(r.b)
+		*dst = text[end-len(b) : end]
 	}
 }
 
