@@ -69,7 +69,7 @@ func (c *Chain) ListCredentials(d did.DID, skip, limit int) ([]byte, error) {
 // credentialHistory returns the operations on the credential id with key
 // key.
 func (s snapshot) credentialHistory(key string) ([]resolve.Entry, error) {
-	return s.entries(bucketCredHist, key, 0)
+	return s.entries(bucketCredHist, key, nil)
 }
 
 // credentialRecord returns the state of the credential id with key key, or

@@ -263,7 +263,7 @@ func TestResolveLatest(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			h, err := s.history(string(k), 0)
+			h, err := s.history(string(k))
 			if err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"didlight/core/did"
+	"didlight/core/idop"
 	"didlight/core/resolve"
 	"didlight/host/chain/internal/record"
 	"didlight/host/store"
@@ -32,7 +33,7 @@ func (c *Chain) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte
 		}
 		var h []resolve.Entry
 		if all {
-			h, err = s.history(d.Key(), 0)
+			h, err = s.history(d.Key())
 		} else {
 			h, err = s.latest(d.Key())
 		}
@@ -46,36 +47,26 @@ func (c *Chain) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte
 }
 
 // latest returns the part of a DID's history a result without all shows:
-// its newest operation and, when that is a deactivate, the operation that
-// published the document it deactivated. Reading them costs the same
+// its newest operation and, when that is a deactivate, the operation before
+// it, which published the document it deactivated (nothing follows a
+// deactivate, and it follows a document). Reading them costs the same
 // whatever the length of the history.
 func (s snapshot) latest(key string) ([]resolve.Entry, error) {
-	rec, err := s.didRecord(key)
-	if err != nil || rec == nil {
-		return nil, err
-	}
-	h, err := s.history(key, 1)
-	if err != nil || !rec.Deactivated {
-		return h, err
-	}
-	e, err := s.entry(key, rec.DocHeight, rec.DocPos)
-	if err != nil {
-		return nil, err
-	}
-	return append(h, resolveEntry(e, rec.DocHeight, rec.DocPos)), nil
+	return s.entries(bucketHistory, key, func(h []resolve.Entry) bool {
+		return len(h) == 2 || h[0].Request.Header.Operation != idop.Deactivate
+	})
 }
 
-// history returns the operations of the DID with key key, newest first:
-// all of them, or the newest n.
-func (s snapshot) history(key string, n int) ([]resolve.Entry, error) {
-	return s.entries(bucketHistory, key, n)
+// history returns the operations of the DID with key key, newest first.
+func (s snapshot) history(key string) ([]resolve.Entry, error) {
+	return s.entries(bucketHistory, key, nil)
 }
 
 // entries returns the history entries of key in a history bucket, newest
-// first: all of them, or the newest n.
-func (s snapshot) entries(name, key string, n int) ([]resolve.Entry, error) {
+// first, until enough (nil for all) says that those read are enough.
+func (s snapshot) entries(name, key string, enough func([]resolve.Entry) bool) ([]resolve.Entry, error) {
 	prefix := record.HistoryPrefix(key)
-	var h []resolve.Entry
+	h := make([]resolve.Entry, 0, 2)
 	for k, v := range bucket(s.tx, name).Scan(store.Range{Prefix: prefix, Reverse: true}) {
 		height, pos, err := record.ParseHistoryKey(prefix, k)
 		if err != nil {
@@ -85,7 +76,7 @@ func (s snapshot) entries(name, key string, n int) ([]resolve.Entry, error) {
 		if err != nil {
 			return nil, err
 		}
-		if h = append(h, resolveEntry(e, height, pos)); len(h) == n {
+		if h = append(h, resolveEntry(e, height, pos)); enough != nil && enough(h) {
 			break
 		}
 	}
