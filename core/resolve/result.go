@@ -40,6 +40,9 @@ func result(dl Dialect, d did.DID, h []Entry, all bool, tip int64) ([]byte, erro
 // appendResult appends a resolve result object: the subject under key (did
 // or id), the status, and the transactions, left out when there are none.
 func appendResult(dst []byte, key, subject string, status int, txs []Entry) []byte {
+	if dst == nil {
+		dst = make([]byte, 0, resultSize(subject, txs))
+	}
 	dst = append(append(append(dst, `{"`...), key...), `":`...)
 	dst = sdkjson.AppendString(dst, subject)
 	dst = append(dst, `,"status":`...)
@@ -55,6 +58,19 @@ func appendResult(dst []byte, key, subject string, status int, txs []Entry) []by
 		dst = append(dst, ']')
 	}
 	return append(dst, '}')
+}
+
+// resultSize is about the size of a result, so that it is written
+// without growing its buffer: the JSON syntax and the fixed members take
+// less than 256 bytes per transaction.
+func resultSize(subject string, txs []Entry) int {
+	n := 64 + len(subject)
+	for i := range txs {
+		r := &txs[i].Request
+		n += 256 + len(txs[i].Txid) + len(r.Header.PreviousTxid) + len(r.Header.Ticket) + len(r.Payload) +
+			len(r.Proof.VerificationMethod) + len(r.Proof.Signature)
+	}
+	return n
 }
 
 func appendTransaction(dst []byte, e Entry) []byte {
