@@ -1,26 +1,31 @@
 package api_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"didlight/host/cputime"
 )
 
+// benchDIDs is how many distinct DIDs BenchmarkResolveOverHTTP resolves in
+// turn, so that each resolve reads another DID's state, as a resolver
+// serving many clients does.
+const benchDIDs = 256
+
 // BenchmarkResolveOverHTTP measures resolvedid over loopback HTTP against
 // the ceiling the same server sets: its cheapest endpoint, GET
 // /api/v1/block/height. Each iteration sends a round of height requests,
-// then a round of resolves of a DID with a create and an update (all=false),
-// from one client (serial) or from eight at once (parallel), and times each
-// round apart, so that both kinds are measured in the same run under the
-// same load. The server answers a DID resolved again from its result of the
-// current block (see resultCache), as it does for any DID resolved more
-// than once per block.
+// then a round of resolves (all=false) of DIDs that each have a create and
+// an update, taken in turn from benchDIDs distinct ones, from one client
+// (serial) or from eight at once (parallel), and times each round apart, so
+// that both kinds are measured in the same run under the same load.
 //
 // Reported per request: height-cpu-ns and resolve-cpu-ns, the CPU time of
 // the process (client and server) during each round, and height-ns and
@@ -31,17 +36,32 @@ import (
 // disturbs.
 func BenchmarkResolveOverHTTP(b *testing.B) {
 	n := startNode(b, 0)
-	id := newIdentity(b, "bench")
-	create := n.publish(id, id.create(yearFromNow(), id.service("hive", "HiveVault")))
-	n.publish(id, id.update(create, yearFromNow(), id.service("hive", "HiveVault"), id.service("web", "LinkedDomains")))
-	resolveBody := fmt.Sprintf(`{"jsonrpc":"2.0","method":"resolvedid","params":{"did":%q,"all":false},"id":1}`, id.did)
+	bodies := make([]string, benchDIDs)
+	var wg sync.WaitGroup
+	for i := range bodies {
+		wg.Go(func() {
+			id := newIdentity(b, fmt.Sprint("bench ", i))
+			create, err := n.chain.SubmitRequest(context.Background(), id.create(yearFromNow(), id.service("hive", "HiveVault")))
+			if err == nil {
+				_, err = n.chain.SubmitRequest(context.Background(), id.update(create.String(), yearFromNow(),
+					id.service("hive", "HiveVault"), id.service("web", "LinkedDomains")))
+			}
+			if err != nil {
+				panic(err)
+			}
+			bodies[i] = fmt.Sprintf(`{"jsonrpc":"2.0","method":"resolvedid","params":{"did":%q,"all":false},"id":1}`, id.did)
+		})
+	}
+	wg.Wait()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 	height := func() {
 		resp, err := client.Get(n.rest + "/block/height")
 		drain(b, resp, err, `"Error":0`)
 	}
+	var next atomic.Uint64
 	resolve := func() {
-		resp, err := client.Post(n.rpcURL, "application/json", strings.NewReader(resolveBody))
+		body := bodies[next.Add(1)%benchDIDs]
+		resp, err := client.Post(n.rpcURL, "application/json", strings.NewReader(body))
 		drain(b, resp, err, `"status":0`)
 	}
 	for _, clients := range []int{1, 8} {

@@ -46,9 +46,9 @@ func (s *Server) resolveDIDForSDK(_ context.Context, params json.RawMessage) (an
 }
 
 // resolve reads {did, all} and answers with the result by builds, in the
-// SDKs' dialect or not, once per block (see resultCache). all may be left
-// out and then means false, as the SDKs send it and as the EID chain reads
-// it (Elastos.ELA.SideChain.EID internal/ethapi/didapi.go, ResolveDID).
+// SDKs' dialect or not. all may be left out and then means false, as the
+// SDKs send it and as the EID chain reads it (Elastos.ELA.SideChain.EID
+// internal/ethapi/didapi.go, ResolveDID).
 func (s *Server) resolve(method string, sdk bool, params json.RawMessage, by func(did.DID, bool) ([]byte, error)) (any, *jsonrpc.Error) {
 	var p struct {
 		DID *string `json:"did"`
@@ -61,16 +61,10 @@ func (s *Server) resolve(method string, sdk bool, params json.RawMessage, by fun
 	if err != nil {
 		return nil, err
 	}
-	key := resultKey{did: d.String(), all: p.All, sdk: sdk}
-	_, tip, _ := s.chain.Tip()
-	if result, ok := s.results.get(tip, key); ok {
-		return json.RawMessage(result), nil
-	}
 	result, cerr := by(d, p.All)
 	if cerr != nil {
 		return nil, s.chainFailure(method, jsonrpc.InvalidParams, cerr)
 	}
-	s.results.put(tip, key, result)
 	return json.RawMessage(result), nil
 }
 

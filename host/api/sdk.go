@@ -83,9 +83,7 @@ func (s *Server) serveReset(w http.ResponseWriter, r *http.Request) {
 	case !s.chain.Devnet():
 		writeJSON(w, http.StatusForbidden, sdkError{Code: int(invalidMethod), Message: "only a devnet node can be reset"})
 	default:
-		err := s.chain.Reset(r.Context())
-		s.results.clear() // whatever Reset did, before anyone reads again
-		if err != nil {
+		if err := s.chain.Reset(r.Context()); err != nil {
 			s.log.Error("/reset failed", "err", err)
 			writeJSON(w, http.StatusInternalServerError, sdkError{Code: int(internalError), Message: err.Error()})
 			return

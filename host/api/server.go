@@ -49,7 +49,6 @@ type Server struct {
 
 	rest, rpc *listener
 	restart   chan struct{} // a restart request, taken by Serve
-	results   resultCache   // resolve results of the current tip
 }
 
 // listener is one of the two HTTP services. addr is fixed by Listen; ln and
