@@ -49,17 +49,26 @@ func runNode(args []string, stdout, stderr io.Writer) int {
 // accepting requests, lets in-flight ones finish, stops the block producer
 // and closes the chain and the store, in that order.
 func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.Logger) (err error) {
+	mod, err := loadModule(cfg)
+	if err != nil {
+		return err
+	}
+	engine, closeEngine, err := startEngine(ctx, cfg, mod, log)
+	if err != nil {
+		return err
+	}
+	defer closeWith(&err, closeEngine)
 	db, where, err := openStore(cfg)
 	if err != nil {
 		return err
 	}
 	defer closeWith(&err, db.Close)
-	c, err := chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Arbiters: cfg.arbiters, BlockTime: cfg.blockTime, Logger: log})
+	c, err := chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Arbiters: cfg.arbiters, BlockTime: cfg.blockTime, Engine: engine, Logger: log})
 	if err != nil {
 		return err
 	}
 	defer closeWith(&err, c.Close)
-	srv := api.New(c, api.Options{AdminToken: cfg.adminToken, Version: version(), Logger: log})
+	srv := api.New(c, api.Options{AdminToken: cfg.adminToken, Version: version(), Logger: log, Web: webApp(mod)})
 	if err := srv.Listen(cfg.restAddr, cfg.rpcAddr); err != nil {
 		return err
 	}
@@ -91,7 +100,7 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 		}
 		log.Info("demo seeded", "dids", rep.DIDs, "published", rep.Published)
 	}
-	printBanner(stdout, cfg, c, srv, where)
+	printBanner(stdout, cfg, c, srv, where, mod)
 	if err := srv.Serve(serveCtx); err != nil {
 		return err
 	}
@@ -124,7 +133,7 @@ func closeWith(err *error, close func() error) {
 
 // printBanner tells the user where the node serves and with which dev
 // account, as devnet nodes do. Tools read the REST and JSON-RPC lines.
-func printBanner(w io.Writer, cfg nodeConfig, c *chain.Chain, srv *api.Server, where string) {
+func printBanner(w io.Writer, cfg nodeConfig, c *chain.Chain, srv *api.Server, where string, mod nodeModule) {
 	acct := c.DevAccount()
 	height, _, _ := c.Tip()
 	blocks := "mined as soon as transactions arrive"
@@ -135,15 +144,17 @@ func printBanner(w io.Writer, cfg nodeConfig, c *chain.Chain, srv *api.Server, w
   REST API     %s
   JSON-RPC     %s
   DID SDK      %sidtx, %sresolve, %sreset
+  web app      %s
   store        %s
   chain        height %d, blocks %s, %d arbiter(s)
+  engine       %s
   dev account  %s  (devnet funds; these keys are public, never use them elsewhere)
     public key   %s
     private key  %s
     seed         %q
 ready; Ctrl-C stops the node
-`, version(), srv.RESTURL(), srv.RPCURL(), srv.RPCURL(), srv.RPCURL(), srv.RPCURL(), where,
-		height, blocks, cfg.arbiters, acct.Address,
+`, version(), srv.RESTURL(), srv.RPCURL(), srv.RPCURL(), srv.RPCURL(), srv.RPCURL(), webLine(srv, mod), where,
+		height, blocks, cfg.arbiters, engineLine(cfg, mod), acct.Address,
 		hex.EncodeToString(acct.PublicKey.Bytes()), hex.EncodeToString(acct.PrivateKey.Bytes()), acct.Seed)
 }
 

@@ -22,7 +22,16 @@ type nodeConfig struct {
 	devSeed    string
 	demo       bool
 	adminToken string
+	engine     string // engineNative or engineWasm
+	modulePath string // the module to use instead of the embedded one
 }
+
+// The engines --engine chooses between: core run natively, or the
+// WebAssembly module run in wazero (host/wasmrt).
+const (
+	engineNative = "native"
+	engineWasm   = "wasm"
+)
 
 // envPrefix starts the environment variable of each flag: --rest-addr is
 // also read from DIDLIGHT_REST_ADDR. A flag on the command line wins.
@@ -49,6 +58,8 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.StringVar(&c.devSeed, "dev-seed", "didlight", "seed of the dev account's and arbiters' keys")
 	fs.BoolVar(&c.demo, "demo", false, "publish demo DIDs (services, credentials, updates, deactivations, expiries) unless already there")
 	fs.StringVar(&c.adminToken, "admin-token", "", "token that lets non-loopback clients call GET /api/v1/restart")
+	fs.StringVar(&c.engine, "engine", engineNative, "what validates transactions and identity operations: native (core in this process) or wasm (the didlight WebAssembly module in wazero)")
+	fs.StringVar(&c.modulePath, "module", "", "didlight.wasm to use (for --engine wasm and the browser app) instead of the module embedded in the binary")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: didlight node [flags]\n\nRuns a local identity chain: it mines blocks, accepts transactions and DID\n"+
 			"operations, and serves the REST and JSON-RPC APIs. Each flag may also be set\nwith its environment variable; the command line wins.\n\nFlags:\n")
@@ -92,6 +103,8 @@ func (c *nodeConfig) check(extra []string, set map[string]bool) error {
 		return fmt.Errorf("--arbiters %d: want 1 to %d", c.arbiters, chain.MaxArbiters)
 	case c.devSeed == "":
 		return errors.New("--dev-seed is empty")
+	case c.engine != engineNative && c.engine != engineWasm:
+		return fmt.Errorf("--engine %q: want %s or %s", c.engine, engineNative, engineWasm)
 	}
 	return nil
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func TestParseNodeFlags(t *testing.T) {
-	defaults := nodeConfig{dataDir: "./didlight-data", restAddr: "127.0.0.1:20334", rpcAddr: "127.0.0.1:20336", arbiters: 1, devSeed: "didlight"}
+	defaults := nodeConfig{dataDir: "./didlight-data", restAddr: "127.0.0.1:20334", rpcAddr: "127.0.0.1:20336", arbiters: 1, devSeed: "didlight", engine: "native"}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -19,9 +19,9 @@ func TestParseNodeFlags(t *testing.T) {
 	}{
 		{"defaults", nil, nil, func(*nodeConfig) {}},
 		{"every flag", []string{"--mem", "--rest-addr", ":1", "--rpc-addr=:2", "--block-time", "2s", "--arbiters", "3",
-			"--dev-seed", "s", "--demo", "--admin-token", "t"}, nil, func(c *nodeConfig) {
+			"--dev-seed", "s", "--demo", "--admin-token", "t", "--engine", "wasm", "--module", "m.wasm"}, nil, func(c *nodeConfig) {
 			*c = nodeConfig{mem: true, dataDir: "./didlight-data", restAddr: ":1", rpcAddr: ":2", blockTime: 2 * time.Second,
-				arbiters: 3, devSeed: "s", demo: true, adminToken: "t"}
+				arbiters: 3, devSeed: "s", demo: true, adminToken: "t", engine: "wasm", modulePath: "m.wasm"}
 		}},
 		{"single dash", []string{"-datadir", "/d"}, nil, func(c *nodeConfig) { c.dataDir = "/d" }},
 		{"env", nil, map[string]string{"DIDLIGHT_DATADIR": "/e", "DIDLIGHT_REST_ADDR": ":9", "DIDLIGHT_BLOCK_TIME": "1m",
@@ -31,6 +31,7 @@ func TestParseNodeFlags(t *testing.T) {
 			}},
 		{"flag wins over env", []string{"--rest-addr", ":7"}, map[string]string{"DIDLIGHT_REST_ADDR": ":9"}, func(c *nodeConfig) { c.restAddr = ":7" }},
 		{"mem from env", nil, map[string]string{"DIDLIGHT_MEM": "1"}, func(c *nodeConfig) { c.mem = true }},
+		{"engine from env", nil, map[string]string{"DIDLIGHT_ENGINE": "wasm", "DIDLIGHT_MODULE": "/m"}, func(c *nodeConfig) { c.engine, c.modulePath = "wasm", "/m" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := parseNodeFlags(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
@@ -61,6 +62,8 @@ func TestParseNodeFlagsRefuses(t *testing.T) {
 		{[]string{"--arbiters", "65"}, nil, "--arbiters 65"},
 		{[]string{"--dev-seed", ""}, nil, "--dev-seed is empty"},
 		{[]string{"extra"}, nil, `unexpected argument "extra"`},
+		{[]string{"--engine", "WASM"}, nil, `--engine "WASM": want native or wasm`},
+		{nil, map[string]string{"DIDLIGHT_ENGINE": "js"}, `--engine "js"`},
 		{[]string{"--nope"}, nil, "flag provided but not defined: -nope"},
 		{nil, map[string]string{"DIDLIGHT_ARBITERS": "many"}, `DIDLIGHT_ARBITERS="many"`},
 		{nil, map[string]string{"DIDLIGHT_MEM": "maybe"}, `DIDLIGHT_MEM="maybe"`},

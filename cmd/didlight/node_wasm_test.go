@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"didlight/core/did"
+	"didlight/core/idop"
+	"didlight/core/keys"
+	"didlight/host/chain"
+	"didlight/wasm/build"
+	"didlight/wasm/js"
+)
+
+// moduleFile builds the module from this checkout into a file, for
+// --module.
+func moduleFile(t *testing.T) string {
+	t.Helper()
+	m, err := build.Build(context.Background(), "../../wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err = build.Strip(m); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "didlight.wasm")
+	if err := os.WriteFile(path, m, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// `didlight node --engine wasm` validates through the module: a payment
+// and a DID's create, update and deactivate are accepted and resolve, each
+// verified locally; a request whose signature is wrong is refused with the
+// rule the module names.
+func TestNodeWasmEngine(t *testing.T) {
+	c := startNodeProcess(t, "--mem", "--engine", "wasm", "--module", moduleFile(t))
+	if !strings.Contains(c.banner, "engine       wasm: didlight.wasm (") || !strings.Contains(c.banner, "web app      http://") {
+		t.Fatalf("banner:\n%s", c.banner)
+	}
+	t.Setenv("DIDLIGHT_REST", strings.TrimSuffix(c.rest, "/api/v1"))
+	t.Setenv("DIDLIGHT_RPC", c.rpc)
+	cl := &cli{t: t, dir: t.TempDir()}
+	pw := cl.file("pw.txt", "pw")
+	t.Setenv("DIDLIGHT_PASSWORD_FILE", pw)
+	dev := filepath.Join(cl.dir, "dev.json")
+	cl.ok("wallet", "import", "--wallet", dev, "--secret-file", cl.file("dev.key", hex.EncodeToString(chain.DevKey(chain.DefaultDevSeed).Bytes())))
+	alice := filepath.Join(cl.dir, "alice.json")
+	var info walletInfo
+	if err := json.Unmarshal([]byte(cl.ok("wallet", "create", "--wallet", alice, "--json", "--no-mnemonic")), &info); err != nil {
+		t.Fatal(err)
+	}
+	cl.pay(dev, pw, info.Address, "10")
+
+	cl.ok("did", "create", "--wallet", alice, "--service", "#hive,HiveVault,https://hive.example.com")
+	if status, human := cl.resolveVerified(info.DID, false); status != 0 || !strings.Contains(human, "https://hive.example.com") {
+		t.Fatalf("after create: status %d\n%s", status, human)
+	}
+	cl.ok("did", "update", "--wallet", alice, "--service", "#hive,HiveVault,https://hive2.example.com")
+	if status, human := cl.resolveVerified(info.DID, true); status != 0 || strings.Count(human, "  update") != 1 {
+		t.Fatalf("after update: status %d\n%s", status, human)
+	}
+	cl.ok("did", "deactivate", "--wallet", alice)
+	if status, _ := cl.resolveVerified(info.DID, true); status != 2 {
+		t.Fatalf("after deactivate: status %d", status)
+	}
+
+	// A create whose signature is another's is refused by the module's rule.
+	h := sha256.Sum256([]byte("didlight wasm engine test"))
+	k, _ := keys.NewPrivateKey(h[:])
+	subject := did.FromKey(k.Public())
+	primary := did.URL{DID: subject, Fragment: did.PrimaryKey}
+	doc, err := did.NewDocument(k.Public(), time.Now().AddDate(1, 0, 0))
+	if err == nil {
+		doc, err = doc.Sign(k, primary, time.Now())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := idop.NewCreate(doc, primary, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := []byte(req.Proof.Signature)
+	if sig[10] == 'A' {
+		sig[10] = 'B'
+	} else {
+		sig[10] = 'A'
+	}
+	req.Proof.Signature = string(sig)
+	resp, err := http.Post(c.rpc+"idtx", "application/json", bytes.NewReader(req.AppendJSON(nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var refusal struct {
+		Code int
+		Rule string
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&refusal); err != nil || resp.StatusCode != http.StatusBadRequest || refusal.Code != 45009 || refusal.Rule != string(idop.RuleSignature) {
+		t.Errorf("a create with a wrong signature: %s %+v (%v); want 400, 45009, rule signature", resp.Status, refusal, err)
+	}
+	c.stop()
+	if log := c.stderr.String(); !strings.Contains(log, `msg="wasm engine ready"`) || strings.Contains(log, "level=ERROR") {
+		t.Errorf("log:\n%s", log)
+	}
+}
+
+// Without --module the node uses the module embedded in the binary: with
+// the didlight_wasm build tag it runs on it; without, --engine wasm
+// refuses to start and says how to get one.
+func TestNodeEngineModuleSource(t *testing.T) {
+	if _, err := js.Module(); err == nil {
+		c := startNodeProcess(t, "--mem", "--engine", "wasm")
+		if !strings.Contains(c.banner, "engine       wasm: didlight.wasm (embedded,") || !strings.Contains(c.banner, "(resolves and verifies DIDs in the browser)") {
+			t.Errorf("banner:\n%s", c.banner)
+		}
+		c.stop()
+		return
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"node", "--mem", "--engine", "wasm", "--rest-addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0"}, &stdout, &stderr)
+	if code != exitFail || !strings.Contains(stderr.String(), "built without its WebAssembly module") || !strings.Contains(stderr.String(), "--module FILE") {
+		t.Errorf("--engine wasm without a module: exit %d\n%s", code, stderr.String())
+	}
+	c := startNodeProcess(t, "--mem")
+	if !strings.Contains(c.banner, "engine       native") || !strings.Contains(c.banner, "without the module") {
+		t.Errorf("banner of a node without the module:\n%s", c.banner)
+	}
+	c.stop()
+}
