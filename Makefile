@@ -6,11 +6,15 @@ PKGS      ?= ./...
 FUZZTIME  ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run test lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench
+.PHONY: run build test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench
 
-## run: start a node on the embedded default store with demo data.
-run:
-	$(GO) run ./cmd/didlight node --demo
+## run: start a node on the embedded default store with demo data (and the browser app, with its module).
+run: build
+	./didlight node --demo
+
+## build: ./didlight with the WebAssembly module and its WASI shim embedded (the browser app and --engine wasm need them).
+build: wasm jsdeps
+	$(GO) build -tags didlight_wasm -o didlight ./cmd/didlight
 
 ## test: every check CI runs — formatting, vet, staticcheck, all tests, brief fuzzing.
 test: lint unit jstest fuzz
@@ -29,8 +33,21 @@ vet:
 staticcheck:
 	$(GO) tool staticcheck $(PKGS)
 
+## deps: what the tests need beyond Go: Debian's Chromium (browser tests) and the loader's npm packages.
+deps: chromium jsdeps
+
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		echo "installing Debian's chromium for the browser tests"; \
+		sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends chromium; \
+	fi
+
+jsdeps:
+	cd wasm/js && { [ -d node_modules ] || npm ci --no-audit --no-fund; }
+
 ## unit: every Go test; host/ (the concurrent node) runs under the race detector.
-unit:
+unit: deps
 	GOOS=wasip1 GOARCH=wasm $(GO) build ./core/...
 	@pkgs=$$($(GO) list $(PKGS)); \
 	plain=$$(echo "$$pkgs" | grep -v '^didlight/host/' || true); \
@@ -56,14 +73,14 @@ wasm:
 	$(GO) run ./wasm/internal/cmd/wasmbuild -o wasm/js/didlight.wasm
 
 ## jstest: the JS loader's tests in Node (npm ci first on a fresh checkout).
-jstest: wasm
-	cd wasm/js && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && node --test
+jstest: wasm jsdeps
+	cd wasm/js && node --test
 
 ## sdkinterop: the official Elastos DID JS SDK against a fresh `didlight node --mem`, verbosely (`unit` runs it too).
 sdkinterop:
 	$(GO) test -count=1 -race -v -run '^TestSDKInterop$$' ./host/api/sdkinterop
 
 ## sdkbench: verify a 10-operation history with didlight's JS loaders and with the SDK's own verification, in one run.
-sdkbench: wasm
+sdkbench: wasm jsdeps
 	cd host/api/sdkinterop && { [ -d node_modules ] || npm ci --ignore-scripts --no-audit --no-fund; }
-	cd wasm/js && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && node --no-warnings bench.mjs ../../host/api/sdkinterop/sdkverify.mjs
+	cd wasm/js && node --no-warnings bench.mjs ../../host/api/sdkinterop/sdkverify.mjs
