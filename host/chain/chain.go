@@ -32,6 +32,7 @@ type Config struct {
 	Logger       *slog.Logger     // nil discards
 	MempoolSize  int              // most pooled transactions; 0 means DefaultMempoolSize
 	MempoolBytes int              // most bytes of pooled transactions; 0 means DefaultMempoolBytes
+	Follower     bool             // blocks come from another node through Apply (follow.go); none are made here
 }
 
 // Chain is an open chain. Its methods are safe for concurrent use.
@@ -48,6 +49,7 @@ type Chain struct {
 	producer  ela.ProgramHash // arbiter 0's address, paid every coinbase
 	genesis   *ela.Block
 	nodeID    uint64
+	follower  *follower // nil unless Config.Follower
 
 	mu        sync.RWMutex // guards the fields below
 	tip       record.Tip
@@ -147,6 +149,9 @@ func (cfg *Config) chain() *Chain {
 		c.arbiters = append(c.arbiters, ArbiterKey(cfg.DevSeed, i))
 	}
 	c.producer = newAccount(c.arbiters[0], cfg.DevSeed).ProgramHash
+	if cfg.Follower {
+		c.follower = newFollower(cfg.DevSeed)
+	}
 	c.genesis = c.params.Genesis(c.dev.ProgramHash, DevFunds, uint32(GenesisTime.Unix()))
 	return c
 }

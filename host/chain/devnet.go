@@ -18,6 +18,9 @@ func (c *Chain) IncreaseTime(d time.Duration) (time.Time, error) {
 	if d < time.Second || d%time.Second != 0 {
 		return time.Time{}, fmt.Errorf("chain: increase time by %s: want whole seconds, at least one", d)
 	}
+	if err := c.produces(); err != nil {
+		return time.Time{}, err
+	}
 	c.mining.Lock()
 	defer c.mining.Unlock()
 	if c.isClosed() {
@@ -50,6 +53,9 @@ func (c *Chain) IncreaseTime(d time.Duration) (time.Time, error) {
 // SubmitRequest still waiting get ErrReset.
 func (c *Chain) Reset(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := c.produces(); err != nil {
 		return err
 	}
 	c.mining.Lock()

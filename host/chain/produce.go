@@ -71,6 +71,9 @@ func (c *Chain) Mine(ctx context.Context) (*ela.Block, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := c.produces(); err != nil {
+		return nil, err
+	}
 	c.mining.Lock()
 	defer c.mining.Unlock()
 	if c.isClosed() {

@@ -36,6 +36,9 @@ func (c *Chain) admit(raw []byte) (*entry, error) {
 	if c.isClosed() {
 		return nil, ErrClosed
 	}
+	if err := c.produces(); err != nil {
+		return nil, err
+	}
 	c.received.Add(1)
 	e, err := c.prepare(bytes.Clone(raw))
 	if err != nil {
@@ -248,7 +251,7 @@ func (c *Chain) reloadPool() error {
 			switch {
 			case err != nil:
 				return err
-			case p.Epoch != c.epoch:
+			case p.Epoch != c.epoch || c.follower != nil: // a follower pools nothing
 				drop = append(drop, k)
 			default:
 				all = append(all, stored{seq, p.Raw})

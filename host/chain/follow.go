@@ -1,0 +1,188 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"didlight/core/ela"
+	"didlight/core/keys"
+	"didlight/core/ledger"
+	"didlight/host/store"
+)
+
+// A follower's chain (Config.Follower) takes its blocks from another node
+// through Apply, which checks each with the rules the chain applies to the
+// blocks it makes itself, and makes none: Devnet is false, and the calls
+// that make blocks or take transactions fail with ErrFollower.
+
+// ErrFollower is returned by Mine, IncreaseTime, Reset, SubmitTx and
+// SubmitRequest on a follower's chain: its upstream makes its blocks.
+var ErrFollower = errors.New("chain: a follower's chain makes no blocks and takes no transactions: its upstream does")
+
+// ErrNotFollower is returned by Apply on a chain that makes its own blocks.
+var ErrNotFollower = errors.New("chain: Apply needs a follower's chain (Config.Follower)")
+
+// BlockError is the error of a block Apply refuses: which block, which of
+// its transactions (Tx, or -1 for the block itself), and why: a
+// *ledger.BlockError for its structure or its link to the tip (rule
+// ledger.BlockLink), a *RejectError for a transaction, or a confirm that
+// does not finalize it.
+type BlockError struct {
+	Height uint32
+	Hash   ela.Hash
+	Tx     int
+	Err    error
+}
+
+func (e *BlockError) Error() string {
+	if e.Tx < 0 {
+		return fmt.Sprintf("chain: block %d (%s) refused: %v", e.Height, e.Hash, e.Err)
+	}
+	return fmt.Sprintf("chain: block %d (%s) refused: transaction %d: %v", e.Height, e.Hash, e.Tx, e.Err)
+}
+
+func (e *BlockError) Unwrap() error { return e.Err }
+
+// follower is what a follower's chain knows to check confirms: the public
+// keys of every arbiter its dev seed can derive, by their encoding.
+type follower struct {
+	arbiters map[string]int
+	sponsor  keys.PublicKey
+}
+
+func newFollower(seed string) *follower {
+	f := &follower{arbiters: make(map[string]int, MaxArbiters)}
+	for i := range MaxArbiters {
+		pub := ArbiterKey(seed, i).Public()
+		f.arbiters[string(pub.Bytes())] = i
+	}
+	f.sponsor = ArbiterKey(seed, 0).Public()
+	return f
+}
+
+// produces returns ErrFollower on a follower's chain.
+func (c *Chain) produces() error {
+	if c.follower != nil {
+		return ErrFollower
+	}
+	return nil
+}
+
+// Apply appends a block made by another node of the same chain, with its
+// DPoS confirm, after checking it as the chain checks its own: its link to
+// the tip and its structure (ledger.CheckBlock), each transaction with the
+// mempool's checks against the state the block's earlier transactions
+// leave (signatures, spends, fees, identity operations at the block's
+// time), the coinbase against the fees, and the confirm (the chain's first
+// arbiter sponsors it, every vote accepts and comes from a distinct
+// arbiter of the chain's seed, and every signature verifies). The block
+// and every index it changes are committed in one store transaction. A
+// block that breaks a rule gets a *BlockError and changes nothing.
+func (c *Chain) Apply(ctx context.Context, b *ela.Block, cf *ela.Confirm) error {
+	if c.follower == nil {
+		return ErrNotFollower
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.mining.Lock()
+	defer c.mining.Unlock()
+	if c.isClosed() {
+		return ErrClosed
+	}
+	c.mu.RLock()
+	prev := c.tipHeader
+	c.mu.RUnlock()
+	h := b.Hash()
+	refuse := func(tx int, err error) error { return &BlockError{Height: b.Header.Height, Hash: h, Tx: tx, Err: err} }
+	if err := c.params.CheckBlock(b, &prev); err != nil {
+		tx := -1
+		if be, ok := errors.AsType[*ledger.BlockError](err); ok {
+			tx = be.Tx
+		}
+		return refuse(tx, err)
+	}
+	if err := c.follower.checkConfirm(cf, h, c.verifier); err != nil {
+		return refuse(-1, err)
+	}
+	err := c.db.Update(func(tx store.Tx) error { return c.applyBlock(ctx, tx, b, cf, refuse) })
+	if err != nil {
+		if _, ok := errors.AsType[*BlockError](err); ok || ctx.Err() != nil {
+			return err
+		}
+		return fmt.Errorf("chain: applying block %d: %w", b.Header.Height, err)
+	}
+	c.advance(&made{block: b})
+	return nil
+}
+
+// applyBlock writes b and its confirm cf inside the store transaction tx,
+// validating each transaction as admission and block making do (prepare,
+// check) against the state the earlier ones leave. The coinbase comes last,
+// as when the chain makes a block, so that no transaction spends it.
+func (c *Chain) applyBlock(ctx context.Context, tx store.Tx, b *ela.Block, cf *ela.Confirm, refuse func(int, error) error) error {
+	height, t := b.Header.Height, b.Header.Timestamp
+	w := newBatch(c, tx, t)
+	txids := make([]ela.Hash, len(b.Transactions))
+	var fees ela.Fixed64
+	for pos := 1; pos < len(b.Transactions); pos++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		e, err := c.prepare(b.Transactions[pos].Bytes())
+		if err == nil {
+			err = c.check(w.snapshot, e, height, t)
+		}
+		if err != nil {
+			if _, ok := errors.AsType[*RejectError](err); ok {
+				return refuse(pos, err)
+			}
+			return err
+		}
+		if err := w.applyTx(e.tx, e.txid, e.raw, height, uint32(pos), e.id); err != nil {
+			return err
+		}
+		txids[pos] = e.txid
+		fees += e.fee
+	}
+	cb := b.Transactions[0]
+	if err := c.params.CheckCoinbase(cb, height, fees); err != nil {
+		return refuse(0, asReject(err))
+	}
+	txids[0] = cb.Hash()
+	if err := w.applyTx(cb, txids[0], cb.Bytes(), height, 0, nil); err != nil {
+		return err
+	}
+	return w.putBlock(b, txids, cf)
+}
+
+// checkConfirm checks that cf finalizes the block h: it names h, the
+// seed's first arbiter sponsors it, it has votes, each accepting and by a
+// distinct arbiter of the seed, and every signature verifies.
+func (f *follower) checkConfirm(cf *ela.Confirm, h ela.Hash, v keys.Verifier) error {
+	switch {
+	case cf == nil:
+		return errors.New("chain: the block has no confirm")
+	case cf.BlockHash != h:
+		return fmt.Errorf("chain: the confirm is of block %s, not %s", cf.BlockHash, h)
+	case !cf.Sponsor.Equal(f.sponsor):
+		return fmt.Errorf("chain: the confirm's sponsor %s is not the chain's first arbiter %s", cf.Sponsor, f.sponsor)
+	case len(cf.Votes) == 0:
+		return errors.New("chain: the confirm has no votes")
+	}
+	seen := make(map[int]bool, len(cf.Votes))
+	for i, vote := range cf.Votes {
+		a, ok := f.arbiters[string(vote.Signer.Bytes())]
+		switch {
+		case !ok:
+			return fmt.Errorf("chain: confirm vote %d is by %s, not an arbiter of the chain", i, vote.Signer)
+		case !vote.Accept:
+			return fmt.Errorf("chain: confirm vote %d (arbiter %d) rejects the block", i, a)
+		case seen[a]:
+			return fmt.Errorf("chain: confirm vote %d repeats arbiter %d", i, a)
+		}
+		seen[a] = true
+	}
+	return cf.Verify(v)
+}
