@@ -133,7 +133,8 @@ func (tb *tab) screenshot() {
 	}
 	name := regexp.MustCompile(`[^A-Za-z0-9_.-]+`).ReplaceAllString(tb.t.Name(), "_")
 	path := filepath.Join(screenshots, fmt.Sprintf("%s-%s.png", name, time.Now().Format("150405.000")))
-	if err := os.MkdirAll(screenshots, 0o755); err == nil {
+	err = os.MkdirAll(screenshots, 0o755)
+	if err == nil {
 		err = os.WriteFile(path, png, 0o644)
 	}
 	if err != nil {
