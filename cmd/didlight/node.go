@@ -63,12 +63,20 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 		return err
 	}
 	defer closeWith(&err, db.Close)
-	c, err := chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Arbiters: cfg.arbiters, BlockTime: cfg.blockTime, Engine: engine, Logger: log})
+	c, err := chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Arbiters: cfg.arbiters, BlockTime: cfg.blockTime, Engine: engine, Logger: log, Follower: cfg.follow != ""})
 	if err != nil {
 		return err
 	}
 	defer closeWith(&err, c.Close)
-	srv := api.New(c, api.Options{AdminToken: cfg.adminToken, Version: version(), Logger: log, Web: webApp(mod)})
+	var srv *api.Server
+	f, err := newFollower(cfg, c, func() string { return restURL(srv) }, log)
+	if err != nil {
+		return err
+	}
+	if err := checkUpstream(ctx, f, log); err != nil {
+		return err
+	}
+	srv = api.New(c, serverOptions(api.Options{AdminToken: cfg.adminToken, Version: version(), Logger: log, Web: webApp(mod)}, f))
 	if err := srv.Listen(cfg.restAddr, cfg.rpcAddr); err != nil {
 		return err
 	}
@@ -80,13 +88,13 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 	chainCtx, stopChain := context.WithCancel(context.Background())
 	produced := make(chan error, 1)
 	go func() {
-		produced <- c.Run(chainCtx)
+		produced <- runChain(chainCtx, c, f)
 		stopServing()
 	}()
 	defer func() {
 		stopChain()
 		if perr := <-produced; perr != nil && err == nil {
-			err = fmt.Errorf("block producer: %w", perr)
+			err = perr
 		}
 	}()
 
@@ -139,6 +147,9 @@ func printBanner(w io.Writer, cfg nodeConfig, c *chain.Chain, srv *api.Server, w
 	blocks := "mined as soon as transactions arrive"
 	if cfg.blockTime > 0 {
 		blocks = "mined every " + cfg.blockTime.String()
+	}
+	if cfg.follow != "" {
+		blocks = "following " + cfg.follow
 	}
 	fmt.Fprintf(w, `didlight node %s
   REST API     %s

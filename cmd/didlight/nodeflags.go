@@ -24,6 +24,7 @@ type nodeConfig struct {
 	adminToken string
 	engine     string // engineNative or engineWasm
 	modulePath string // the module to use instead of the embedded one
+	follow     string // the upstream's REST base URL; "" makes blocks here (follow.go)
 }
 
 // The engines --engine chooses between: core run natively, or the
@@ -59,6 +60,7 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.BoolVar(&c.demo, "demo", false, "publish demo DIDs (services, credentials, updates, deactivations, expiries) unless already there")
 	fs.StringVar(&c.adminToken, "admin-token", "", "token that lets non-loopback clients call GET /api/v1/restart")
 	fs.StringVar(&c.engine, "engine", engineNative, "what validates transactions and identity operations: native (core in this process) or wasm (the didlight WebAssembly module in wazero)")
+	followFlag(fs, &c)
 	fs.StringVar(&c.modulePath, "module", "", "didlight.wasm to use (for --engine wasm and the browser app) instead of the module embedded in the binary")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: didlight node [flags]\n\nRuns a local identity chain: it mines blocks, accepts transactions and DID\n"+
@@ -106,5 +108,5 @@ func (c *nodeConfig) check(extra []string, set map[string]bool) error {
 	case c.engine != engineNative && c.engine != engineWasm:
 		return fmt.Errorf("--engine %q: want %s or %s", c.engine, engineNative, engineWasm)
 	}
-	return nil
+	return c.checkFollow(set)
 }

@@ -51,6 +51,9 @@ func (s *Server) broadcast(w http.ResponseWriter, r *http.Request) (any, *restEr
 	if err != nil {
 		return nil, fail(invalidParams, fmt.Sprintf("data is not hex: %v", err))
 	}
+	if s.opts.Follower != nil {
+		return s.relayTx(r.Context(), raw)
+	}
 	txid, err := s.chain.SubmitTx(raw)
 	if err != nil {
 		var reject *chain.RejectError

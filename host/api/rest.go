@@ -7,6 +7,7 @@ import (
 
 	"didlight/core/ela"
 	"didlight/host/chain"
+	"didlight/host/follow"
 )
 
 // restHandler routes the REST API. Every answer is the Desc/Error/Result
@@ -52,48 +53,32 @@ func (s *Server) restHandler() http.Handler {
 	} else {
 		mux.HandleFunc("/", notEndpoint)
 	}
-	return cors(mux)
+	return cors(s.observe(mux))
 }
 
-// connectionCount is the number of connected nodes. This node has no peers
-// yet: followers arrive with the follow command.
+// connectionCount is the number of connected nodes: the neighbors.
 func (s *Server) connectionCount(*http.Request) (any, *restError) {
 	return len(s.neighbors()), nil
 }
 
-// neighbor is a peer in the node state.
-type neighbor struct {
-	ID         uint64 `json:"ID"`
-	HexID      string `json:"HexID"`
-	Height     uint32 `json:"Height"`
-	Services   uint64 `json:"Services"`
-	Relay      bool   `json:"Relay"`
-	External   bool   `json:"External"`
-	State      string `json:"State"`
-	NetAddress string `json:"NetAddress"`
-}
-
-// neighbors are the node's peers: none until nodes can follow one another.
-func (s *Server) neighbors() []neighbor { return []neighbor{} }
-
 // nodeState is the node state object, members in the interface's order.
 type nodeState struct {
-	Compile     string     `json:"Compile"`
-	ID          uint64     `json:"ID"`
-	HexID       string     `json:"HexID"`
-	Height      uint32     `json:"Height"`
-	Version     int        `json:"Version"`
-	Services    uint64     `json:"Services"`
-	Relay       bool       `json:"Relay"`
-	TxnCnt      uint64     `json:"TxnCnt"`
-	RxTxnCnt    uint64     `json:"RxTxnCnt"`
-	Port        int        `json:"Port"`
-	PRCPort     int        `json:"PRCPort"`
-	RestPort    int        `json:"RestPort"`
-	WSPort      int        `json:"WSPort"`
-	OpenPort    int        `json:"OpenPort"`
-	OpenService bool       `json:"OpenService"`
-	Neighbors   []neighbor `json:"Neighbors"`
+	Compile     string            `json:"Compile"`
+	ID          uint64            `json:"ID"`
+	HexID       string            `json:"HexID"`
+	Height      uint32            `json:"Height"`
+	Version     int               `json:"Version"`
+	Services    uint64            `json:"Services"`
+	Relay       bool              `json:"Relay"`
+	TxnCnt      uint64            `json:"TxnCnt"`
+	RxTxnCnt    uint64            `json:"RxTxnCnt"`
+	Port        int               `json:"Port"`
+	PRCPort     int               `json:"PRCPort"`
+	RestPort    int               `json:"RestPort"`
+	WSPort      int               `json:"WSPort"`
+	OpenPort    int               `json:"OpenPort"`
+	OpenService bool              `json:"OpenService"`
+	Neighbors   []follow.Neighbor `json:"Neighbors"`
 }
 
 // nodeState reports the node: its id, tip, transaction counts and the ports

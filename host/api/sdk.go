@@ -45,6 +45,10 @@ func (s *Server) serveIDTx(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, sdkError{Code: int(ledger.Payload), Message: err.Error(), Rule: idop.RuleOf(err)})
 		return
 	}
+	if s.opts.Follower != nil {
+		s.relayIDTx(w, r, buf.Bytes())
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), idtxWait)
 	defer cancel()
 	if _, err := s.chain.SubmitRequest(ctx, req); err != nil {

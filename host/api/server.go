@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"didlight/host/chain"
+	"didlight/host/follow"
 )
 
 // Limits and timeouts of both listeners.
@@ -38,6 +39,13 @@ type Options struct {
 	// Web, when set, answers the REST listener's paths outside /api/: the
 	// browser app (package didlight/web). Without it they answer 42001.
 	Web http.Handler
+	// Follower, when set, makes this a follower's server: the REST
+	// broadcast and /idtx are relayed to its upstream, which the node
+	// state lists as a neighbor. Its chain is the follower's.
+	Follower *follow.Follower
+	// Peers, when set, records the followers polling the REST API (by
+	// follow.Header) and lists them as neighbors in the node state.
+	Peers *follow.Peers
 }
 
 // Server serves a chain's REST API on one listener and its JSON-RPC API and
