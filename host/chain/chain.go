@@ -279,8 +279,8 @@ func (c *Chain) DevAccount() Account { return c.dev }
 
 // Devnet reports whether the chain is a development chain that accepts the
 // devnet controls (Mine, IncreaseTime, Reset, SubmitRequest). Every chain
-// this package produces is one.
-func (c *Chain) Devnet() bool { return true }
+// this package opens is one, except a follower's (Config.Follower).
+func (c *Chain) Devnet() bool { return c.follower == nil }
 
 // reverse returns b reversed, for showing a stored hash.
 func reverse(b []byte) []byte {
