@@ -265,16 +265,29 @@ func (f *Follower) connect(ctx context.Context) error {
 	return nil
 }
 
+// answerError classifies the error of a read: no answer or an error
+// answer is the upstream's trouble, an answer that does not decode an
+// invalid one.
+func answerError(err error) error {
+	_, unreachable := errors.AsType[*client.UnreachableError](err)
+	_, refused := errors.AsType[*client.RESTError](err)
+	_, rpcRefused := errors.AsType[*client.RPCError](err)
+	if unreachable || refused || rpcRefused {
+		return &syncError{kind: kindUpstream, err: err}
+	}
+	return &syncError{kind: kindInvalid, err: err}
+}
+
 // fetch reads the upstream's block at height and its confirm, rebuilds
 // them, and applies them to the chain.
 func (f *Follower) fetch(ctx context.Context, height uint32) error {
 	bj, err := f.up.Block(ctx, height)
 	if err != nil {
-		return &syncError{kind: kindUpstream, err: err}
+		return answerError(err)
 	}
 	cj, err := f.up.Confirm(ctx, height)
 	if err != nil {
-		return &syncError{kind: kindUpstream, err: err}
+		return answerError(err)
 	}
 	if bj.Height != height {
 		return &syncError{kind: kindInvalid, err: fmt.Errorf("follow: asked for block %d, the upstream sent block %d", height, bj.Height)}

@@ -15,11 +15,14 @@ const apiPath = "/api/v1"
 // path but / or /api/v1 (with or without a final slash), no query, no
 // fragment, no user.
 func ParseUpstream(s string) (string, error) {
+	hint := "want http://host:port/api/v1 (the upstream's REST API, port 20334 by default)"
+	if !strings.Contains(s, "://") {
+		return "", fmt.Errorf("follow: upstream %q has no scheme: %s", s, hint)
+	}
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil {
 		return "", fmt.Errorf("follow: upstream %q is not a URL: %v", s, err)
 	}
-	hint := "want http://host:port/api/v1 (the upstream's REST API, port 20334 by default)"
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
 		return "", fmt.Errorf("follow: upstream %q: scheme %q: %s", s, u.Scheme, hint)
