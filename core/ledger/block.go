@@ -10,7 +10,14 @@ import (
 // stamped time. Its AuxPow is the all-zero form of the identity chain's
 // genesis, as a chain that is not merge-mined carries.
 func (p *Params) NewBlock(prev *ela.Header, time uint32, txs []*ela.Tx) *ela.Block {
-	b := p.block(time, txs)
+	return p.NewBlockOf(prev, time, txs, txids(txs))
+}
+
+// NewBlockOf is NewBlock for a producer that knows the transactions' ids
+// already (txids[i] is txs[i].Hash()), so that none is encoded and hashed
+// again for the Merkle root.
+func (p *Params) NewBlockOf(prev *ela.Header, time uint32, txs []*ela.Tx, txids []ela.Hash) *ela.Block {
+	b := p.block(time, txs, txids)
 	b.Header.Previous = prev.Hash()
 	b.Header.Height = prev.Height + 1
 	return b
@@ -21,20 +28,29 @@ func (p *Params) NewBlock(prev *ela.Header, time uint32, txs []*ela.Tx) *ela.Blo
 // (ela.ELAAsset), in the order of the main chain's genesis (Elastos.ELA
 // core/manager.go GenesisBlock).
 func (p *Params) Genesis(payTo ela.ProgramHash, amount ela.Fixed64, time uint32) *ela.Block {
-	return p.block(time, []*ela.Tx{p.Coinbase(0, payTo, amount), ela.ELAAsset()})
+	txs := []*ela.Tx{p.Coinbase(0, payTo, amount), ela.ELAAsset()}
+	return p.block(time, txs, txids(txs))
 }
 
-func (p *Params) block(time uint32, txs []*ela.Tx) *ela.Block {
-	b := &ela.Block{
+func (p *Params) block(time uint32, txs []*ela.Tx, txids []ela.Hash) *ela.Block {
+	return &ela.Block{
 		Header: ela.Header{
-			Timestamp: time,
-			Bits:      p.Bits,
-			AuxPow:    ela.GenesisBlock().Header.AuxPow,
+			Timestamp:  time,
+			Bits:       p.Bits,
+			MerkleRoot: ela.MerkleRoot(txids),
+			AuxPow:     ela.GenesisBlock().Header.AuxPow,
 		},
 		Transactions: txs,
 	}
-	b.Header.MerkleRoot = b.MerkleRoot()
-	return b
+}
+
+// txids returns the ids of txs.
+func txids(txs []*ela.Tx) []ela.Hash {
+	ids := make([]ela.Hash, len(txs))
+	for i, tx := range txs {
+		ids[i] = tx.Hash()
+	}
+	return ids
 }
 
 // BlockRule names a rule of a block's structure.

@@ -36,6 +36,19 @@ func chainOf(txs ...*ela.Tx) (*ela.Block, *ela.Block) {
 	return g, params.NewBlock(&g.Header, 1001, append([]*ela.Tx{params.Coinbase(1, alice, 1)}, txs...))
 }
 
+// NewBlockOf, given the ids, makes the block NewBlock makes.
+func TestNewBlockOf(t *testing.T) {
+	g, b := chainOf(params.Coinbase(7, alice, 2), ela.ELAAsset())
+	ids := make([]ela.Hash, len(b.Transactions))
+	for i, tx := range b.Transactions {
+		ids[i] = tx.Hash()
+	}
+	of := params.NewBlockOf(&g.Header, b.Header.Timestamp, b.Transactions, ids)
+	if of.Hash() != b.Hash() || of.Header.MerkleRoot != b.MerkleRoot() {
+		t.Errorf("NewBlockOf header %+v, NewBlock %+v", of.Header, b.Header)
+	}
+}
+
 func TestCheckBlock(t *testing.T) {
 	spend := func(index uint16) *ela.Tx {
 		tx := transfer(1)
