@@ -6,7 +6,8 @@ import "sync"
 // what is queued, callers arriving meanwhile queue up for the next batch,
 // and each caller returns once its item is committed. Under load many
 // items share one store Update (one disk sync), while a lone item is
-// committed at once.
+// committed at once. Another writer may take the queued items (take) and
+// make them durable in its own Update (settle).
 type groupCommit[T any] struct {
 	commit func(items []T) error
 
@@ -48,3 +49,16 @@ func (g *groupCommit[T]) do(item T) error {
 	g.mu.Unlock()
 	return <-done
 }
+
+// take removes the queued items that no commit has started on and returns
+// them; the caller makes them durable and reports each with settle.
+func (g *groupCommit[T]) take() []pending[T] {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	q := g.queue
+	g.queue = nil
+	return q
+}
+
+// settle tells the caller waiting for a taken item what became of it.
+func (p pending[T]) settle(err error) { p.done <- err }

@@ -83,8 +83,13 @@ func (c *Chain) Mine(ctx context.Context) (*ela.Block, error) {
 }
 
 // logEvicted is the message logged, with the attribute txid, for each
-// transaction a block evicts from the mempool.
-const logEvicted = "evicted a pooled transaction"
+// acknowledged transaction a block evicts from the mempool. One that a
+// block took in before it was acknowledged is refused to its submitter
+// instead (logRefused).
+const (
+	logEvicted = "evicted a pooled transaction"
+	logRefused = "refused a transaction its block found no longer valid"
+)
 
 // made is a block being made: the block and what happened to the entries
 // it was offered.
@@ -94,9 +99,11 @@ type made struct {
 	evicted  map[*entry]error
 }
 
-// mine makes a block; the caller holds c.mining.
+// mine makes a block; the caller holds c.mining. Besides the stored
+// entries, the block takes in those waiting for their mempool commit: its
+// Update makes them durable, so that they need no mempool record and their
+// submitters no second disk sync.
 func (c *Chain) mine() (*ela.Block, error) {
-	entries := c.pool.ready()
 	c.mu.RLock()
 	prev := c.tipHeader
 	c.mu.RUnlock()
@@ -105,14 +112,26 @@ func (c *Chain) mine() (*ela.Block, error) {
 	}
 	t := c.nextBlockTime(prev.Timestamp)
 	var m made
+	var taken []pending[*entry]
 	err := c.db.Update(func(tx store.Tx) error {
+		entries := c.pool.ready()
+		taken = c.persist.take()
+		for _, p := range taken {
+			entries = append(entries, p.item)
+		}
 		m = made{evicted: make(map[*entry]error)}
 		return c.build(tx, &m, entries, &prev, t)
 	})
 	if err != nil {
+		for _, p := range taken {
+			p.settle(err)
+		}
 		return nil, fmt.Errorf("chain: making block %d: %w", prev.Height+1, err)
 	}
 	c.advance(&m)
+	for _, p := range taken {
+		p.settle(m.evicted[p.item]) // nil for those in the block
+	}
 	return m.block, nil
 }
 
@@ -126,8 +145,10 @@ func (c *Chain) build(tx store.Tx, m *made, entries []*entry, prev *ela.Header, 
 	txids := []ela.Hash{{}}
 	var fees ela.Fixed64
 	for _, e := range entries {
-		if err := pool.Delete(record.SeqKey(e.seq)); err != nil {
-			return err
+		if e.persisted { // those taken from the commit queue have no record
+			if err := pool.Delete(record.SeqKey(e.seq)); err != nil {
+				return err
+			}
 		}
 		if e.id != nil {
 			if err := c.checkIdentity(w.snapshot, e.id, e.sigs, t); err != nil {
@@ -150,7 +171,7 @@ func (c *Chain) build(tx store.Tx, m *made, entries []*entry, prev *ela.Header, 
 	if err := w.applyTx(cb, txids[0], cb.Bytes(), height, 0, nil); err != nil {
 		return err
 	}
-	m.block = c.params.NewBlock(prev, t, txs)
+	m.block = c.params.NewBlockOf(prev, t, txs, txids)
 	return w.putBlock(m.block, txids, c.confirm(m.block.Hash()))
 }
 
@@ -181,7 +202,11 @@ func (c *Chain) advance(m *made) {
 	}
 	for e, err := range m.evicted {
 		e.done <- err
-		c.log.Warn(logEvicted, "txid", e.txid, "err", err)
+		msg := logEvicted
+		if !e.persisted {
+			msg = logRefused
+		}
+		c.log.Warn(msg, "txid", e.txid, "err", err)
 	}
 	c.subs.notify(b.Header.Height)
 	c.log.Debug("block", "height", b.Header.Height, "hash", h, "txs", len(b.Transactions), "time", b.Header.Timestamp)

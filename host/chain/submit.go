@@ -49,6 +49,9 @@ func (c *Chain) admit(raw []byte) (*entry, error) {
 	}
 	if err := c.persist.do(e); err != nil {
 		c.pool.remove(e)
+		if _, ok := errors.AsType[*RejectError](err); ok {
+			return nil, err // a block took it in and found it no longer valid
+		}
 		return nil, fmt.Errorf("chain: storing transaction %s in the mempool: %w", e.txid, err)
 	}
 	c.signal()
