@@ -205,10 +205,10 @@ func TestFollowEndToEnd(t *testing.T) {
 	if got := send(fo, tx.Bytes()); !strings.Contains(got, `"Result":"`+tx.Hash().String()+`"`) {
 		t.Errorf("broadcast through the follower: %s, want the txid %s", got, tx.Hash())
 	}
+	waitFor(t, "the follower holds the payment", func() bool { _, _, err := fo.c.Tx(tx.Hash()); return err == nil })
 	if got, want := send(fo, tx.Bytes()), send(up, tx.Bytes()); got != want || !strings.Contains(got, `"Error":45`) {
 		t.Errorf("a duplicate broadcast through the follower: %s, the upstream answers %s", got, want)
 	}
-	waitFor(t, "the follower holds the payment", func() bool { _, _, err := fo.c.Tx(tx.Hash()); return err == nil })
 
 	// Devnet controls are the upstream's alone.
 	if status, b := fo.call("POST", fo.srv.RPCURL()+"reset", ""); status != http.StatusForbidden {
