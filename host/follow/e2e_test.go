@@ -158,11 +158,6 @@ func (n *node) publish(name string) did.DID {
 	return primary.DID
 }
 
-func (n *node) height() uint32 {
-	h, _, _ := n.c.Tip()
-	return h
-}
-
 func (n *node) nodeState() (id uint64, neighbors []follow.Neighbor) {
 	n.t.Helper()
 	var st struct {
@@ -258,4 +253,3 @@ func hostOf(t *testing.T, u string) string {
 	}
 	return p.Host
 }
-
