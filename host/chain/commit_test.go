@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// A writer that takes the queued items settles them: their callers return
-// what it says, and the group commit does not write them again.
-func TestGroupCommitTake(t *testing.T) {
+// Items queued during a hold are left to the holder: the running commit
+// does not go on to them, and their callers return what the holder says.
+func TestGroupCommitHold(t *testing.T) {
 	release := make(chan struct{})
 	var committed [][]int
 	g := groupCommit[int]{commit: func(items []int) error {
@@ -17,12 +17,20 @@ func TestGroupCommitTake(t *testing.T) {
 		<-release
 		return nil
 	}}
-	results := make(chan error, 3)
-	go func() { results <- g.do(1) }() // the leader, held in its commit
+	leader, others := make(chan error, 1), make(chan error, 2)
+	go func() { leader <- g.do(1) }() // held in its commit
 	waitQueued(t, &g, 0)
-	go func() { results <- g.do(2) }()
-	go func() { results <- g.do(3) }()
+	g.hold()
+	go func() { others <- g.do(2) }()
+	go func() { others <- g.do(3) }()
 	waitQueued(t, &g, 2)
+	close(release)
+	if err := <-leader; err != nil {
+		t.Fatal(err)
+	}
+	if len(committed) != 1 || !slices.Equal(committed[0], []int{1}) {
+		t.Fatalf("committed %v, want only the leader's item", committed)
+	}
 	taken := g.take()
 	if len(taken) != 2 {
 		t.Fatalf("took %d items, want 2", len(taken))
@@ -37,15 +45,14 @@ func TestGroupCommitTake(t *testing.T) {
 	}
 	got := map[error]int{}
 	for range 2 {
-		got[<-results]++
+		got[<-others]++
 	}
-	close(release)
-	got[<-results]++
-	if got[nil] != 2 || got[refused] != 1 {
-		t.Errorf("callers got %v, want nil twice and the refusal once", got)
+	if got[nil] != 1 || got[refused] != 1 {
+		t.Errorf("callers got %v, want nil once and the refusal once", got)
 	}
-	if len(committed) != 1 || !slices.Equal(committed[0], []int{1}) {
-		t.Errorf("committed %v, want only the leader's item", committed)
+	// After take, a new item is committed at once again.
+	if err := g.do(4); err != nil || len(committed) != 2 || !slices.Equal(committed[1], []int{4}) {
+		t.Errorf("after take: %v, committed %v", err, committed)
 	}
 }
 

@@ -112,16 +112,23 @@ func (c *Chain) mine() (*ela.Block, error) {
 	}
 	t := c.nextBlockTime(prev.Timestamp)
 	var m made
+	// From now until the block's Update begins, transactions waiting for
+	// their mempool commit wait for the block instead.
+	c.persist.hold()
 	var taken []pending[*entry]
+	took := false
 	err := c.db.Update(func(tx store.Tx) error {
 		entries := c.pool.ready()
-		taken = c.persist.take()
+		taken, took = c.persist.take(), true
 		for _, p := range taken {
 			entries = append(entries, p.item)
 		}
 		m = made{evicted: make(map[*entry]error)}
 		return c.build(tx, &m, entries, &prev, t)
 	})
+	if !took { // the store refused the Update
+		taken = c.persist.take()
+	}
 	if err != nil {
 		for _, p := range taken {
 			p.settle(err)
