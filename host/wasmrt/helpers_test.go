@@ -45,7 +45,11 @@ func TestMain(m *testing.M) {
 func setup(t testing.TB) {
 	shared.once.Do(func() {
 		ctx := context.Background()
+		// The module as it ships (make wasm strips it).
 		if shared.module, shared.err = build.Build(ctx, "../../wasm"); shared.err != nil {
+			return
+		}
+		if shared.module, shared.err = build.Strip(shared.module); shared.err != nil {
 			return
 		}
 		// One cache for every test process (fuzz workers too) and run: it

@@ -10,10 +10,11 @@ import (
 // (https://webassembly.github.io/spec/core/binary/modules.html) that Strip
 // and Measure read.
 const (
-	sectionCustom = 0
-	sectionImport = 2
-	sectionCode   = 10
-	sectionData   = 11
+	sectionCustom    = 0
+	sectionImport    = 2
+	sectionCode      = 10
+	sectionData      = 11
+	sectionDataCount = 12
 )
 
 var magic = []byte{0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00}

@@ -2,6 +2,7 @@ package build
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 	"strings"
 	"testing"
@@ -106,4 +107,98 @@ func FuzzMeasure(f *testing.F) {
 		}
 		Strip(b)
 	})
+}
+
+// symbolTable builds a memory image holding a runtime symbol table header
+// at 64, the tables pctab and a _func per element of funcs (pcsp, pcfile,
+// pcln, npcdata, pcdata[0]); it returns the image and where each _func is.
+func symbolTable(t *testing.T, pctab []byte, funcs [][5]uint32) ([]byte, []int) {
+	t.Helper()
+	const h = 64
+	image := make([]byte, 1024)
+	binary.LittleEndian.PutUint32(image[h:], pclntabMagic)
+	image[h+6], image[h+7] = 1, ptrSize
+	pctabOff, pclnOff := 128, 256
+	for i, v := range []int{len(funcs), 0, 0, 0, 0, 0, pctabOff, pclnOff} {
+		binary.LittleEndian.PutUint64(image[h+8+8*i:], uint64(v))
+	}
+	copy(image[h+pctabOff:], pctab)
+	var at []int
+	for k, f := range funcs { // pcsp, pcfile, pcln, npcdata=1, pcdata[0]
+		funcOff := 64 + 64*k
+		binary.LittleEndian.PutUint32(image[h+pclnOff+8*k+4:], uint32(funcOff))
+		p := h + pclnOff + funcOff
+		for i, m := range []int{funcPCSP, funcPCFile, funcPCLine, funcNPCData, funcSize} {
+			binary.LittleEndian.PutUint32(image[p+m:], f[i])
+		}
+		at = append(at, p)
+	}
+
+	return image, at
+}
+
+func TestDropLines(t *testing.T) {
+	// Three tables of (value delta, pc delta) pairs ended by a zero: at 1,
+	// 4 and 9. The first function's file table is the second one's stack
+	// table and the second's line table the first's stack table: they stay.
+	pctab := []byte{0xee, 2, 3, 0, 4, 5, 6, 7, 0, 8, 9, 0}
+	image, funcs := symbolTable(t, pctab, [][5]uint32{{1, 4, 9, 1, 0}, {4, 9, 1, 1, 4}})
+	if err := dropLines(image); err != nil {
+		t.Fatal(err)
+	}
+	want := []byte{0xee, 2, 3, 0, 4, 5, 6, 7, 0, 0, 0, 0}
+	if got := image[64+128 : 64+128+len(pctab)]; !bytes.Equal(got, want) {
+		t.Errorf("pctab % x, want % x", got, want)
+	}
+	for _, p := range funcs {
+		if f, l := binary.LittleEndian.Uint32(image[p+funcPCFile:]), binary.LittleEndian.Uint32(image[p+funcPCLine:]); f != 0 || l != 0 {
+			t.Errorf("_func at %d still refers to file and line tables %d, %d", p, f, l)
+		}
+		if sp := binary.LittleEndian.Uint32(image[p+funcPCSP:]); sp == 0 {
+			t.Errorf("_func at %d lost its stack table", p)
+		}
+	}
+}
+
+func TestDropLinesRefuses(t *testing.T) {
+	image, _ := symbolTable(t, []byte{0, 2, 3, 0}, [][5]uint32{{1, 1, 1, 0, 0}})
+	twice := append(slices.Clone(image), image...)
+	truncated := image[:300]
+	unended, _ := symbolTable(t, []byte{0, 2, 3}, [][5]uint32{{1, 1, 1, 0, 0}})
+	for name, b := range map[string][]byte{
+		"no table":  make([]byte, 1024),
+		"two":       twice,
+		"truncated": truncated,
+		"unended":   unended[:64+128+4],
+	} {
+		if err := dropLines(b); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// The data section round-trips through an image, leaving out runs of
+// zeros.
+func TestDataSection(t *testing.T) {
+	image := make([]byte, 300)
+	copy(image[10:], "abc")
+	copy(image[20:], "d\x00\x00e") // a short run of zeros stays inside a segment
+	copy(image[200:], "fgh")
+	body, n := dataSection(image)
+	if n != 2 {
+		t.Errorf("%d segments, want 2", n)
+	}
+	got, err := memoryImage(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, image[:203]) {
+		t.Errorf("image %q", got)
+	}
+	for _, v := range []int64{0, 63, 64, -1, -65, 1 << 20, 1<<31 - 1} {
+		r := reader{b: appendSLEB(nil, v)}
+		if got := r.sint(); int64(got) != v || r.err != nil {
+			t.Errorf("SLEB %d: read %d (%v)", v, got, r.err)
+		}
+	}
 }

@@ -4,23 +4,67 @@ import (
 	"bytes"
 	"cmp"
 	"compress/gzip"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
 )
 
-// Strip returns the module without its name section (the function names),
-// as the linker's -s flag leaves it.
+// Strip returns the module as it ships: without its name section (the
+// function names), as the linker's -s flag leaves it, and without the Go
+// runtime's file and line tables (see dropLines), its data segments
+// re-cut around the runs of zeros left.
 func Strip(module []byte) ([]byte, error) {
 	ss, err := sections(module)
 	if err != nil {
 		return nil, err
 	}
 	out := append([]byte(nil), magic...)
+	segments := -1
 	for _, s := range ss {
-		if s.id != sectionCustom || s.name != "name" {
-			out = append(out, s.raw...)
+		switch {
+		case s.id == sectionCustom && s.name == "name":
+			continue
+		case s.id == sectionData:
+			image, err := memoryImage(s.body)
+			if err == nil {
+				err = dropLines(image)
+			}
+			if err != nil {
+				return nil, err
+			}
+			var body []byte
+			body, segments = dataSection(image)
+			out = appendSection(out, sectionData, body)
+			continue
 		}
+		out = append(out, s.raw...)
+	}
+	if segments >= 0 {
+		return setDataCount(out, segments)
+	}
+	return out, nil
+}
+
+// appendSection appends a section: its id, its size and body.
+func appendSection(b []byte, id byte, body []byte) []byte {
+	b = binary.AppendUvarint(append(b, id), uint64(len(body)))
+	return append(b, body...)
+}
+
+// setDataCount rewrites the data count section, when there is one, to n.
+func setDataCount(module []byte, n int) ([]byte, error) {
+	ss, err := sections(module)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte(nil), magic...)
+	for _, s := range ss {
+		if s.id == sectionDataCount {
+			out = appendSection(out, sectionDataCount, binary.AppendUvarint(nil, uint64(n)))
+			continue
+		}
+		out = append(out, s.raw...)
 	}
 	return out, nil
 }
@@ -30,7 +74,7 @@ func Strip(module []byte) ([]byte, error) {
 type Sizes struct {
 	Module Part   // the stripped module
 	Code   Part   // its code section: the functions
-	Data   Part   // its data section: constants, type data, tables
+	Data   Part   // its data section (stripped): constants, type data, tables
 	Other  Part   // everything else (imports, exports, types, tables...)
 	Pkgs   []Part // the code of each Go package, largest gzipped first
 }
@@ -62,8 +106,6 @@ func Measure(module []byte) (*Sizes, error) {
 		case s.id == sectionCode:
 			code = s.body
 			sz.Code = part("code", s.raw)
-		case s.id == sectionData:
-			sz.Data = part("data", s.raw)
 		case s.id == sectionImport:
 			if imports, err = functionImports(s.body); err != nil {
 				return nil, err
@@ -80,6 +122,12 @@ func Measure(module []byte) (*Sizes, error) {
 	}
 	if names == nil {
 		return nil, fmt.Errorf("build: the module has no function names (built with -s?)")
+	}
+	shipped, _ := sections(stripped) // Strip wrote it
+	for _, s := range shipped {
+		if s.id == sectionData {
+			sz.Data = part("data", s.raw)
+		}
 	}
 	sz.Other = Part{Name: "other", Raw: sz.Other.Raw, Gzip: sz.Module.Gzip - sz.Code.Gzip - sz.Data.Gzip}
 	if sz.Pkgs, err = packages(code, imports, names); err != nil {
