@@ -1,10 +1,8 @@
 package abi
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 
 	"didlight/core/did"
 	"didlight/core/keys"
@@ -67,48 +65,27 @@ type Envelope struct {
 // run is the body of every call: decode the input into In, compute, and
 // encode the result or the error. A panic anywhere below becomes an
 // internal error object, so that no input can trap the module.
-func run[In, Out any](in []byte, env Env, f func(*In, Env) (Out, error)) (out []byte) {
+func run[In any, P interface {
+	*In
+	input
+}, Out output](in []byte, env Env, f func(P, Env) (Out, error)) (out []byte) {
 	defer func() {
 		if p := recover(); p != nil {
-			out = encode(Envelope{Error: &Error{Type: TypeInternal, Message: fmt.Sprintf("abi: internal error: %v", p)}})
+			out = errorEnvelope(&Error{Type: TypeInternal, Message: fmt.Sprintf("abi: internal error: %v", p)})
 		}
 	}()
-	var v In
-	if err := decodeInput(in, &v); err != nil {
-		return encode(Envelope{Error: errorOf(err)})
+	v := P(new(In))
+	if err := decodeInput(in, v); err != nil {
+		return errorEnvelope(errorOf(err))
 	}
-	res, err := f(&v, env)
+	res, err := f(v, env)
 	if err != nil {
-		return encode(Envelope{Error: errorOf(err)})
+		return errorEnvelope(errorOf(err))
 	}
-	return encode(struct {
-		Result Out `json:"result"`
-	}{res})
+	return append(res.appendJSON(append(make([]byte, 0, 256), `{"result":`...)), '}')
 }
 
-// decodeInput reads one JSON object into v, refusing unknown members and
-// anything after the object.
-func decodeInput(in []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(in))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return inputError("%v", err)
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return inputError("data after the input object")
-	}
-	return nil
-}
-
-// encode writes v as compact JSON, leaving <, > and & as they are so that
-// documents embedded in outputs keep their bytes.
-func encode(v any) []byte {
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	if err := e.Encode(v); err != nil {
-		// Outputs are built from values that always encode.
-		panic("abi: encoding the output: " + err.Error())
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+// errorEnvelope is the output of a failed call.
+func errorEnvelope(e *Error) []byte {
+	return append(e.appendJSON([]byte(`{"error":`)), '}')
 }

@@ -14,11 +14,31 @@ type ParseDIDInput struct {
 	DID string `json:"did"` // full (did:elastos:…) or bare
 }
 
+func (*ParseDIDInput) typeName() string { return "abi.ParseDIDInput" }
+
+func (in *ParseDIDInput) member(d *decoder) bool {
+	switch {
+	case d.field("did"):
+		d.str(&in.DID)
+	default:
+		return false
+	}
+	return true
+}
+
 // ParsedDID is the output of parse_did.
 type ParsedDID struct {
 	DID        string `json:"did"` // full form
 	ID         string `json:"id"`  // the method-specific id
 	Customized bool   `json:"customized"`
+}
+
+func (p ParsedDID) appendJSON(b []byte) []byte {
+	o := newObject(b)
+	o.str("did", p.DID)
+	o.str("id", p.ID)
+	o.boolean("customized", p.Customized)
+	return o.end()
 }
 
 // ParseDID runs parse_did: did.Parse.
@@ -41,12 +61,37 @@ type ParseDocumentInput struct {
 	Documents []json.RawMessage `json:"documents,omitempty"`
 }
 
+func (*ParseDocumentInput) typeName() string { return "abi.ParseDocumentInput" }
+
+func (in *ParseDocumentInput) member(d *decoder) bool {
+	switch {
+	case d.field("document"):
+		d.raw(&in.Document)
+	case d.field("verify"):
+		d.boolean(&in.Verify)
+	case d.field("documents"):
+		d.raws(&in.Documents)
+	default:
+		return false
+	}
+	return true
+}
+
 // ParsedDocument is the output of parse_document.
 type ParsedDocument struct {
 	DID        string          `json:"did"`
 	Expires    string          `json:"expires"`
 	Customized bool            `json:"customized"`
 	Document   json.RawMessage `json:"document"` // normalized form
+}
+
+func (p ParsedDocument) appendJSON(b []byte) []byte {
+	o := newObject(b)
+	o.str("did", p.DID)
+	o.str("expires", p.Expires)
+	o.boolean("customized", p.Customized)
+	o.raw("document", p.Document)
+	return o.end()
 }
 
 // ParseDocument runs parse_document: did.ParseDocument, and with verify
@@ -87,11 +132,55 @@ type NewDocumentInput struct {
 	Services  []Service `json:"services,omitempty"`
 }
 
+func (*NewDocumentInput) typeName() string { return "abi.NewDocumentInput" }
+
+func (in *NewDocumentInput) member(d *decoder) bool {
+	switch {
+	case d.field("publicKey"):
+		d.str(&in.PublicKey)
+	case d.field("key"):
+		d.str(&in.Key)
+	case d.field("expires"):
+		d.time(&in.Expires)
+	case d.field("services"):
+		if d.null() {
+			in.Services = nil
+			break
+		}
+		services := []Service{}
+		if d.array("[]abi.Service", func() {
+			services = append(services, Service{})
+			d.object(&services[len(services)-1])
+		}) {
+			in.Services = services
+		}
+	default:
+		return false
+	}
+	return true
+}
+
 // Service is a service entry of a new document.
 type Service struct {
 	ID       string `json:"id"` // full, or relative to the DID ("#vault")
 	Type     string `json:"type"`
 	Endpoint string `json:"serviceEndpoint"`
+}
+
+func (*Service) typeName() string { return "abi.Service" }
+
+func (s *Service) member(d *decoder) bool {
+	switch {
+	case d.field("id"):
+		d.str(&s.ID)
+	case d.field("type"):
+		d.str(&s.Type)
+	case d.field("serviceEndpoint"):
+		d.str(&s.Endpoint)
+	default:
+		return false
+	}
+	return true
 }
 
 // NewDocument runs new_document: did.NewDocument, the unsigned document

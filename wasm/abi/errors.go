@@ -58,6 +58,23 @@ const (
 
 func (e *Error) Error() string { return e.Message }
 
+func (e *Error) appendJSON(b []byte) []byte {
+	o := newObject(b)
+	o.str("type", e.Type)
+	o.str("message", e.Message)
+	o.strOmit("rule", e.Rule)
+	o.strOmit("detail", e.Detail)
+	o.intOmit("index", e.Index)
+	o.strOmit("txid", e.Txid)
+	o.intOmit("offset", e.Offset)
+	o.strOmit("field", e.Field)
+	o.strOmit("expected", e.Expected)
+	o.strOmit("found", e.Found)
+	o.strOmit("operator", e.Operator)
+	o.strOmit("path", e.Path)
+	return o.end()
+}
+
 // Unwrap rebuilds the native error that an error object stands for, as far
 // as callers test for it: an *idop.RuleError ("rule"), a
 // *resolve.VerifyError ("verify"), ela.ErrSignature ("signature"), the
@@ -167,5 +184,5 @@ func errorOf(err error) *Error {
 // BufferError is the output of a call whose input buffer the module did
 // not hand out (a host bug): n bytes at p.
 func BufferError(p, n uint32) []byte {
-	return encode(Envelope{Error: errorOf(inputError("%d bytes at %#x: not a buffer from alloc", n, p))})
+	return errorEnvelope(errorOf(inputError("%d bytes at %#x: not a buffer from alloc", n, p)))
 }

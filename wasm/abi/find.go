@@ -3,6 +3,7 @@ package abi
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"didlight/core/did"
 	"didlight/core/find"
@@ -21,9 +22,33 @@ type MatchInput struct {
 	View bool `json:"view,omitempty"`
 }
 
+func (*MatchInput) typeName() string { return "abi.MatchInput" }
+
+func (in *MatchInput) member(d *decoder) bool {
+	switch {
+	case d.field("condition"):
+		d.raw(&in.Condition)
+	case d.field("documents"):
+		d.raws(&in.Documents)
+	case d.field("view"):
+		d.boolean(&in.View)
+	default:
+		return false
+	}
+	return true
+}
+
 // Matches is the output of match.
 type Matches struct {
 	Matches []bool `json:"matches"` // one per document, in order
+}
+
+func (m Matches) appendJSON(b []byte) []byte {
+	o := newObject(b)
+	o.array("matches", len(m.Matches), m.Matches == nil, func(b []byte, i int) []byte {
+		return strconv.AppendBool(b, m.Matches[i])
+	})
+	return o.end()
 }
 
 // Match runs match: find.Compile, then Condition.Match on each document.
@@ -61,7 +86,6 @@ func conditionText(c json.RawMessage) (string, error) {
 	if c[0] != '"' {
 		return string(c), nil
 	}
-	var s string
-	err := json.Unmarshal(c, &s)
-	return s, err
+	d := decoder{s: c}
+	return d.unquote(), nil
 }

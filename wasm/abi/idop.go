@@ -27,6 +27,33 @@ type ValidateOperationInput struct {
 	Documents []json.RawMessage `json:"documents,omitempty"`
 }
 
+func (*ValidateOperationInput) typeName() string { return "abi.ValidateOperationInput" }
+
+func (in *ValidateOperationInput) member(d *decoder) bool {
+	switch {
+	case d.field("operation"):
+		d.raw(&in.Operation)
+	case d.field("state"):
+		if d.null() {
+			in.State = nil
+			break
+		}
+		if in.State == nil {
+			in.State = new(State)
+		}
+		d.object(in.State)
+	case d.field("now"):
+		d.time(&in.Now)
+	case d.field("detached"):
+		d.boolean(&in.Detached)
+	case d.field("documents"):
+		d.raws(&in.Documents)
+	default:
+		return false
+	}
+	return true
+}
+
 // State is a DID's state before an operation (idop.State).
 type State struct {
 	Document    json.RawMessage `json:"document"` // the latest document
@@ -34,11 +61,35 @@ type State struct {
 	Deactivated bool            `json:"deactivated,omitempty"`
 }
 
+func (*State) typeName() string { return "abi.State" }
+
+func (s *State) member(d *decoder) bool {
+	switch {
+	case d.field("document"):
+		d.raw(&s.Document)
+	case d.field("txid"):
+		d.str(&s.Txid)
+	case d.field("deactivated"):
+		d.boolean(&s.Deactivated)
+	default:
+		return false
+	}
+	return true
+}
+
 // ValidatedOperation is the output of validate_operation.
 type ValidatedOperation struct {
 	DID       string `json:"did"`       // the DID the operation changes
 	Operation string `json:"operation"` // create, update, transfer, deactivate
 	Method    string `json:"method"`    // the signing key, in full form
+}
+
+func (v ValidatedOperation) appendJSON(b []byte) []byte {
+	o := newObject(b)
+	o.str("did", v.DID)
+	o.str("operation", v.Operation)
+	o.str("method", v.Method)
+	return o.end()
 }
 
 // ValidateOperation runs validate_operation: idop.Decode, then
@@ -100,9 +151,33 @@ type SignDocumentInput struct {
 	Created time.Time `json:"created"` // the proof's date
 }
 
+func (*SignDocumentInput) typeName() string { return "abi.SignDocumentInput" }
+
+func (in *SignDocumentInput) member(d *decoder) bool {
+	switch {
+	case d.field("document"):
+		d.raw(&in.Document)
+	case d.field("key"):
+		d.str(&in.Key)
+	case d.field("method"):
+		d.str(&in.Method)
+	case d.field("created"):
+		d.time(&in.Created)
+	default:
+		return false
+	}
+	return true
+}
+
 // SignedDocument is the output of sign_document.
 type SignedDocument struct {
 	Document json.RawMessage `json:"document"` // normalized, with the new proof
+}
+
+func (s SignedDocument) appendJSON(b []byte) []byte {
+	o := newObject(b)
+	o.raw("document", s.Document)
+	return o.end()
 }
 
 // SignDocument runs sign_document: did.Document.Sign.
@@ -142,9 +217,37 @@ type SignOperationInput struct {
 	Method string `json:"method,omitempty"`
 }
 
+func (*SignOperationInput) typeName() string { return "abi.SignOperationInput" }
+
+func (in *SignOperationInput) member(d *decoder) bool {
+	switch {
+	case d.field("operation"):
+		d.str(&in.Operation)
+	case d.field("document"):
+		d.raw(&in.Document)
+	case d.field("previousTxid"):
+		d.str(&in.PreviousTxid)
+	case d.field("did"):
+		d.str(&in.DID)
+	case d.field("key"):
+		d.str(&in.Key)
+	case d.field("method"):
+		d.str(&in.Method)
+	default:
+		return false
+	}
+	return true
+}
+
 // SignedOperation is the output of sign_operation.
 type SignedOperation struct {
 	Request json.RawMessage `json:"request"` // {header, payload, proof}
+}
+
+func (s SignedOperation) appendJSON(b []byte) []byte {
+	o := newObject(b)
+	o.raw("request", s.Request)
+	return o.end()
 }
 
 // SignOperation runs sign_operation: idop.NewCreate, NewUpdate or

@@ -21,6 +21,22 @@ type VerifyResolveResultInput struct {
 	Documents []json.RawMessage `json:"documents,omitempty"`
 }
 
+func (*VerifyResolveResultInput) typeName() string { return "abi.VerifyResolveResultInput" }
+
+func (in *VerifyResolveResultInput) member(d *decoder) bool {
+	switch {
+	case d.field("result"):
+		d.raw(&in.Result)
+	case d.field("now"):
+		d.time(&in.Now)
+	case d.field("documents"):
+		d.raws(&in.Documents)
+	default:
+		return false
+	}
+	return true
+}
+
 // VerifiedResult is the output of verify_resolve_result: what the result
 // proves.
 type VerifiedResult struct {
@@ -34,6 +50,17 @@ type VerifiedResult struct {
 	// Complete: the transactions begin with the DID's create, so every
 	// link of the history was checked.
 	Complete bool `json:"complete"`
+}
+
+func (v VerifiedResult) appendJSON(b []byte) []byte {
+	o := newObject(b)
+	o.str("did", v.DID)
+	o.int("status", int64(v.Status))
+	o.str("statusName", v.StatusName)
+	o.strOmit("txid", v.Txid)
+	o.rawOmit("document", v.Document)
+	o.boolean("complete", v.Complete)
+	return o.end()
 }
 
 // VerifyResolveResult runs verify_resolve_result: resolve.Verify.
@@ -71,6 +98,30 @@ type StatusOfInput struct {
 	Tip time.Time `json:"tip"`
 }
 
+func (*StatusOfInput) typeName() string { return "abi.StatusOfInput" }
+
+func (in *StatusOfInput) member(d *decoder) bool {
+	switch {
+	case d.field("history"):
+		if d.null() {
+			in.History = nil
+			break
+		}
+		h := []HistoryEntry{}
+		if d.array("[]abi.HistoryEntry", func() {
+			h = append(h, HistoryEntry{})
+			d.object(&h[len(h)-1])
+		}) {
+			in.History = h
+		}
+	case d.field("tip"):
+		d.time(&in.Tip)
+	default:
+		return false
+	}
+	return true
+}
+
 // HistoryEntry is one operation of a DID's history: a resolve result's
 // transaction element, with its block height and position in the block
 // when known (they order operations of the same second).
@@ -82,10 +133,41 @@ type HistoryEntry struct {
 	Position  int             `json:"position,omitempty"`
 }
 
+func (*HistoryEntry) typeName() string { return "abi.HistoryEntry" }
+
+func (e *HistoryEntry) member(d *decoder) bool {
+	switch {
+	case d.field("txid"):
+		d.str(&e.Txid)
+	case d.field("timestamp"):
+		d.time(&e.Timestamp)
+	case d.field("operation"):
+		d.raw(&e.Operation)
+	case d.field("height"):
+		var n int64
+		d.integer(&n, "uint32", 32, true)
+		e.Height = uint32(n)
+	case d.field("position"):
+		var n int64
+		d.integer(&n, "int", 64, false)
+		e.Position = int(n)
+	default:
+		return false
+	}
+	return true
+}
+
 // Status is the output of status_of.
 type Status struct {
 	Status     int    `json:"status"`
 	StatusName string `json:"statusName"`
+}
+
+func (s Status) appendJSON(b []byte) []byte {
+	o := newObject(b)
+	o.int("status", int64(s.Status))
+	o.str("statusName", s.StatusName)
+	return o.end()
 }
 
 // StatusOf runs status_of: resolve.StatusOf.

@@ -1,0 +1,281 @@
+package abi
+
+import (
+	"errors"
+	"strconv"
+)
+
+// The module reads its inputs without encoding/json, whose reflection makes
+// up a large part of the module, yet answers as encoding/json would: scan
+// checks the syntax of the whole input first and reports its errors in
+// encoding/json's words, then a decoder (jsondecode.go) fills the input
+// types from the checked text.
+
+// errEOF and errUnexpectedEOF are the errors of an empty and of a truncated
+// input, spelt as io.EOF and io.ErrUnexpectedEOF.
+var (
+	errEOF           = errors.New("EOF")
+	errUnexpectedEOF = errors.New("unexpected EOF")
+)
+
+// scan checks the syntax of the JSON value in begins with and returns the
+// offset after it.
+func scan(in []byte) (int, error) {
+	s := scanner{s: in}
+	s.space()
+	if s.i == len(in) {
+		return 0, errEOF
+	}
+	s.value()
+	return s.i, s.err
+}
+
+// trailing checks that only white space follows offset i.
+func trailing(in []byte, i int) error {
+	s := scanner{s: in, i: i}
+	if s.space(); s.i < len(in) {
+		return errors.New("data after the input object")
+	}
+	return nil
+}
+
+// scanner walks JSON text, stopping at the first syntax error.
+type scanner struct {
+	s     []byte
+	i     int
+	err   error
+	depth int // of arrays and objects
+}
+
+// maxDepth is how deeply arrays and objects may nest, as in encoding/json.
+const maxDepth = 10000
+
+// open enters an array or object at the current byte.
+func (s *scanner) open() bool {
+	if s.depth++; s.depth > maxDepth {
+		s.fail("exceeded max depth")
+		return false
+	}
+	s.i++
+	return true
+}
+
+func (s *scanner) space() {
+	for s.i < len(s.s) && isSpace(s.s[s.i]) {
+		s.i++
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// fail records a syntax error about the byte at the current offset, or the
+// end of the input.
+func (s *scanner) fail(context string) {
+	if s.err != nil {
+		return
+	}
+	if s.i >= len(s.s) {
+		s.err = errUnexpectedEOF
+		return
+	}
+	s.err = errors.New("invalid character " + quoteChar(s.s[s.i]) + " " + context)
+}
+
+// quoteChar formats c as encoding/json's syntax errors do.
+func quoteChar(c byte) string {
+	switch c {
+	case '\'':
+		return `'\''`
+	case '"':
+		return `'"'`
+	}
+	q := strconv.Quote(string(rune(c)))
+	return "'" + q[1:len(q)-1] + "'"
+}
+
+// value walks one value and the white space before it.
+func (s *scanner) value() {
+	s.space()
+	if s.i >= len(s.s) {
+		s.fail("")
+		return
+	}
+	switch c := s.s[s.i]; {
+	case c == '{':
+		s.object()
+	case c == '[':
+		s.array()
+	case c == '"':
+		s.str()
+	case c == '-' || '0' <= c && c <= '9':
+		s.number()
+	case c == 't':
+		s.literal("true")
+	case c == 'f':
+		s.literal("false")
+	case c == 'n':
+		s.literal("null")
+	default:
+		s.fail("looking for beginning of value")
+	}
+}
+
+func (s *scanner) object() {
+	if !s.open() {
+		return
+	}
+	defer func() { s.depth-- }()
+	s.space()
+	if s.i < len(s.s) && s.s[s.i] == '}' {
+		s.i++
+		return
+	}
+	for s.err == nil {
+		if s.space(); s.i >= len(s.s) || s.s[s.i] != '"' {
+			s.fail("looking for beginning of object key string")
+			return
+		}
+		s.str()
+		if s.space(); s.err == nil && (s.i >= len(s.s) || s.s[s.i] != ':') {
+			s.fail("after object key")
+			return
+		}
+		s.i++
+		s.value()
+		if s.space(); s.err != nil || s.i >= len(s.s) {
+			s.fail("")
+			return
+		}
+		switch s.s[s.i] {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return
+		default:
+			s.fail("after object key:value pair")
+		}
+	}
+}
+
+func (s *scanner) array() {
+	if !s.open() {
+		return
+	}
+	defer func() { s.depth-- }()
+	s.space()
+	if s.i < len(s.s) && s.s[s.i] == ']' {
+		s.i++
+		return
+	}
+	for s.err == nil {
+		s.value()
+		if s.space(); s.err != nil || s.i >= len(s.s) {
+			s.fail("")
+			return
+		}
+		switch s.s[s.i] {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			return
+		default:
+			s.fail("after array element")
+		}
+	}
+}
+
+// str walks a string: no control characters, valid escapes.
+func (s *scanner) str() {
+	s.i++ // "
+	for s.i < len(s.s) {
+		switch c := s.s[s.i]; {
+		case c == '"':
+			s.i++
+			return
+		case c < 0x20:
+			s.fail("in string literal")
+			return
+		case c != '\\':
+			s.i++
+			continue
+		}
+		s.i++ // \
+		if s.i >= len(s.s) {
+			break
+		}
+		switch s.s[s.i] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			s.i++
+		case 'u':
+			s.i++
+			for range 4 {
+				if s.i < len(s.s) && !isHex(s.s[s.i]) {
+					s.fail(`in \u hexadecimal character escape`)
+					return
+				}
+				s.i++
+			}
+		default:
+			s.fail("in string escape code")
+			return
+		}
+	}
+	s.fail("")
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// number walks -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *scanner) number() {
+	if s.s[s.i] == '-' {
+		s.i++
+		if s.i >= len(s.s) || !isDigit(s.s[s.i]) {
+			s.fail("in numeric literal")
+			return
+		}
+	}
+	if s.s[s.i] == '0' {
+		s.i++
+	} else {
+		s.digits()
+	}
+	if s.i < len(s.s) && s.s[s.i] == '.' {
+		s.i++
+		if s.i >= len(s.s) || !isDigit(s.s[s.i]) {
+			s.fail("after decimal point in numeric literal")
+			return
+		}
+		s.digits()
+	}
+	if s.i < len(s.s) && (s.s[s.i] == 'e' || s.s[s.i] == 'E') {
+		s.i++
+		if s.i < len(s.s) && (s.s[s.i] == '+' || s.s[s.i] == '-') {
+			s.i++
+		}
+		if s.i >= len(s.s) || !isDigit(s.s[s.i]) {
+			s.fail("in exponent of numeric literal")
+			return
+		}
+		s.digits()
+	}
+}
+
+func (s *scanner) digits() {
+	for s.i < len(s.s) && isDigit(s.s[s.i]) {
+		s.i++
+	}
+}
+
+func (s *scanner) literal(word string) {
+	for k := range len(word) {
+		if s.i >= len(s.s) || s.s[s.i] != word[k] {
+			s.fail("in literal " + word + " (expecting " + quoteChar(word[k]) + ")")
+			return
+		}
+		s.i++
+	}
+}
