@@ -30,7 +30,7 @@ func (c *nodeConfig) checkFollow(set map[string]bool) error {
 	}
 	base, err := follow.ParseUpstream(c.follow)
 	if err != nil {
-		return fmt.Errorf("--follow: %v", err)
+		return err // it names the flag's value
 	}
 	c.follow = base
 	switch {
@@ -38,6 +38,8 @@ func (c *nodeConfig) checkFollow(set map[string]bool) error {
 		return errors.New("--follow and --demo exclude each other: a follower publishes nothing; seed the upstream with --demo instead")
 	case set["block-time"]:
 		return errors.New("--follow and --block-time exclude each other: a follower makes no blocks; its upstream's block time applies")
+	case set["arbiters"]:
+		return errors.New("--follow and --arbiters exclude each other: a follower signs no confirms; it checks the upstream's against its --dev-seed's arbiters")
 	}
 	return nil
 }

@@ -24,11 +24,12 @@ func TestFollowFlags(t *testing.T) {
 		{[]string{"--mem", "--follow", "http://10.0.0.7:20334"}, nil, "http://10.0.0.7:20334/api/v1", true},
 		{[]string{"--mem"}, map[string]string{"DIDLIGHT_FOLLOW": "https://node.example/api/v1/"}, "https://node.example/api/v1", true},
 		{[]string{"--mem"}, nil, "", true},
-		{[]string{"--follow", "10.0.0.7:20334"}, nil, `--follow: follow: upstream "10.0.0.7:20334" has no scheme`, false},
+		{[]string{"--follow", "10.0.0.7:20334"}, nil, `follow: upstream "10.0.0.7:20334" has no scheme`, false},
 		{[]string{"--follow", "http://h:1/api/v2"}, nil, `path "/api/v2" is not the REST API's base`, false},
 		{[]string{"--follow", "http://h:1", "--demo"}, nil, "--follow and --demo exclude each other", false},
 		{[]string{"--follow", "http://h:1", "--block-time", "0"}, nil, "--follow and --block-time exclude each other", false},
 		{[]string{"--block-time", "1s"}, map[string]string{"DIDLIGHT_FOLLOW": "http://h:1"}, "--follow and --block-time exclude each other", false},
+		{[]string{"--follow", "http://h:1", "--arbiters", "2"}, nil, "--follow and --arbiters exclude each other", false},
 	} {
 		cfg, err := parseNodeFlags(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
 		switch {
