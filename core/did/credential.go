@@ -1,7 +1,6 @@
 package did
 
 import (
-	"crypto/sha256"
 	"slices"
 	"time"
 
@@ -182,7 +181,7 @@ func (c *Credential) VerifyProof(v keys.Verifier, docs Lookup) error {
 	if err != nil {
 		return wrap(ErrKey, err, "credential %s", c.ID)
 	}
-	digest := sha256.Sum256(c.appendJSON(DID{}, false))
+	digest := keys.Digest(v, c.appendJSON(DID{}, false))
 	if err := verify(v, key, digest, c.Proof.Signature); err != nil {
 		return wrap(ErrProof, err, "credential %s: proof by %s", c.ID, key.ID)
 	}

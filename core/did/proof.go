@@ -27,7 +27,7 @@ func (doc *Document) VerifyProofs(v keys.Verifier, docs Lookup) error {
 	if want := doc.RequiredProofs(); len(doc.proofs) != want {
 		return errorf(ErrProof, "%s: %d proofs, want %d", doc.subject, len(doc.proofs), want)
 	}
-	digest := sha256.Sum256(doc.signingInput())
+	digest := keys.Digest(v, doc.signingInput())
 	for _, p := range doc.proofs {
 		if p.Type != DefaultKeyType {
 			return errorf(ErrProof, "%s: proof by %s has type %q, want %q", doc.subject, p.Creator, p.Type, DefaultKeyType)

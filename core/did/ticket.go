@@ -217,7 +217,7 @@ func (t *TransferTicket) VerifyProofs(doc *Document, docs Lookup, v keys.Verifie
 	case len(t.Proofs) != doc.RequiredProofs():
 		return errorf(ErrProof, "transfer ticket of %s: %d proofs, want %d", t.Subject, len(t.Proofs), doc.RequiredProofs())
 	}
-	digest := sha256.Sum256(t.signingInput())
+	digest := keys.Digest(v, t.signingInput())
 	for _, p := range t.Proofs {
 		if p.Type != DefaultKeyType {
 			return errorf(ErrProof, "transfer ticket of %s: proof by %s has type %q, want %q", t.Subject, p.VerificationMethod, p.Type, DefaultKeyType)

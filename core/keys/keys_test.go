@@ -170,3 +170,35 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	}
 }
+
+// countingHasher hashes as a host would, counting the calls.
+type countingHasher struct {
+	Native
+	calls *int
+}
+
+func (h countingHasher) Sum256(data []byte) [32]byte {
+	*h.calls++
+	return sha256.Sum256(data)
+}
+
+// Digest hashes through a Verifier that hashes, and itself otherwise.
+func TestDigestUsesTheVerifiersHashing(t *testing.T) {
+	data := []byte("didlight")
+	want := sha256.Sum256(data)
+	var calls int
+	h := countingHasher{calls: &calls}
+	if got := Digest(Native{}, data); got != want {
+		t.Errorf("Digest(Native) = %x, want %x", got, want)
+	}
+	if got := Digest(h, data); got != want || calls != 1 {
+		t.Errorf("Digest(hasher) = %x after %d calls, want %x after 1", got, calls, want)
+	}
+	priv, err := NewPrivateKey(sha256.New().Sum(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !VerifyData(h, priv.Public(), data, priv.SignData(data)) || calls != 2 {
+		t.Errorf("VerifyData through a hasher: %d hash calls, want 2", calls)
+	}
+}
