@@ -3,6 +3,7 @@
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"unsafe"
 
@@ -16,14 +17,20 @@ import (
 //go:wasmimport didlight p256_verify
 func p256Verify(pub, digest, sig unsafe.Pointer) int32
 
+// sha256 asks the host for SHA-256 of the n bytes at data, written to
+// digest: 1 done, -1 unavailable.
+//
+//go:wasmimport didlight sha256
+func hostSHA256(data unsafe.Pointer, n uint32, digest unsafe.Pointer) int32
+
 // lookupDocument asks the host for the current document of a DID: its
 // length (written to buf when it fits), 0 none, -1 unavailable, -2 failed.
 //
 //go:wasmimport didlight lookup_document
 func lookupDocument(did unsafe.Pointer, didLen uint32, buf unsafe.Pointer, bufCap uint32) int32
 
-// hostVerifier verifies with the host's crypto, and with the module's own
-// Go code when the host has none.
+// hostVerifier verifies and hashes with the host's crypto, and with the
+// module's own Go code when the host has none.
 type hostVerifier struct{}
 
 func (hostVerifier) Verify(pub keys.PublicKey, digest [32]byte, sig keys.Signature) bool {
@@ -35,6 +42,16 @@ func (hostVerifier) Verify(pub keys.PublicKey, digest [32]byte, sig keys.Signatu
 		return false
 	}
 	return keys.Native{}.Verify(pub, digest, sig)
+}
+
+// Sum256 hashes with the host's crypto, and with the module's own Go code
+// when the host has none (keys.Hasher).
+func (hostVerifier) Sum256(data []byte) [32]byte {
+	var digest [32]byte
+	if hostSHA256(unsafe.Pointer(unsafe.SliceData(data)), uint32(len(data)), unsafe.Pointer(&digest)) == 1 {
+		return digest
+	}
+	return sha256.Sum256(data)
 }
 
 // hostLookup finds documents through the host, parsing each once per call.

@@ -37,6 +37,9 @@ func (r *Runtime) instantiateHost(ctx context.Context) error {
 		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(p256Verify),
 		[]api.ValueType{api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32}, []api.ValueType{api.ValueTypeI32}).
 		Export("p256_verify").
+		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(sha256Sum),
+		[]api.ValueType{api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32}, []api.ValueType{api.ValueTypeI32}).
+		Export("sha256").
 		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(lookupDocument),
 		[]api.ValueType{api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32}, []api.ValueType{api.ValueTypeI32}).
 		Export("lookup_document").
@@ -65,14 +68,40 @@ func (ce *callEnv) verify(mem api.Memory, pubPtr, digestPtr, sigPtr uint32) int3
 	if !ok {
 		return 0
 	}
-	v := ce.env.Verifier
-	if v == nil {
-		v = keys.Native{}
-	}
-	if v.Verify(pub, [32]byte(digest), keys.Signature(sig)) {
+	if ce.verifier().Verify(pub, [32]byte(digest), keys.Signature(sig)) {
 		return 1
 	}
 	return 0
+}
+
+// sha256Sum is sha256(data, n, digest) → 1 done, -1 unavailable. It
+// hashes with the call's Verifier when that hashes (keys.Digest).
+func sha256Sum(ctx context.Context, m api.Module, stack []uint64) {
+	ce, _ := ctx.Value(envKey{}).(*callEnv)
+	stack[0] = api.EncodeI32(ce.sum(m.Memory(), uint32(stack[0]), uint32(stack[1]), uint32(stack[2])))
+}
+
+func (ce *callEnv) sum(mem api.Memory, dataPtr, n, digestPtr uint32) int32 {
+	if ce == nil || !ce.hostCrypto {
+		return unavailable
+	}
+	data, ok := mem.Read(dataPtr, n)
+	if !ok {
+		return unavailable // the module hashes it itself (and fails as it must)
+	}
+	digest := keys.Digest(ce.verifier(), data)
+	if !mem.Write(digestPtr, digest[:]) {
+		return unavailable
+	}
+	return 1
+}
+
+// verifier is the call's Verifier, keys.Native by default.
+func (ce *callEnv) verifier() keys.Verifier {
+	if ce.env.Verifier == nil {
+		return keys.Native{}
+	}
+	return ce.env.Verifier
 }
 
 // key decodes a compressed key, once per call.

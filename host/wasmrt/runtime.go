@@ -39,9 +39,9 @@ type Option func(*config)
 // directory (os.UserCacheDir), or none when there is no such directory.
 func WithCacheDir(dir string) Option { return func(c *config) { c.cacheDir = dir } }
 
-// WithoutHostCrypto withholds the host's P-256 verification: the module
-// answers with its own Go code, as it does in browsers. It is there to
-// measure that fallback.
+// WithoutHostCrypto withholds the host's P-256 verification and SHA-256:
+// the module answers with its own Go code, as it does in browsers. It is
+// there to measure that fallback.
 func WithoutHostCrypto() Option { return func(c *config) { c.noHostCrypto = true } }
 
 // WithMaxInstances bounds the instances in existence, and so the calls run

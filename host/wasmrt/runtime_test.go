@@ -2,6 +2,7 @@ package wasmrt_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -110,10 +111,10 @@ func TestTypedCalls(t *testing.T) {
 }
 
 // countingVerifier counts the signatures it is asked about, and answers
-// what it is told to.
+// what it is told to; it counts what it hashes too (keys.Hasher).
 type countingVerifier struct {
-	n      atomic.Int64
-	answer bool
+	n, hashed atomic.Int64
+	answer    bool
 }
 
 func (c *countingVerifier) Verify(keys.PublicKey, [32]byte, keys.Signature) bool {
@@ -121,8 +122,13 @@ func (c *countingVerifier) Verify(keys.PublicKey, [32]byte, keys.Signature) bool
 	return c.answer
 }
 
-// The host's verifier checks every signature, unless it is withheld: then
-// the module checks them itself.
+func (c *countingVerifier) Sum256(data []byte) [32]byte {
+	c.hashed.Add(1)
+	return sha256.Sum256(data)
+}
+
+// The host's verifier checks every signature and hashes what they sign,
+// unless it is withheld: then the module does both itself.
 func TestHostCrypto(t *testing.T) {
 	host, fallback := runtimes(t)
 	ctx := context.Background()
@@ -130,20 +136,22 @@ func TestHostCrypto(t *testing.T) {
 	tip := t0.AddDate(0, 0, 30)
 	in := abi.VerifyResolveResultInput{Result: h.result(t, true, tip), Now: tip}
 	for _, tc := range []struct {
-		name   string
-		rt     *wasmrt.Runtime
-		answer bool
-		calls  int64
-		ok     bool
+		name          string
+		rt            *wasmrt.Runtime
+		answer        bool
+		calls, hashed int64
+		ok            bool
 	}{
-		{"host says valid", host, true, 20, true},
-		{"host says invalid", host, false, 1, false},
-		{"withheld", fallback, false, 0, true},
+		// Each of the ten operations: its request and its document's proof.
+		{"host says valid", host, true, 20, 20, true},
+		{"host says invalid", host, false, 1, 1, false},
+		{"withheld", fallback, false, 0, 0, true},
 	} {
 		v := &countingVerifier{answer: tc.answer}
 		_, err := tc.rt.VerifyResolveResult(ctx, in, abi.Env{Verifier: v})
-		if (err == nil) != tc.ok || v.n.Load() != tc.calls {
-			t.Errorf("%s: %v after %d host verifications, want ok=%v after %d", tc.name, err, v.n.Load(), tc.ok, tc.calls)
+		if (err == nil) != tc.ok || v.n.Load() != tc.calls || v.hashed.Load() != tc.hashed {
+			t.Errorf("%s: %v after %d host verifications and %d hashes, want ok=%v after %d and %d",
+				tc.name, err, v.n.Load(), v.hashed.Load(), tc.ok, tc.calls, tc.hashed)
 		}
 	}
 }

@@ -54,13 +54,17 @@
 // JSON, which stays valid until the host passes out_ptr to free. Memory may
 // grow during a call, so a host reads the memory afresh after each one.
 //
-// The module imports two functions from the module "didlight", which every
-// host supplies (answering "unavailable" when it has nothing better):
+// The module imports three functions from the module "didlight", which
+// every host supplies (answering "unavailable" when it has nothing better):
 //
 //	p256_verify(pub, digest, sig u32) → i32
 //	    pub: 33-byte compressed P-256 key, digest: 32-byte SHA-256,
 //	    sig: 64-byte r‖s, all in the module's memory.
 //	    1 valid, 0 invalid, -1 unavailable (the module verifies in Go).
+//	sha256(data, n, digest u32) → i32
+//	    SHA-256 of the n bytes at data, written to the 32 bytes at digest:
+//	    1 done, -1 unavailable (the module hashes in Go). The module asks
+//	    for the digests it verifies signatures over (keys.Digest).
 //	lookup_document(did_ptr, did_len, buf_ptr, buf_cap u32) → i32
 //	    the current document of the DID (full form) as JSON: its length n,
 //	    written to buf when n ≤ buf_cap (else the module asks again with

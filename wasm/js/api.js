@@ -25,10 +25,11 @@ export class DidlightError extends Error {
 /**
  * hostImports returns the "didlight" import object of the module.
  * verify(pub, digest, sig) gets three Uint8Arrays and returns true, false,
- * or undefined when it cannot tell; lookup(did) returns the current
- * document of the DID (an object or JSON text) or null.
+ * or undefined when it cannot tell; sha256(data) gets a Uint8Array and
+ * returns its SHA-256 digest (32 bytes), synchronously; lookup(did) returns
+ * the current document of the DID (an object or JSON text) or null.
  */
-export function hostImports(memory, { verify, lookup } = {}) {
+export function hostImports(memory, { verify, sha256, lookup } = {}) {
   let last = { did: undefined, bytes: null };
   return {
     p256_verify(pub, digest, sig) {
@@ -36,6 +37,12 @@ export function hostImports(memory, { verify, lookup } = {}) {
       const m = new Uint8Array(memory().buffer);
       const ok = verify(m.slice(pub, pub + 33), m.slice(digest, digest + 32), m.slice(sig, sig + 64));
       return ok === undefined ? UNAVAILABLE : ok ? 1 : 0;
+    },
+    sha256(data, n, digest) {
+      if (!sha256) return UNAVAILABLE;
+      const sum = sha256(new Uint8Array(memory().buffer, data, n));
+      new Uint8Array(memory().buffer, digest, 32).set(sum);
+      return 1;
     },
     lookup_document(didPtr, didLen, buf, cap) {
       if (!lookup) return UNAVAILABLE;

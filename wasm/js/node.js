@@ -1,10 +1,11 @@
 // The didlight loader for Node: the module under node:wasi, with
-// node:crypto verifying signatures for it.
+// node:crypto verifying signatures and hashing for it.
 //
 //   import { load } from 'didlight-wasm';
 //   const didlight = await load();
 //   const v = await didlight.verifyResolveResult(resultJSON);
 
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { WASI } from 'node:wasi';
 import { bind, hostImports } from './api.js';
@@ -16,9 +17,9 @@ export { DidlightError } from './api.js';
  * load instantiates the module and returns its API (see api.js).
  * Options: wasm, the module (a path or URL, bytes, or a compiled
  * WebAssembly.Module; default didlight.wasm beside this file); hostCrypto,
- * false to let the module verify signatures with its own code; lookup(did),
- * which returns the current document of a DID (object or JSON text) or null,
- * for controllers' documents that an input does not list.
+ * false to let the module verify signatures and hash with its own code;
+ * lookup(did), which returns the current document of a DID (object or JSON
+ * text) or null, for controllers' documents that an input does not list.
  */
 export async function load({ wasm = new URL('./didlight.wasm', import.meta.url), hostCrypto = true, lookup } = {}) {
   const module = wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(await bytes(wasm));
@@ -26,12 +27,15 @@ export async function load({ wasm = new URL('./didlight.wasm', import.meta.url),
   let memory;
   const instance = await WebAssembly.instantiate(module, {
     wasi_snapshot_preview1: wasi.wasiImport,
-    didlight: hostImports(() => memory, { verify: hostCrypto ? verifier() : undefined, lookup }),
+    didlight: hostImports(() => memory, { verify: hostCrypto ? verifier() : undefined, sha256: hostCrypto ? sha256 : undefined, lookup }),
   });
   memory = instance.exports.memory;
   wasi.initialize(instance);
   return bind(instance);
 }
+
+// sha256 hashes for the module with node:crypto.
+const sha256 = (data) => createHash('sha256').update(data).digest();
 
 async function bytes(wasm) {
   if (wasm instanceof URL || typeof wasm === 'string') return readFile(wasm);

@@ -1,5 +1,6 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { WASI } from 'node:wasi';
 import { load, DidlightError } from '../node.js';
@@ -126,12 +127,12 @@ test('lookup supplies documents the input does not list', async () => {
 });
 
 test("the host's verify judges the signatures, unless it cannot tell", async () => {
-  const instantiate = async (verify) => {
+  const instantiate = async (verify, sha256) => {
     const wasi = new WASI({ version: 'preview1', returnOnExit: true });
     let memory;
     const instance = await WebAssembly.instantiate(wasm, {
       wasi_snapshot_preview1: wasi.wasiImport,
-      didlight: hostImports(() => memory, { verify }),
+      didlight: hostImports(() => memory, { verify, sha256 }),
     });
     memory = instance.exports.memory;
     wasi.initialize(instance);
@@ -145,4 +146,11 @@ test("the host's verify judges the signatures, unless it cannot tell", async () 
   const unsure = await instantiate(() => (asked++, undefined));
   assert.equal((await unsure.verifyResolveResult(result, { now: tip })).status, 0);
   assert.equal(asked, 20);
+  // The host hashes what the signatures sign: each request and document.
+  let hashed = 0;
+  const hashing = await instantiate(undefined, (data) => (hashed++, createHash('sha256').update(data).digest()));
+  assert.equal((await hashing.verifyResolveResult(result, { now: tip })).status, 0);
+  assert.equal(hashed, 20);
+  const wrong = await instantiate(undefined, () => new Uint8Array(32));
+  await assert.rejects(wrong.verifyResolveResult(result, { now: tip }), { rule: 'signature', index: 9 });
 });
