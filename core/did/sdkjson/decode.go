@@ -246,7 +246,7 @@ func (d *Decoder) Str() string {
 		return ""
 	}
 	start := d.i + 1
-	i := start
+	i := start + plainRun(d.s[start:]) // base64 payloads are long plain runs
 	for i < len(d.s) && plain[d.s[i]] {
 		i++
 	}

@@ -216,6 +216,27 @@ func TestPlainRun(t *testing.T) {
 	}
 }
 
+// Str reads long strings as the byte-at-a-time path (slowStr) does, with
+// every byte at every offset of the first blocks: the same string, the
+// same error, the same position after it.
+func TestStrLong(t *testing.T) {
+	base := "eyJpZCI6ImRpZDplbGFzdG9zOmlYY1JoWUIzOGdNdDFwaGk1"
+	for at := range 24 {
+		for v := range 256 {
+			b := []byte(`"` + base + `"],"x":1`)
+			b[1+at] = byte(v)
+			fast := NewDecoder(b)
+			got := fast.Str()
+			slow := NewDecoder(b)
+			slow.expect(String)
+			want := slow.slowStr(slow.i+1, slow.i+1)
+			if got != want || (fast.err == nil) != (slow.err == nil) || fast.i != slow.i {
+				t.Fatalf("Str(%q) = %q, %v at %d; byte by byte %q, %v at %d", b, got, fast.err, fast.i, want, slow.err, slow.i)
+			}
+		}
+	}
+}
+
 // AppendString writes long strings as a byte-at-a-time writer does, with
 // the characters to escape at every offset.
 func TestAppendStringLong(t *testing.T) {
