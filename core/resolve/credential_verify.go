@@ -107,8 +107,9 @@ func (r *rawResult) credentialHeader() (did.URL, CredentialStatus, error) {
 // checkCredentialShape requires transactions about id only, newest first,
 // in the shape the SDKs accept (src/didbackend.ts, resolveCredential).
 func checkCredentialShape(id did.URL, status CredentialStatus, txs []transaction) error {
+	key := id.Key()
 	for i, tx := range txs {
-		if tx.op.CredentialID.Key() != id.Key() {
+		if c := tx.op.CredentialID; c != id && c.Key() != key { // Key parses the DID: only when they differ
 			return at(i, tx, &idop.RuleError{Rule: idop.RuleDocID, Err: fmt.Errorf("a %s of %q in the result of %s", tx.op.Request.Header.Operation, tx.op.CredentialID, id)})
 		}
 		if i > 0 && tx.time.After(txs[i-1].time) {

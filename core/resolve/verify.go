@@ -89,8 +89,9 @@ func verify(dl Dialect, result []byte, docs did.Lookup, v keys.Verifier, now tim
 	if status == NotFound {
 		return out, nil
 	}
+	key := subject.Key()
 	for i, tx := range txs {
-		if tx.op.DID.Key() != subject.Key() {
+		if d := tx.op.DID; d != subject && d.Key() != key { // Key parses the id: only when they differ
 			return nil, at(i, tx, &idop.RuleError{Rule: idop.RuleDocID, Err: fmt.Errorf("an operation on %s in the result of %s", tx.op.DID, subject)})
 		}
 		if i > 0 && tx.time.After(txs[i-1].time) {
