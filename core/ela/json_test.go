@@ -206,3 +206,64 @@ func TestPayloadJSONShapes(t *testing.T) {
 		t.Errorf("TransferAsset payload with data: error %v", err)
 	}
 }
+
+// Payload JSON is what json.Marshal writes for the same fields: reading it
+// into the payload's JSON shape and marshalling that gives the same bytes.
+func TestPayloadJSONIsEncodingJSONs(t *testing.T) {
+	txs := sampleTxs(t)
+	odd := "<a&b>\u2028\u2029\x01\"\\é"
+	txs["record-odd"] = &Tx{Payload: &Record{Type: odd, Data: []byte(odd)}}
+	txs["asset-odd"] = &Tx{Payload: &RegisterAsset{Asset: Asset{Name: odd, Description: odd, Precision: 255}}}
+	txs["operation-odd"] = &Tx{Payload: &Operation{Header: OperationHeader{Specification: odd, Operation: odd, PreviousTxid: odd, Ticket: odd}, Payload: odd}}
+	txs["crosschain-empty"] = &Tx{Payload: &TransferCrossChainAsset{}}
+	for name, tx := range txs {
+		got := tx.Payload.appendJSON(nil, tx.PayloadVersion)
+		var shape any
+		switch p := tx.Payload.(type) {
+		case *CoinBase:
+			shape = new(coinBaseJSON)
+		case *RegisterAsset:
+			shape = new(registerAssetJSON)
+		case *TransferAsset:
+			if string(got) != "null" {
+				t.Errorf("%s: %s", name, got)
+			}
+			continue
+		case *Record:
+			shape = new(recordJSON)
+		case *SideChainPow:
+			shape = new(sideChainPowJSON)
+		case *RechargeToSideChain:
+			shape = map[bool]any{true: new(rechargeHashJSON), false: new(rechargeTxJSON)}[tx.PayloadVersion == RechargeVersionHash]
+		case *TransferCrossChainAsset:
+			shape = new(transferCrossChainJSON)
+		case *Operation:
+			shape = new(Operation)
+		default:
+			t.Fatalf("%s: payload %T", name, p)
+		}
+		if err := json.Unmarshal(got, shape); err != nil {
+			t.Fatalf("%s: %s: %v", name, got, err)
+		}
+		if want, _ := json.Marshal(shape); !bytes.Equal(got, want) {
+			t.Errorf("%s:\n got  %s\n want %s", name, got, want)
+		}
+	}
+}
+
+func FuzzAppendJSONStringIsEncodingJSONs(f *testing.F) {
+	for _, s := range []string{"", "plain", "a\"b\\c\b\f\n\r\t\x00\x1f\x7f", "<>&", "\u2028\u2029é😀", "\xff\xfe\xc3", "\xe2\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, html := range []bool{true, false} {
+			var b bytes.Buffer
+			e := json.NewEncoder(&b)
+			e.SetEscapeHTML(html)
+			e.Encode(s)
+			if got, want := AppendJSONString(nil, s, html), bytes.TrimSuffix(b.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
+				t.Fatalf("%q (escapeHTML %v): %s, encoding/json %s", s, html, got, want)
+			}
+		}
+	})
+}

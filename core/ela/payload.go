@@ -14,8 +14,9 @@ type Payload interface {
 
 	encode(w *writer, version byte)
 	decode(r *reader, version byte)
-	// jsonValue returns the REST API's JSON form for the payload version.
-	jsonValue(version byte) any
+	// appendJSON appends the REST API's JSON form for the payload version,
+	// as json.Marshal writes it.
+	appendJSON(b []byte, version byte) []byte
 	// setJSON reads the JSON form back; the receiver is a zero payload.
 	setJSON(raw json.RawMessage, version byte) error
 }

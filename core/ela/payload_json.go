@@ -67,14 +67,15 @@ type transferCrossChainJSON struct {
 	CrossChainAssets []crossChainAssetJSON `json:"crosschainassets"`
 }
 
-func (p *CoinBase) jsonValue(byte) any {
+func (p *CoinBase) appendJSON(b []byte, _ byte) []byte {
+	o := newJSONObject(b)
 	if utf8.Valid(p.Data) {
-		return coinBaseJSON{CoinbaseData: string(p.Data)}
+		o.str("CoinbaseData", string(p.Data))
+	} else {
+		o.str("CoinbaseData", strings.ToValidUTF8(string(p.Data), "\uFFFD"))
+		o.strOmit("CoinbaseDataHex", hex.EncodeToString(p.Data))
 	}
-	return coinBaseJSON{
-		CoinbaseData:    strings.ToValidUTF8(string(p.Data), "\uFFFD"),
-		CoinbaseDataHex: hex.EncodeToString(p.Data),
-	}
+	return o.end()
 }
 
 func (p *CoinBase) setJSON(raw json.RawMessage, _ byte) error {
@@ -91,12 +92,18 @@ func (p *CoinBase) setJSON(raw json.RawMessage, _ byte) error {
 	return err
 }
 
-func (p *RegisterAsset) jsonValue(byte) any {
-	return registerAssetJSON{
-		Asset:      assetJSON(p.Asset),
-		Amount:     p.Amount.String(),
-		Controller: hex.EncodeToString(reversed(p.Controller[:])),
-	}
+func (p *RegisterAsset) appendJSON(b []byte, _ byte) []byte {
+	asset := newJSONObject(nil)
+	asset.str("Name", p.Asset.Name)
+	asset.str("Description", p.Asset.Description)
+	asset.uint("Precision", uint64(p.Asset.Precision))
+	asset.uint("AssetType", uint64(p.Asset.AssetType))
+	asset.uint("RecordType", uint64(p.Asset.RecordType))
+	o := newJSONObject(b)
+	o.raw("Asset", asset.end())
+	o.str("Amount", p.Amount.String())
+	o.str("Controller", hex.EncodeToString(reversed(p.Controller[:])))
+	return o.end()
 }
 
 func (p *RegisterAsset) setJSON(raw json.RawMessage, _ byte) error {
@@ -118,7 +125,7 @@ func (p *RegisterAsset) setJSON(raw json.RawMessage, _ byte) error {
 	return err
 }
 
-func (*TransferAsset) jsonValue(byte) any { return nil }
+func (*TransferAsset) appendJSON(b []byte, _ byte) []byte { return append(b, "null"...) }
 
 func (*TransferAsset) setJSON(raw json.RawMessage, _ byte) error {
 	if t := bytes.TrimSpace(raw); len(t) != 0 && string(t) != "null" && string(t) != "{}" {
@@ -127,8 +134,11 @@ func (*TransferAsset) setJSON(raw json.RawMessage, _ byte) error {
 	return nil
 }
 
-func (p *Record) jsonValue(byte) any {
-	return recordJSON{RecordType: p.Type, RecordData: hex.EncodeToString(p.Data)}
+func (p *Record) appendJSON(b []byte, _ byte) []byte {
+	o := newJSONObject(b)
+	o.str("RecordType", p.Type)
+	o.str("RecordData", hex.EncodeToString(p.Data))
+	return o.end()
 }
 
 func (p *Record) setJSON(raw json.RawMessage, _ byte) error {
@@ -142,13 +152,13 @@ func (p *Record) setJSON(raw json.RawMessage, _ byte) error {
 	return err
 }
 
-func (p *SideChainPow) jsonValue(byte) any {
-	return sideChainPowJSON{
-		BlockHeight:     p.BlockHeight,
-		SideBlockHash:   hex.EncodeToString(p.SideBlockHash[:]),
-		SideGenesisHash: hex.EncodeToString(p.SideGenesisHash[:]),
-		SignedData:      hex.EncodeToString(p.Signature),
-	}
+func (p *SideChainPow) appendJSON(b []byte, _ byte) []byte {
+	o := newJSONObject(b)
+	o.uint("BlockHeight", uint64(p.BlockHeight))
+	o.str("SideBlockHash", hex.EncodeToString(p.SideBlockHash[:]))
+	o.str("SideGenesisHash", hex.EncodeToString(p.SideGenesisHash[:]))
+	o.str("SignedData", hex.EncodeToString(p.Signature))
+	return o.end()
 }
 
 func (p *SideChainPow) setJSON(raw json.RawMessage, _ byte) error {
@@ -164,14 +174,15 @@ func (p *SideChainPow) setJSON(raw json.RawMessage, _ byte) error {
 	return firstError(errs[:]...)
 }
 
-func (p *RechargeToSideChain) jsonValue(version byte) any {
+func (p *RechargeToSideChain) appendJSON(b []byte, version byte) []byte {
+	o := newJSONObject(b)
 	if version == RechargeVersionHash {
-		return rechargeHashJSON{MainChainTransactionHash: p.MainChainTransactionHash.String()}
+		o.str("mainchaintxhash", p.MainChainTransactionHash.String())
+	} else {
+		o.str("Proof", hex.EncodeToString(p.MerkleProof))
+		o.str("MainChainTransaction", hex.EncodeToString(p.MainChainTransaction))
 	}
-	return rechargeTxJSON{
-		Proof:                hex.EncodeToString(p.MerkleProof),
-		MainChainTransaction: hex.EncodeToString(p.MainChainTransaction),
-	}
+	return o.end()
 }
 
 func (p *RechargeToSideChain) setJSON(raw json.RawMessage, version byte) error {
@@ -197,16 +208,21 @@ func (p *RechargeToSideChain) setJSON(raw json.RawMessage, version byte) error {
 	return fieldErrorf("", ErrUnsupported, "RechargeToSideChain payload version %d (0 and 1 exist)", version)
 }
 
-func (p *TransferCrossChainAsset) jsonValue(byte) any {
-	j := transferCrossChainJSON{CrossChainAssets: make([]crossChainAssetJSON, len(p.Assets))}
+func (p *TransferCrossChainAsset) appendJSON(b []byte, _ byte) []byte {
+	assets := []byte{'['}
 	for i, a := range p.Assets {
-		j.CrossChainAssets[i] = crossChainAssetJSON{
-			CrossChainAddress: a.Address,
-			OutputIndex:       a.OutputIndex,
-			CrossChainAmount:  a.Amount.String(),
+		if i > 0 {
+			assets = append(assets, ',')
 		}
+		o := newJSONObject(assets)
+		o.str("crosschainaddress", a.Address)
+		o.uint("outputindex", a.OutputIndex)
+		o.str("crosschainamount", a.Amount.String())
+		assets = o.end()
 	}
-	return j
+	o := newJSONObject(b)
+	o.raw("crosschainassets", append(assets, ']'))
+	return o.end()
 }
 
 func (p *TransferCrossChainAsset) setJSON(raw json.RawMessage, _ byte) error {
@@ -225,7 +241,22 @@ func (p *TransferCrossChainAsset) setJSON(raw json.RawMessage, _ byte) error {
 	return nil
 }
 
-func (p *Operation) jsonValue(byte) any { return *p }
+func (p *Operation) appendJSON(b []byte, _ byte) []byte {
+	header := newJSONObject(nil)
+	header.str("specification", p.Header.Specification)
+	header.str("operation", p.Header.Operation)
+	header.strOmit("previousTxid", p.Header.PreviousTxid)
+	header.strOmit("ticket", p.Header.Ticket)
+	proof := newJSONObject(nil)
+	proof.strOmit("type", p.Proof.Type)
+	proof.str("verificationMethod", p.Proof.VerificationMethod)
+	proof.str("signature", p.Proof.Signature)
+	o := newJSONObject(b)
+	o.raw("header", header.end())
+	o.str("payload", p.Payload)
+	o.raw("proof", proof.end())
+	return o.end()
+}
 
 func (p *Operation) setJSON(raw json.RawMessage, _ byte) error {
 	if err := unmarshalPayload(raw, p); err != nil {

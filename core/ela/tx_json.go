@@ -70,7 +70,7 @@ type TxContext struct {
 func (tx *Tx) JSON(ctx TxContext) TxJSON {
 	id := tx.Hash().String()
 	size := tx.Size()
-	payload, _ := json.Marshal(tx.Payload.jsonValue(tx.PayloadVersion)) // plain structs: cannot fail
+	payload := tx.Payload.appendJSON(nil, tx.PayloadVersion)
 	j := TxJSON{
 		TxID:           id,
 		Hash:           id,

@@ -104,17 +104,6 @@ func jsonEncode(v any) []byte {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
-func FuzzAppendStringLikeEncodingJSON(f *testing.F) {
-	for _, s := range []string{"", "plain", "a\"b\\c\b\f\n\r\t\x00\x1f\x7f", "<>&", "\u2028\u2029é😀", "\xff\xfe\xc3", "\xe2\x80"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := appendString(nil, s), jsonEncode(s); !bytes.Equal(got, want) {
-			t.Fatalf("%q: %s, encoding/json %s", s, got, want)
-		}
-	})
-}
-
 // Every output type writes what encoding/json writes.
 func TestOutputsLikeEncodingJSON(t *testing.T) {
 	index, offset := 3, 0

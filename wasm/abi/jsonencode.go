@@ -3,7 +3,8 @@ package abi
 import (
 	"encoding/json"
 	"strconv"
-	"unicode/utf8"
+
+	"didlight/core/ela"
 )
 
 // Outputs are written without encoding/json too, byte for byte as its
@@ -103,53 +104,5 @@ func (o *object) array(k string, n int, isNil bool, elem func(b []byte, i int) [
 
 func (o *object) end() []byte { return append(o.b, '}') }
 
-// appendString writes s as a JSON string the way encoding/json does
-// without HTML escaping: \b \f \n \r \t and \u00xx for the other control
-// characters, U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += n
-			continue
-		}
-		i += n
-		start = i
-	}
-	return append(append(b, s[start:]...), '"')
-}
+// appendString writes s as encoding/json does without HTML escaping.
+func appendString(b []byte, s string) []byte { return ela.AppendJSONString(b, s, false) }
