@@ -32,8 +32,8 @@ const benchSubmitters = 8
 // BenchmarkIngest measures how fast the chain takes in DID operations: each
 // a create carried by its own signed transaction (three signatures: the
 // transaction's program, the request's proof and the document's proof),
-// submitted by GOMAXPROCS goroutines through SubmitTx and put into blocks
-// by Run. An iteration ingests benchChunk operations; after each, the same
+// submitted by benchSubmitters goroutines per core through SubmitTx and put
+// into blocks by Run. An iteration ingests benchChunk operations; after each, the same
 // goroutine-free process verifies benchChunk bare P-256 signatures on one
 // core, so that both measures see the same machine. It reports ingested
 // operations per second, bare verifies per second, and their ratio, all in
@@ -158,8 +158,8 @@ func (f *fixture) benchOps(w wallet, first int) [][]byte {
 	return raws
 }
 
-// ingest submits raws from GOMAXPROCS goroutines and returns once they are
-// all in blocks.
+// ingest submits raws from benchSubmitters goroutines per core and returns
+// once they are all in blocks.
 func (f *fixture) ingest(raws [][]byte, tips <-chan uint32) {
 	next := make(chan []byte)
 	var wg sync.WaitGroup
