@@ -1,15 +1,10 @@
 package find
 
-import (
-	"strconv"
-	"strings"
-
-	"github.com/tidwall/gjson"
-)
+import "strconv"
 
 // elem is one JSON value under test, in either form a condition matches:
 // a node of a parsed Value, or the raw JSON text of the value inside a
-// document, read in place with gjson. The zero elem is a missing value.
+// document, read in place (raw.go). The zero elem is a missing value.
 // Both forms answer the same few questions, so every operator is written
 // once for both.
 type elem struct {
@@ -58,10 +53,7 @@ func (e elem) string() string {
 	if e.val != nil {
 		return e.val.str
 	}
-	if len(e.raw) >= 2 && strings.IndexByte(e.raw, '\\') < 0 {
-		return e.raw[1 : len(e.raw)-1]
-	}
-	return gjson.Parse(e.raw).Str
+	return rawUnquote(e.raw)
 }
 
 // field returns the object member named by s, or for an array (the root of
@@ -79,10 +71,13 @@ func (e elem) field(s *step) elem {
 		}
 		return elem{}
 	}
-	if e.raw[0] == '[' && s.index < 0 {
-		return elem{} // gjson would read other names as queries on the array
+	if e.raw[0] == '[' {
+		if s.index < 0 {
+			return elem{}
+		}
+		return elem{raw: rawElement(e.raw, s.index)}
 	}
-	return elem{raw: gjson.Get(e.raw, s.query).Raw}
+	return elem{raw: rawMember(e.raw, s.name)}
 }
 
 // each calls fn for the members of an object or the elements of an array,
@@ -101,10 +96,13 @@ func (e elem) each(fn func(key string, x elem) bool) bool {
 		}
 		return false
 	}
-	found := false
-	gjson.Result{Type: gjson.JSON, Raw: e.raw}.ForEach(func(k, v gjson.Result) bool {
-		found = fn(k.Str, elem{raw: v.Raw})
-		return !found
-	})
-	return found
+	for it := newRawItems(e.raw); ; {
+		key, value, ok := it.next()
+		if !ok {
+			return false
+		}
+		if fn(key, elem{raw: value}) {
+			return true
+		}
+	}
 }

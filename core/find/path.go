@@ -3,14 +3,11 @@ package find
 import (
 	"strconv"
 	"strings"
-
-	"github.com/tidwall/gjson"
 )
 
 // step is one name of a dotted field path.
 type step struct {
 	name  string // the field name
-	query string // the name escaped as a gjson path component
 	index int    // the array position the name spells ("0", "12"), or -1
 }
 
@@ -18,7 +15,7 @@ func splitPath(path string) []step {
 	names := strings.Split(path, ".")
 	steps := make([]step, len(names))
 	for i, n := range names {
-		steps[i] = step{name: n, query: gjson.Escape(n), index: arrayIndex(n)}
+		steps[i] = step{name: n, index: arrayIndex(n)}
 	}
 	return steps
 }

@@ -1,0 +1,154 @@
+package find
+
+import "strings"
+
+// The raw form of a value is its JSON text inside a document, read in
+// place: these functions find the end of a value, the members of an object
+// and the elements of an array without decoding anything else. The text is
+// valid JSON (the node stores only that); on other text they give some
+// answer and never panic, and they never recurse, however deep the nesting.
+
+// rawSpace returns the offset of the first byte at or after i that is not
+// white space.
+func rawSpace(s string, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// rawEnd returns the offset just after the value that starts at s[i].
+func rawEnd(s string, i int) int {
+	if i >= len(s) {
+		return i
+	}
+	switch s[i] {
+	case '"':
+		return rawStringEnd(s, i)
+	case '{', '[':
+		depth := 0
+		for i < len(s) {
+			switch s[i] {
+			case '"':
+				i = rawStringEnd(s, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	}
+	for i < len(s) { // a number or a literal
+		switch s[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// rawStringEnd returns the offset just after the string that starts at s[i].
+func rawStringEnd(s string, i int) int {
+	for i++; i < len(s); {
+		q := strings.IndexByte(s[i:], '"')
+		if q < 0 {
+			break
+		}
+		i += q
+		backslashes := 0
+		for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+			backslashes++
+		}
+		i++
+		if backslashes%2 == 0 {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// rawUnquote returns the text of a string value (quotes included), its
+// escapes decoded as the parser decodes them.
+func rawUnquote(q string) string {
+	if len(q) < 2 {
+		return ""
+	}
+	body := q[1 : len(q)-1]
+	if strings.IndexByte(body, '\\') < 0 {
+		return body
+	}
+	p := parser{src: q}
+	s, err := p.string()
+	if err != nil {
+		return body // not valid JSON: any answer will do
+	}
+	return s
+}
+
+// rawItems iterates over the members of an object or the elements of an
+// array, in raw form.
+type rawItems struct {
+	s       string
+	i       int // where the next item, or the comma before it, starts
+	object  bool
+	started bool // an item has been read
+}
+
+func newRawItems(s string) rawItems { return rawItems{s: s, i: 1, object: s[0] == '{'} }
+
+// next returns the next member's key and value (the key of an element is
+// ""), or ok false at the end.
+func (it *rawItems) next() (key, value string, ok bool) {
+	s := it.s
+	i := rawSpace(s, it.i)
+	switch {
+	case i >= len(s) || s[i] == '}' || s[i] == ']':
+		return "", "", false
+	case it.started && s[i] != ',':
+		return "", "", false
+	case it.started:
+		i = rawSpace(s, i+1)
+	}
+	if it.object {
+		end := rawStringEnd(s, i)
+		key = rawUnquote(s[i:end])
+		if i = rawSpace(s, end); i >= len(s) || s[i] != ':' {
+			return "", "", false
+		}
+		i = rawSpace(s, i+1)
+	}
+	end := rawEnd(s, i)
+	it.i, it.started = max(end, i+1), true // forward, even on invalid text
+	return key, s[i:end], true
+}
+
+// rawMember returns the first member of the object s named name, or "".
+func rawMember(s, name string) string {
+	for it := newRawItems(s); ; {
+		key, value, ok := it.next()
+		if !ok || key == name {
+			return value
+		}
+	}
+}
+
+// rawElement returns element n of the array s, or "".
+func rawElement(s string, n int) string {
+	for it := newRawItems(s); ; n-- {
+		_, value, ok := it.next()
+		if !ok || n == 0 {
+			return value
+		}
+	}
+}
