@@ -129,3 +129,28 @@ func TestOutputsLikeEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// plainRun stops at the block of 8 holding the first byte that needs
+// attention, for every byte value at every position.
+func TestPlainRun(t *testing.T) {
+	special := func(c byte, ascii bool) bool { return c == '"' || c == '\\' || c < 0x20 || ascii && c >= 0x80 }
+	for _, ascii := range []bool{false, true} {
+		for c := range 256 {
+			for pos := range 24 {
+				b := bytes.Repeat([]byte{'a'}, 24)
+				b[pos] = byte(c)
+				got := plainRun(b, 1, ascii)
+				first := len(b)
+				for i := 1; i < len(b); i++ {
+					if special(b[i], ascii) {
+						first = i
+						break
+					}
+				}
+				if got > first || got+8 <= len(b) && first >= got+8 {
+					t.Fatalf("byte %#x at %d (ascii %v): plainRun = %d, first special at %d", c, pos, ascii, got, first)
+				}
+			}
+		}
+	}
+}

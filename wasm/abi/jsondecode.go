@@ -251,9 +251,8 @@ func (d *decoder) integer(dst *int64, typ string, bits int, unsigned bool) {
 }
 
 // raw reads any value as its text, null included, as json.RawMessage does.
-func (d *decoder) raw(dst *json.RawMessage) {
-	*dst = append((*dst)[:0], d.skip()...)
-}
+// The text is not copied: an input lives as long as its call.
+func (d *decoder) raw(dst *json.RawMessage) { *dst = d.skip() }
 
 // raws reads an array of raw values.
 func (d *decoder) raws(dst *[]json.RawMessage) {
@@ -284,6 +283,7 @@ func (d *decoder) unquote() string {
 	d.i++ // "
 	start := d.i
 	for d.i < len(d.s) {
+		d.i = plainRun(d.s, d.i, true)
 		c := d.s[d.i]
 		if c == '"' {
 			d.i++

@@ -1,6 +1,7 @@
 package abi
 
 import (
+	"encoding/binary"
 	"errors"
 	"strconv"
 )
@@ -190,6 +191,10 @@ func (s *scanner) array() {
 func (s *scanner) str() {
 	s.i++ // "
 	for s.i < len(s.s) {
+		s.i = plainRun(s.s, s.i, false)
+		if s.i >= len(s.s) {
+			break
+		}
 		switch c := s.s[s.i]; {
 		case c == '"':
 			s.i++
@@ -223,6 +228,27 @@ func (s *scanner) str() {
 		}
 	}
 	s.fail("")
+}
+
+// plainRun skips the bytes of a string from i that need no attention, 8
+// at a time (a resolve result is mostly long base64 strings): it returns
+// the offset of a block of 8 that holds a quote, a backslash, a control
+// character or, with ascii, a byte of a multi-byte character; or of the
+// last few bytes.
+func plainRun(b []byte, i int, ascii bool) int {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
+	high := uint64(0)
+	if ascii {
+		high = msb
+	}
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q, bs := x^(lsb*'"'), x^(lsb*'\\')
+		if ((q-lsb)&^q|(bs-lsb)&^bs|(x-lsb*0x20)&^x|x&high)&msb != 0 {
+			break
+		}
+	}
+	return i
 }
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
