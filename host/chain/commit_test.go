@@ -2,9 +2,16 @@ package chain
 
 import (
 	"errors"
+	"fmt"
+	"log/slog"
 	"slices"
+	"sync"
 	"testing"
 	"time"
+
+	"didlight/core/idop"
+	"didlight/core/ledger"
+	"didlight/host/store"
 )
 
 // Items queued during a hold are left to the holder: the running commit
@@ -68,4 +75,110 @@ func waitQueued(t *testing.T, g *groupCommit[int], n int) {
 		}
 	}
 	t.Fatalf("%d items never queued", n)
+}
+
+// A block takes in the transactions waiting for their mempool commit: its
+// Update makes them durable, and they never get a mempool record.
+func TestBlockTakesQueued(t *testing.T) {
+	f := newFixture(t, Config{})
+	u := newUser("queued")
+	tx := f.opTx(f.dev(), u.create(t, u.document(t, f.clock.Now().AddDate(1, 0, 0), nil)))
+	errc := submitHeld(f, tx.Bytes())
+	b := f.mine()
+	if err := settled(t, errc); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Transactions) != 2 || b.Transactions[1].Hash() != tx.Hash() {
+		t.Fatalf("block %d holds %d transactions, want the coinbase and %s", b.Header.Height, len(b.Transactions), tx.Hash())
+	}
+	if n := poolRecords(t, f.c); n != 0 || f.c.Stats().Mempool != 0 {
+		t.Errorf("%d mempool records, %d pooled transactions after the block", n, f.c.Stats().Mempool)
+	}
+	f.resolveDID(u.did(), false).want(t, "taken in", 0, []string{tx.Hash().String()}, idop.Create)
+	checkIndexes(t, f.c)
+}
+
+// A transaction a block takes in before its mempool commit and finds no
+// longer valid is refused to its submitter; never acknowledged, it is not
+// logged as evicted.
+func TestBlockRefusesQueued(t *testing.T) {
+	var mu sync.Mutex
+	var evicted []string
+	say := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		evicted = append(evicted, fmt.Sprintf(format, args...))
+	}
+	f := newFixture(t, Config{Logger: slog.New(evictions{say})})
+	u := newUser("refused")
+	tx := f.opTx(f.dev(), u.create(t, u.document(t, f.clock.Now().Add(time.Minute), nil)))
+	errc := submitHeld(f, tx.Bytes())
+	f.clock.advance(time.Hour)
+	b := f.mine()
+	err := settled(t, errc)
+	if wantReject(t, "expired before its block", err, ledger.Payload); idop.RuleOf(err) != idop.RuleExpired {
+		t.Errorf("SubmitTx: %v, want rule %s", err, idop.RuleExpired)
+	}
+	if len(b.Transactions) != 1 || f.c.Stats().Mempool != 0 || poolRecords(t, f.c) != 0 {
+		t.Errorf("block %d holds %d transactions, the mempool %d", b.Header.Height, len(b.Transactions), f.c.Stats().Mempool)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(evicted) != 0 {
+		t.Errorf("logged %q for a transaction never acknowledged", evicted)
+	}
+	checkIndexes(t, f.c)
+}
+
+// submitHeld holds the chain's mempool commits, as a block about to be
+// written does, submits raw, and returns once it waits for its commit;
+// the channel gets SubmitTx's error.
+func submitHeld(f *fixture, raw []byte) <-chan error {
+	f.t.Helper()
+	f.c.persist.hold()
+	errc := make(chan error, 1)
+	go func() {
+		_, err := f.c.SubmitTx(raw)
+		errc <- err
+	}()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		f.c.persist.mu.Lock()
+		n := len(f.c.persist.queue)
+		f.c.persist.mu.Unlock()
+		if n == 1 {
+			return errc
+		}
+		if time.Now().After(deadline) {
+			f.t.Fatal("the transaction never waited for its commit")
+		}
+	}
+}
+
+// settled returns what SubmitTx returned, failing the test if it still
+// waits: the block must have settled it.
+func settled(t *testing.T, errc <-chan error) error {
+	t.Helper()
+	select {
+	case err := <-errc:
+		return err
+	case <-time.After(5 * time.Second):
+		t.Fatal("SubmitTx still waits after the block")
+		return nil
+	}
+}
+
+// poolRecords counts the records of the stored mempool.
+func poolRecords(t *testing.T, c *Chain) int {
+	t.Helper()
+	n := 0
+	err := c.db.View(func(tx store.Tx) error {
+		for range bucket(tx, bucketPool).Scan(store.Range{}) {
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
