@@ -103,9 +103,9 @@ func (s *scanner) value() {
 	}
 	switch c := s.s[s.i]; {
 	case c == '{':
-		s.object()
+		s.container('}')
 	case c == '[':
-		s.array()
+		s.container(']')
 	case c == '"':
 		s.str()
 	case c == '-' || '0' <= c && c <= '9':
@@ -121,27 +121,25 @@ func (s *scanner) value() {
 	}
 }
 
-func (s *scanner) object() {
+// container walks an object (closer '}') or an array (closer ']').
+func (s *scanner) container(closer byte) {
 	if !s.open() {
 		return
 	}
 	defer func() { s.depth-- }()
+	after := "after array element"
+	if closer == '}' {
+		after = "after object key:value pair"
+	}
 	s.space()
-	if s.i < len(s.s) && s.s[s.i] == '}' {
+	if s.i < len(s.s) && s.s[s.i] == closer {
 		s.i++
 		return
 	}
 	for s.err == nil {
-		if s.space(); s.i >= len(s.s) || s.s[s.i] != '"' {
-			s.fail("looking for beginning of object key string")
+		if closer == '}' && !s.key() {
 			return
 		}
-		s.str()
-		if s.space(); s.err == nil && (s.i >= len(s.s) || s.s[s.i] != ':') {
-			s.fail("after object key")
-			return
-		}
-		s.i++
 		s.value()
 		if s.space(); s.err != nil || s.i >= len(s.s) {
 			s.fail("")
@@ -150,41 +148,27 @@ func (s *scanner) object() {
 		switch s.s[s.i] {
 		case ',':
 			s.i++
-		case '}':
+		case closer:
 			s.i++
 			return
 		default:
-			s.fail("after object key:value pair")
+			s.fail(after)
 		}
 	}
 }
 
-func (s *scanner) array() {
-	if !s.open() {
-		return
+// key walks an object member's key and the colon after it.
+func (s *scanner) key() bool {
+	if s.space(); s.i >= len(s.s) || s.s[s.i] != '"' {
+		s.fail("looking for beginning of object key string")
+		return false
 	}
-	defer func() { s.depth-- }()
-	s.space()
-	if s.i < len(s.s) && s.s[s.i] == ']' {
-		s.i++
-		return
+	s.str()
+	if s.space(); s.err == nil && (s.i >= len(s.s) || s.s[s.i] != ':') {
+		s.fail("after object key")
 	}
-	for s.err == nil {
-		s.value()
-		if s.space(); s.err != nil || s.i >= len(s.s) {
-			s.fail("")
-			return
-		}
-		switch s.s[s.i] {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return
-		default:
-			s.fail("after array element")
-		}
-	}
+	s.i++
+	return s.err == nil
 }
 
 // str walks a string: no control characters, valid escapes.
