@@ -143,17 +143,7 @@ func (in *NewDocumentInput) member(d *decoder) bool {
 	case d.field("expires"):
 		d.time(&in.Expires)
 	case d.field("services"):
-		if d.null() {
-			in.Services = nil
-			break
-		}
-		services := []Service{}
-		if d.array("[]abi.Service", func() {
-			services = append(services, Service{})
-			d.object(&services[len(services)-1])
-		}) {
-			in.Services = services
-		}
+		list(d, &in.Services, "[]abi.Service", func(s *Service) { d.object(s) })
 	default:
 		return false
 	}

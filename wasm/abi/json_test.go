@@ -73,6 +73,9 @@ var decodeSeeds = []string{
 	`{"condition":"{a:1}","documents":[{"a":1}],"view":true}`, `{"condition":{"a":{"$gt":1}}}`,
 	`{"tx":"00","referenced":["a",null]}`, `{"referenced":"a"}`, `{"referenced":[1]}`,
 	`{"document":{},"key":"k","method":"#m","created":"2030-01-01T00:00:00Z"}`,
+	`{"history":[{"txid":"a"},{"txid":"b"}],"history":[{"height":1}]}`, `{"history":[{"txid":"a"}],"history":[]}`, `{"history":[{"txid":"a"}],"history":5}`,
+	`{"services":[{"id":"a","type":"t"}],"services":[null,{"type":"u"}]}`, `{"referenced":["a","b"],"referenced":[null]}`,
+	`{"documents":[{},[]],"documents":[null]}`, `{"state":{"txid":"a"},"state":null,"state":{"deactivated":true}}`,
 	`{"operation":"create","document":{},"previousTxid":"p","did":"d","key":"k","method":"m"}`,
 }
 

@@ -196,21 +196,36 @@ func (d *decoder) str(dst *string) {
 	*dst = d.unquote()
 }
 
-// strings reads an array of strings into *dst.
-func (d *decoder) strings(dst *[]string) {
+// list reads an array into *dst as encoding/json reads one into a slice:
+// null sets nil and [] a new empty slice; otherwise each element is read into
+// the slice's own element at its index while within its capacity (so that a
+// repeated member merges into what the first one read) and into a new zero
+// element beyond it. A value that is no array leaves *dst as it is.
+func list[T any](d *decoder, dst *[]T, typ string, elem func(*T)) {
 	if d.null() {
 		*dst = nil
 		return
 	}
-	out := []string{}
-	if d.array("[]string", func() {
-		var s string
-		d.str(&s)
-		out = append(out, s)
+	s := (*dst)[:0]
+	if !d.array(typ, func() {
+		if len(s) < cap(s) {
+			s = s[:len(s)+1]
+		} else {
+			var zero T
+			s = append(s, zero)
+		}
+		elem(&s[len(s)-1])
 	}) {
-		*dst = out
+		return
 	}
+	if len(s) == 0 {
+		s = []T{}
+	}
+	*dst = s
 }
+
+// strings reads an array of strings into *dst.
+func (d *decoder) strings(dst *[]string) { list(d, dst, "[]string", d.str) }
 
 // boolean reads true or false into *dst; null leaves it.
 func (d *decoder) boolean(dst *bool) {
@@ -255,20 +270,7 @@ func (d *decoder) integer(dst *int64, typ string, bits int, unsigned bool) {
 func (d *decoder) raw(dst *json.RawMessage) { *dst = d.skip() }
 
 // raws reads an array of raw values.
-func (d *decoder) raws(dst *[]json.RawMessage) {
-	if d.null() {
-		*dst = nil
-		return
-	}
-	out := []json.RawMessage{}
-	if d.array("[]json.RawMessage", func() {
-		var r json.RawMessage
-		d.raw(&r)
-		out = append(out, r)
-	}) {
-		*dst = out
-	}
-}
+func (d *decoder) raws(dst *[]json.RawMessage) { list(d, dst, "[]json.RawMessage", d.raw) }
 
 // time reads a time with time.Time.UnmarshalJSON, as encoding/json does.
 func (d *decoder) time(dst *time.Time) {

@@ -103,17 +103,7 @@ func (*StatusOfInput) typeName() string { return "abi.StatusOfInput" }
 func (in *StatusOfInput) member(d *decoder) bool {
 	switch {
 	case d.field("history"):
-		if d.null() {
-			in.History = nil
-			break
-		}
-		h := []HistoryEntry{}
-		if d.array("[]abi.HistoryEntry", func() {
-			h = append(h, HistoryEntry{})
-			d.object(&h[len(h)-1])
-		}) {
-			in.History = h
-		}
+		list(d, &in.History, "[]abi.HistoryEntry", func(e *HistoryEntry) { d.object(e) })
 	case d.field("tip"):
 		d.time(&in.Tip)
 	default:
