@@ -1,7 +1,7 @@
 // Package find evaluates document-store (MongoDB) find conditions over JSON
 // documents: the `query` method's matcher. A condition is compiled once
 // with Compile and then matched against many documents, either as raw JSON
-// text read in place with gjson (Condition.Match) or as a document parsed
+// text read in place by a small scanner (Condition.Match) or as a document parsed
 // once with ParseJSON (Condition.MatchValue); both give the same answers.
 //
 // # Syntax
