@@ -5,11 +5,10 @@
 //   const didlight = await load();
 //   const v = await didlight.verifyResolveResult(resultJSON);
 
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { WASI } from 'node:wasi';
 import { bind, hostImports } from './api.js';
-import { verifier } from './p256.js';
+import { hostCrypto as nodeCrypto } from './p256.js';
 
 export { DidlightError } from './api.js';
 
@@ -25,17 +24,15 @@ export async function load({ wasm = new URL('./didlight.wasm', import.meta.url),
   const module = wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(await bytes(wasm));
   const wasi = new WASI({ version: 'preview1', args: [], env: {}, returnOnExit: true });
   let memory;
+  const { verify, sha256 } = hostCrypto ? nodeCrypto() : {};
   const instance = await WebAssembly.instantiate(module, {
     wasi_snapshot_preview1: wasi.wasiImport,
-    didlight: hostImports(() => memory, { verify: hostCrypto ? verifier() : undefined, sha256: hostCrypto ? sha256 : undefined, lookup }),
+    didlight: hostImports(() => memory, { verify, sha256, lookup }),
   });
   memory = instance.exports.memory;
   wasi.initialize(instance);
   return bind(instance);
 }
-
-// sha256 hashes for the module with node:crypto.
-const sha256 = (data) => createHash('sha256').update(data).digest();
 
 async function bytes(wasm) {
   if (wasm instanceof URL || typeof wasm === 'string') return readFile(wasm);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createECDH, createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import { verifier } from '../p256.js';
+import { hostCrypto, verifier } from '../p256.js';
 
 // keyPair returns a P-256 key and its compressed public key.
 function keyPair() {
@@ -12,13 +12,28 @@ function keyPair() {
   return { privateKey, compressed };
 }
 
-test('p256 verifier accepts what node:crypto signs and nothing else', () => {
-  const verify = verifier();
+// The three ways to verify: the ECDH route alone, and hostCrypto's, over
+// digests its sha256 made (node:crypto's verification of the input) and
+// over digests it never saw (the ECDH route).
+const ways = {
+  ecdh: () => ({ verify: verifier(), hash: (data) => createHash('sha256').update(data).digest() }),
+  'hostCrypto, hashed by it': () => {
+    const c = hostCrypto({ preimages: 4 });
+    return { verify: c.verify, hash: c.sha256 };
+  },
+  'hostCrypto, hashed elsewhere': () => ({ verify: hostCrypto().verify, hash: (data) => createHash('sha256').update(data).digest() }),
+};
+
+for (const [name, way] of Object.entries(ways)) {
+  test(`${name}: accepts what node:crypto signs and nothing else`, () => checkVerifier(way()));
+}
+
+function checkVerifier({ verify, hash }) {
   const { privateKey, compressed } = keyPair();
   const other = keyPair();
   for (let i = 0; i < 50; i++) {
     const data = randomBytes(1 + i);
-    const digest = createHash('sha256').update(data).digest();
+    const digest = hash(data);
     const sig = sign('sha256', data, { key: privateKey, dsaEncoding: 'ieee-p1363' });
     assert.equal(verify(compressed, digest, sig), true, `signature ${i}`);
     const flipped = Buffer.from(sig);
@@ -33,12 +48,28 @@ test('p256 verifier accepts what node:crypto signs and nothing else', () => {
     negated[0] ^= 1;
     assert.equal(verify(negated, digest, sig), false, `negated key ${i}`);
   }
+}
+
+test('hostCrypto remembers only what it hashed, the newest first, as copies', () => {
+  const c = hostCrypto({ preimages: 2 });
+  const { privateKey, compressed } = keyPair();
+  const data = Buffer.from('the signed bytes');
+  const sig = sign('sha256', data, { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  const digest = c.sha256(data);
+  data.fill(0); // the module reuses its memory: what was hashed must have been copied
+  assert.equal(c.verify(compressed, digest, sig), true, 'over a remembered digest');
+  c.sha256(Buffer.from('a')), c.sha256(Buffer.from('b')); // pushes the first out
+  assert.equal(c.verify(compressed, digest, sig), true, 'over a forgotten digest, by the ECDH route');
+  assert.equal(c.verify(Buffer.alloc(33, 0xff), c.sha256(Buffer.from('c')), sig), false, 'a key off the curve');
 });
 
-test('p256 verifier refuses out-of-range signatures and keys', () => {
-  const verify = verifier();
+for (const [name, way] of Object.entries(ways)) {
+  test(`${name}: refuses out-of-range signatures and keys`, () => checkRanges(way()));
+}
+
+function checkRanges({ verify, hash }) {
   const { compressed } = keyPair();
-  const digest = Buffer.alloc(32, 7);
+  const digest = hash(Buffer.from('out of range'));
   const n = Buffer.from('ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551', 'hex');
   const one = Buffer.alloc(32);
   one[31] = 1;
@@ -53,4 +84,4 @@ test('p256 verifier refuses out-of-range signatures and keys', () => {
   const offCurve = Buffer.alloc(33, 0xff);
   offCurve[0] = 2;
   assert.equal(verify(offCurve, digest, Buffer.concat([one, one])), false, 'a key off the curve');
-});
+}
