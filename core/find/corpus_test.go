@@ -2,7 +2,6 @@ package find
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -13,7 +12,8 @@ import (
 // core/resolve): the DID document plus a credential array holding, for
 // each embedded credential, its id, type (always an array), issuer (the
 // subject when the credential is self-proclaimed), issuanceDate,
-// expirationDate and subject (its credentialSubject).
+// expirationDate and subject (its credentialSubject). The credential
+// member comes first, as resolve.View writes it.
 func viewOf(doc *Value) Value {
 	creds := Value{kind: kindArray}
 	if vcs := doc.field("verifiableCredential"); vcs != nil {
@@ -22,8 +22,8 @@ func viewOf(doc *Value) Value {
 		}
 	}
 	view := *doc
-	view.keys = append(slices.Clone(doc.keys), "credential")
-	view.items = append(slices.Clone(doc.items), creds)
+	view.keys = append([]string{"credential"}, doc.keys...)
+	view.items = append([]Value{creds}, doc.items...)
 	return view
 }
 
