@@ -59,7 +59,8 @@ type Chain struct {
 	txnCount  uint64
 	closed    bool
 
-	received atomic.Uint64 // transactions SubmitTx was given
+	received  atomic.Uint64 // transactions SubmitTx was given
+	admitting atomic.Int64  // SubmitTx calls under way
 
 	pool    *mempool
 	persist groupCommit[*entry]

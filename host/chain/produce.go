@@ -12,16 +12,19 @@ import (
 )
 
 // instantGap is the least time between two blocks Run makes with
-// Config.BlockTime 0. A transaction arriving after a quiet spell is mined
-// at once; under load, the transactions arriving within the gap share a
-// block, so that blocks are not made for one transaction each (every block
-// costs a confirm's signatures, and a second of chain time).
+// Config.BlockTime 0 while transactions are being admitted. A transaction
+// arriving after a quiet spell is mined at once; under load, the
+// transactions arriving within the gap share a block, so that blocks are
+// not made for one transaction each (every block costs a confirm's
+// signatures, and a second of chain time). Once no admission is under way,
+// nothing more is about to join the block, and Run makes it at once.
 const instantGap = 10 * time.Millisecond
 
 // Run produces blocks until ctx ends or the chain closes: with
 // Config.BlockTime 0, a block as soon as stored transactions wait in the
-// mempool (but no sooner than instantGap after the last one); otherwise a
-// block every BlockTime, empty or not. It returns nil when stopped, or the
+// mempool (but, while others are being admitted, no sooner than
+// instantGap after the last one); otherwise a block every BlockTime, empty
+// or not. It returns nil when stopped, or the
 // error of a block that could not be stored.
 func (c *Chain) Run(ctx context.Context) error {
 	var tick <-chan time.Time
@@ -42,14 +45,8 @@ func (c *Chain) Run(ctx context.Context) error {
 			if tick != nil {
 				continue
 			}
-			if wait := instantGap - time.Since(last); wait > 0 {
-				select {
-				case <-time.After(wait):
-				case <-ctx.Done():
-					return nil
-				case <-c.done:
-					return nil
-				}
+			if !c.awaitGap(ctx, last.Add(instantGap)) {
+				return nil
 			}
 			if len(c.pool.ready()) == 0 {
 				continue
@@ -60,6 +57,29 @@ func (c *Chain) Run(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// awaitGap waits until the time until or until no admission is under
+// way. It reports false if ctx ended or the chain closed.
+func (c *Chain) awaitGap(ctx context.Context, until time.Time) bool {
+	wait := time.Until(until)
+	if wait <= 0 {
+		return true
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for c.admitting.Load() > 0 {
+		select {
+		case <-timer.C:
+			return true
+		case <-c.wake: // an admission ended, or a transaction arrived
+		case <-ctx.Done():
+			return false
+		case <-c.done:
+			return false
+		}
+	}
+	return true
 }
 
 // Mine makes a block now from the stored transactions of the mempool, in

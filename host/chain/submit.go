@@ -40,6 +40,8 @@ func (c *Chain) admit(raw []byte) (*entry, error) {
 		return nil, err
 	}
 	c.received.Add(1)
+	c.admitting.Add(1)
+	defer c.admitted()
 	e, err := c.prepare(bytes.Clone(raw))
 	if err != nil {
 		return nil, err
@@ -54,8 +56,14 @@ func (c *Chain) admit(raw []byte) (*entry, error) {
 		}
 		return nil, fmt.Errorf("chain: storing transaction %s in the mempool: %w", e.txid, err)
 	}
-	c.signal()
 	return e, nil
+}
+
+// admitted ends an admission and tells Run, which waits for the
+// admissions under way before it makes a block.
+func (c *Chain) admitted() {
+	c.admitting.Add(-1)
+	c.signal()
 }
 
 // prepare decodes a transaction and checks what needs no chain state.
@@ -198,7 +206,7 @@ func (c *Chain) nextBlockTime(prev uint32) uint32 {
 	return uint32(min(now, maxChainTime))
 }
 
-// signal tells Run that transactions arrived.
+// signal tells Run that transactions arrived, or an admission ended.
 func (c *Chain) signal() {
 	select {
 	case c.wake <- struct{}{}:
