@@ -56,7 +56,8 @@ func Validate(op *Op, st *State, docs did.Lookup, v keys.Verifier, now time.Time
 		switch {
 		case st.Document == nil:
 			return broken(RuleLookup, errors.New("the state of an existing DID has no document"))
-		case st.Document.Subject().Key() != op.DID.Key():
+		case st.Document.Subject() != op.DID && // Key parses both ids: only when they differ
+			st.Document.Subject().Key() != op.DID.Key():
 			return broken(RuleDocID, fmt.Errorf("the operation is on %s, the state of %s", op.DID, st.Document.Subject()))
 		case st.Deactivated:
 			return broken(RuleDeactivated, fmt.Errorf("%s is deactivated", op.DID))
