@@ -50,6 +50,7 @@ type Chain struct {
 	genesis   *ela.Block
 	nodeID    uint64
 	follower  *follower // nil unless Config.Follower
+	room      blockRoom // what one block takes at most
 
 	mu        sync.RWMutex // guards the fields below
 	tip       record.Tip
@@ -143,6 +144,7 @@ func (cfg *Config) chain() *Chain {
 		now:       cfg.Now,
 		blockTime: cfg.BlockTime,
 		dev:       newAccount(DevKey(cfg.DevSeed), cfg.DevSeed),
+		room:      blockRoom{txs: ela.MaxTxPerBlock, bytes: ela.MaxBlockSize - blockReserve},
 		wake:      make(chan struct{}, 1),
 		done:      make(chan struct{}),
 	}

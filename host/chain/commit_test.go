@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"didlight/core/ela"
 	"didlight/core/idop"
 	"didlight/core/ledger"
 	"didlight/host/store"
@@ -208,4 +209,90 @@ func TestAwaitGapEndsWithAdmissions(t *testing.T) {
 		t.Error("awaitGap went on after its context ended")
 	}
 	f.c.admitted()
+}
+
+// A transaction waiting for its mempool commit when the chain is reset is
+// refused with ErrReset by the next block, which does not take it in (the
+// block once took it and then hung, telling its waiter twice).
+func TestResetRefusesQueued(t *testing.T) {
+	f := newFixture(t, Config{})
+	u := newUser("reset while queued")
+	tx := f.opTx(f.dev(), u.create(t, u.document(t, f.clock.Now().AddDate(1, 0, 0), nil)))
+	errc := submitHeld(f, tx.Bytes())
+	if err := f.c.Reset(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mined := make(chan *ela.Block, 1)
+	go func() {
+		b, err := f.c.Mine(context.Background())
+		if err != nil {
+			t.Error(err)
+		}
+		mined <- b
+	}()
+	var b *ela.Block
+	select {
+	case b = <-mined:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Mine after Reset never returned")
+	}
+	if err := settled(t, errc); !errors.Is(err, ErrReset) {
+		t.Errorf("SubmitTx: %v, want ErrReset", err)
+	}
+	if b == nil || b.Header.Height != 1 || len(b.Transactions) != 1 {
+		t.Fatalf("the block after the reset: %+v, want block 1 with its coinbase alone", b)
+	}
+	if n := poolRecords(t, f.c); n != 0 || f.c.Stats().Mempool != 0 {
+		t.Errorf("%d mempool records, %d pooled transactions", n, f.c.Stats().Mempool)
+	}
+	checkIndexes(t, f.c)
+}
+
+// A block takes no more transactions than it has room for, by count and
+// by bytes; the rest wait in the mempool, stored (a transaction the block
+// took from the commit queue included), in their order, for the next
+// blocks.
+func TestBlockRoom(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		room func(txBytes int) blockRoom
+	}{
+		{"transactions", func(int) blockRoom { return blockRoom{txs: 3, bytes: 1 << 20} }},
+		{"bytes", func(n int) blockRoom { return blockRoom{txs: 100, bytes: 2*n + n/2} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, Config{})
+			f.split(f.dev(), 5)
+			var want []ela.Hash
+			for range 4 {
+				want = append(want, f.submit(f.transfer(f.dev(), f.dev().ph, ela.OneELA)))
+			}
+			last := f.transfer(f.dev(), f.dev().ph, ela.OneELA)
+			want = append(want, last.Hash())
+			f.c.room = tc.room(len(last.Bytes()))
+			errc := submitHeld(f, last.Bytes())
+			var got []ela.Hash
+			for i, pooled := range []int{3, 1, 0} {
+				b := f.mine()
+				if i == 0 {
+					if err := settled(t, errc); err != nil {
+						t.Fatalf("SubmitTx of the transaction waiting for its commit: %v", err)
+					}
+				}
+				if n := len(b.Transactions) - 1; n != 2 && pooled > 0 || n > 2 {
+					t.Fatalf("block %d holds %d transactions, want 2 and the coinbase", b.Header.Height, n)
+				}
+				for _, tx := range b.Transactions[1:] {
+					got = append(got, tx.Hash())
+				}
+				if n := poolRecords(t, f.c); n != pooled || f.c.Stats().Mempool != pooled {
+					t.Fatalf("after block %d: %d mempool records, %d pooled, want %d", b.Header.Height, n, f.c.Stats().Mempool, pooled)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("blocks took %v, want %v in arrival order", got, want)
+			}
+			checkIndexes(t, f.c)
+		})
+	}
 }

@@ -175,6 +175,13 @@ func (p *mempool) remove(e *entry) {
 	}
 }
 
+// holds reports whether e is in the pool.
+func (p *mempool) holds(e *entry) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.byID[e.txid] == e
+}
+
 // markPersisted records that e is stored under seq.
 func (p *mempool) markPersisted(e *entry, seq uint64) {
 	p.mu.Lock()

@@ -117,12 +117,25 @@ type made struct {
 	block    *ela.Block
 	included []*entry
 	evicted  map[*entry]error
+	left     []*entry // those the block had no room for, in arrival order
 }
+
+// blockRoom is how many transactions (the coinbase included) and bytes of
+// transactions one block takes at most: ela's limits, less blockReserve,
+// so that build never makes a block that a node reading it (a follower)
+// must refuse as too large.
+type blockRoom struct{ txs, bytes int }
+
+// blockReserve is the room a block keeps under ela.MaxBlockSize for its
+// header and coinbase.
+const blockReserve = 64 << 10
 
 // mine makes a block; the caller holds c.mining. Besides the stored
 // entries, the block takes in those waiting for their mempool commit: its
 // Update makes them durable, so that they need no mempool record and their
-// submitters no second disk sync.
+// submitters no second disk sync. A waiting entry the pool no longer holds
+// (a Reset took it out) is refused with ErrReset; one the block has no room
+// for is stored in the mempool by the same Update.
 func (c *Chain) mine() (*ela.Block, error) {
 	c.mu.RLock()
 	prev := c.tipHeader
@@ -136,15 +149,32 @@ func (c *Chain) mine() (*ela.Block, error) {
 	// their mempool commit wait for the block instead.
 	c.persist.hold()
 	var taken []pending[*entry]
+	var late []*entry            // taken, but left for a later block
+	dropped := map[*entry]bool{} // taken, but no longer in the pool
+	var seqs []uint64
 	took := false
 	err := c.db.Update(func(tx store.Tx) error {
 		entries := c.pool.ready()
 		taken, took = c.persist.take(), true
 		for _, p := range taken {
-			entries = append(entries, p.item)
+			if c.pool.holds(p.item) {
+				entries = append(entries, p.item)
+			} else {
+				dropped[p.item] = true
+			}
 		}
 		m = made{evicted: make(map[*entry]error)}
-		return c.build(tx, &m, entries, &prev, t)
+		if err := c.build(tx, &m, entries, &prev, t); err != nil || len(taken) == 0 {
+			return err
+		}
+		for _, e := range m.left {
+			if !e.persisted {
+				late = append(late, e)
+			}
+		}
+		var err error
+		seqs, err = c.storePool(tx, late)
+		return err
 	})
 	if !took { // the store refused the Update
 		taken = c.persist.take()
@@ -155,9 +185,17 @@ func (c *Chain) mine() (*ela.Block, error) {
 		}
 		return nil, fmt.Errorf("chain: making block %d: %w", prev.Height+1, err)
 	}
+	c.markPersisted(late, seqs)
 	c.advance(&m)
 	for _, p := range taken {
-		p.settle(m.evicted[p.item]) // nil for those in the block
+		if dropped[p.item] {
+			p.settle(ErrReset)
+		} else {
+			p.settle(m.evicted[p.item]) // nil for those in the block or stored for later
+		}
+	}
+	if len(m.left) > 0 {
+		c.signal() // another block for the rest
 	}
 	return m.block, nil
 }
@@ -171,7 +209,12 @@ func (c *Chain) build(tx store.Tx, m *made, entries []*entry, prev *ela.Header, 
 	txs := []*ela.Tx{nil} // the coinbase comes first
 	txids := []ela.Hash{{}}
 	var fees ela.Fixed64
-	for _, e := range entries {
+	size := 0
+	for i, e := range entries {
+		if len(txs) == c.room.txs || size+len(e.raw) > c.room.bytes {
+			m.left = entries[i:]
+			break
+		}
 		if e.persisted { // those taken from the commit queue have no record
 			if err := pool.Delete(record.SeqKey(e.seq)); err != nil {
 				return err
@@ -190,6 +233,7 @@ func (c *Chain) build(tx store.Tx, m *made, entries []*entry, prev *ela.Header, 
 			return err
 		}
 		txs, txids = append(txs, e.tx), append(txids, e.txid)
+		size += len(e.raw)
 		fees += e.fee
 		m.included = append(m.included, e)
 	}

@@ -216,29 +216,44 @@ func (c *Chain) signal() {
 
 // commitPool stores entries in the mempool bucket, in one Update.
 func (c *Chain) commitPool(entries []*entry) error {
-	seqs := make([]uint64, len(entries))
-	err := c.db.Update(func(tx store.Tx) error {
-		b := bucket(tx, bucketPool)
-		for i, e := range entries {
-			seq, err := b.NextSequence()
-			if err != nil {
-				return err
-			}
-			rec := record.PoolTx{Epoch: e.epoch, Raw: e.raw}
-			if err := b.Put(record.SeqKey(seq), rec.Bytes()); err != nil {
-				return err
-			}
-			seqs[i] = seq
-		}
-		return putMeta(tx, metaReceived, record.U64(c.received.Load()))
+	var seqs []uint64
+	err := c.db.Update(func(tx store.Tx) (err error) {
+		seqs, err = c.storePool(tx, entries)
+		return err
 	})
 	if err != nil {
 		return err
 	}
+	c.markPersisted(entries, seqs)
+	return nil
+}
+
+// storePool writes entries to the mempool bucket in tx, with the count of
+// transactions received, and returns the sequence number each is stored
+// under; markPersisted records them once tx is committed.
+func (c *Chain) storePool(tx store.Tx, entries []*entry) ([]uint64, error) {
+	b := bucket(tx, bucketPool)
+	seqs := make([]uint64, len(entries))
+	for i, e := range entries {
+		seq, err := b.NextSequence()
+		if err != nil {
+			return nil, err
+		}
+		rec := record.PoolTx{Epoch: e.epoch, Raw: e.raw}
+		if err := b.Put(record.SeqKey(seq), rec.Bytes()); err != nil {
+			return nil, err
+		}
+		seqs[i] = seq
+	}
+	return seqs, putMeta(tx, metaReceived, record.U64(c.received.Load()))
+}
+
+// markPersisted records that each entry is stored under its sequence
+// number.
+func (c *Chain) markPersisted(entries []*entry, seqs []uint64) {
 	for i, e := range entries {
 		c.pool.markPersisted(e, seqs[i])
 	}
-	return nil
 }
 
 // stored is a transaction of the store's mempool.
