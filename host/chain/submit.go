@@ -288,6 +288,10 @@ func (c *Chain) reloadPool() error {
 	if err != nil {
 		return err
 	}
+	if c.follower != nil && len(drop) > 0 {
+		c.log.Warn("a follower keeps no mempool: dropping the transactions this data directory's mempool held; they reach the chain only if sent again to the upstream",
+			"count", len(drop))
+	}
 	entries, errs := c.prevalidate(all)
 	for i, s := range all {
 		err := errs[i]

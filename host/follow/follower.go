@@ -91,6 +91,12 @@ func New(cfg Config) (*Follower, error) {
 		hc = *cfg.HTTP
 	}
 	hc.Transport = announcer{f: f, next: hc.Transport}
+	// A redirect would send a relayed write, body and all, wherever the
+	// upstream (or anyone on a plain-HTTP path) says: the upstream is the
+	// URL given, or nothing.
+	hc.CheckRedirect = func(req *http.Request, _ []*http.Request) error {
+		return fmt.Errorf("the upstream redirected to %s; a follower only talks to the URL it was given", req.URL.Redacted())
+	}
 	f.http = &hc
 	f.up = client.New(base, "", f.http)
 	return f, nil

@@ -409,3 +409,20 @@ func ExampleParseUpstream() {
 	// https://node.example/api/v1 <nil>
 	//  follow: upstream "http://10.0.0.7:20334/api/v2": path "/api/v2" is not the REST API's base: want http://host:port/api/v1 (the upstream's REST API, port 20334 by default)
 }
+
+// A follower does not follow redirects: a relayed write would go, body and
+// all, wherever the upstream pointed.
+func TestFollowerRefusesRedirects(t *testing.T) {
+	up := openChain(t, "", false)
+	_, elsewhere := newUpstream(t, up)
+	redirector := httptest.NewServer(http.RedirectHandler(elsewhere.URL+"/api/v1/node/state", http.StatusTemporaryRedirect))
+	t.Cleanup(redirector.Close)
+	f, err := follow.New(follow.Config{Upstream: redirector.URL, Chain: openChain(t, "", true), Self: func() string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = f.Check(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "redirected to "+elsewhere.URL) {
+		t.Fatalf("Check through a redirecting upstream: %v, want a refusal naming where it pointed", err)
+	}
+}
