@@ -183,7 +183,7 @@ func (f *Follower) Run(ctx context.Context) error {
 	}
 }
 
-// backoff returns a random wait in [d/2, d), d being poll doubled once per
+// backoff returns a random wait in [d/2, d], d being poll doubled once per
 // earlier failure, at most max.
 func backoff(poll, max time.Duration, failures int) time.Duration {
 	d := poll
