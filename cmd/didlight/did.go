@@ -355,11 +355,7 @@ writes documents with one key (#primary) and services: a document holding more
 	if err != nil {
 		return err
 	}
-	wallet, err := o.w.open(e)
-	if err != nil {
-		return err
-	}
-	target, err := targetDID(wallet, rest)
+	wallet, target, err := o.openTarget(e, rest)
 	if err != nil {
 		return err
 	}
@@ -400,6 +396,17 @@ writes documents with one key (#primary) and services: a document holding more
 	return o.publish(e, wallet, target, req)
 }
 
+// openTarget opens the wallet and returns it with the DID an operation is
+// about (see targetDID).
+func (o *opFlags) openTarget(e *env, rest []string) (*keystore.Wallet, did.DID, error) {
+	wallet, err := o.w.open(e)
+	if err != nil {
+		return nil, did.DID{}, err
+	}
+	target, err := targetDID(wallet, rest)
+	return wallet, target, err
+}
+
 // targetDID is the DID an operation is about: the positional argument, or
 // the wallet's own.
 func targetDID(w *keystore.Wallet, rest []string) (did.DID, error) {
@@ -432,11 +439,7 @@ wallet. A deactivated DID resolves with status 2 and can never change again.`, `
 	if err != nil {
 		return err
 	}
-	wallet, err := o.w.open(e)
-	if err != nil {
-		return err
-	}
-	target, err := targetDID(wallet, rest)
+	wallet, target, err := o.openTarget(e, rest)
 	if err != nil {
 		return err
 	}
