@@ -50,8 +50,8 @@ jsdeps:
 unit: deps
 	GOOS=wasip1 GOARCH=wasm $(GO) build ./core/...
 	@pkgs=$$($(GO) list $(PKGS)); \
-	plain=$$(echo "$$pkgs" | grep -v '^didlight/host/' || true); \
-	racy=$$(echo "$$pkgs" | grep '^didlight/host/' || true); \
+	plain=$$(echo "$$pkgs" | grep -v '^github.com/didlight/didlight/host/' || true); \
+	racy=$$(echo "$$pkgs" | grep '^github.com/didlight/didlight/host/' || true); \
 	if [ -n "$$plain" ]; then echo "go test $(PKGS) (outside host/)"; $(GO) test -count=1 $$plain || exit 1; fi; \
 	if [ -n "$$racy" ]; then echo "go test -race (host/)"; $(GO) test -race -count=1 $$racy || exit 1; fi
 

@@ -1,4 +1,4 @@
-module didlight
+module github.com/didlight/didlight
 
 go 1.26.0
 

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"unsafe"
 
-	"didlight/core/did"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // p256Verify asks the host to check a P-256 signature: 1 valid, 0 invalid,

@@ -8,11 +8,11 @@
 //
 // The module is a reactor: the host calls _initialize once, then the
 // exports below. The ABI (memory, envelope, imports) is documented in
-// package didlight/wasm/abi, whose functions compute every answer; this
+// package github.com/didlight/didlight/wasm/abi, whose functions compute every answer; this
 // package only moves bytes between the host and them.
 package main
 
-import "didlight/wasm/abi"
+import "github.com/didlight/didlight/wasm/abi"
 
 func main() {}
 

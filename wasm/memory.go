@@ -5,7 +5,7 @@ package main
 import (
 	"unsafe"
 
-	"didlight/wasm/abi"
+	"github.com/didlight/didlight/wasm/abi"
 )
 
 // held keeps the buffers the host holds (inputs it is writing, outputs it

@@ -7,7 +7,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"didlight/core/did"
+	"github.com/didlight/didlight/core/did"
 )
 
 // The chain view shows the tip's height and the latest blocks, newest

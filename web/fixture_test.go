@@ -14,16 +14,16 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/find"
-	"didlight/core/idop"
-	"didlight/core/keys"
-	"didlight/host/api"
-	"didlight/host/chain"
-	"didlight/host/demo"
-	"didlight/host/store/mem"
-	"didlight/wasm/build"
-	"didlight/web"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/host/api"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/demo"
+	"github.com/didlight/didlight/host/store/mem"
+	"github.com/didlight/didlight/wasm/build"
+	"github.com/didlight/didlight/web"
 )
 
 // shimDir is where npm ci (make test runs it) puts the WASI shim.

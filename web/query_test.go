@@ -9,7 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"didlight/host/chain"
+	"github.com/didlight/didlight/host/chain"
 )
 
 // queryView is the page of results the query console shows.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"didlight/web"
+	"github.com/didlight/didlight/web"
 )
 
 // A node built without the module still serves the app: the verifier's

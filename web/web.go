@@ -6,7 +6,7 @@
 // modules, embedded in the binary.
 //
 // Handler serves the app's files, the module's browser loader under
-// /wasm/ (package didlight/wasm/js) and the module itself at
+// /wasm/ (package github.com/didlight/didlight/wasm/js) and the module itself at
 // /wasm/didlight.wasm. A node built without the module answers 503 there,
 // with the reason, and the app shows answers flagged as unverified.
 package web
@@ -26,7 +26,7 @@ import (
 	"strings"
 	"sync"
 
-	"didlight/wasm/js"
+	"github.com/didlight/didlight/wasm/js"
 )
 
 //go:embed static

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"didlight/web"
+	"github.com/didlight/didlight/web"
 )
 
 // get sends a request to h and returns the response.

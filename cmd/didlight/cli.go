@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"didlight/core/keystore"
-	"didlight/core/spend"
-	"didlight/host/client"
+	"github.com/didlight/didlight/core/keystore"
+	"github.com/didlight/didlight/core/spend"
+	"github.com/didlight/didlight/host/client"
 )
 
 // Exit codes of the wallet, tx, did, resolve and query commands, so that

@@ -10,13 +10,13 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/keystore"
-	"didlight/core/resolve"
-	"didlight/core/spend"
-	"didlight/host/client"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keystore"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/core/spend"
+	"github.com/didlight/didlight/host/client"
 )
 
 // runDID is `didlight did`.

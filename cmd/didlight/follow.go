@@ -8,9 +8,9 @@ import (
 	"log/slog"
 	"time"
 
-	"didlight/host/api"
-	"didlight/host/chain"
-	"didlight/host/follow"
+	"github.com/didlight/didlight/host/api"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/follow"
 )
 
 // followCheckWait bounds how long the node waits at start for its upstream

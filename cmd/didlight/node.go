@@ -14,12 +14,12 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"didlight/host/api"
-	"didlight/host/chain"
-	"didlight/host/demo"
-	"didlight/host/store"
-	"didlight/host/store/bolt"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/host/api"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/demo"
+	"github.com/didlight/didlight/host/store"
+	"github.com/didlight/didlight/host/store/bolt"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // runNode is `didlight node`: it runs until SIGINT or SIGTERM, then shuts

@@ -13,12 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/keys"
-	"didlight/host/chain"
-	"didlight/wasm/build"
-	"didlight/wasm/js"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/wasm/build"
+	"github.com/didlight/didlight/wasm/js"
 )
 
 // moduleFile builds the module from this checkout into a file, for

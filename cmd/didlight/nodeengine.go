@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"didlight/host/api"
-	"didlight/host/chain"
-	"didlight/host/wasmrt"
-	"didlight/wasm/js"
-	"didlight/web"
+	"github.com/didlight/didlight/host/api"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/wasmrt"
+	"github.com/didlight/didlight/wasm/js"
+	"github.com/didlight/didlight/web"
 )
 
 // nodeModule is the WebAssembly module the node has: from --module, or

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"didlight/core/did"
-	"didlight/core/find"
-	"didlight/host/client"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/host/client"
 )
 
 // runQuery is `didlight query`.

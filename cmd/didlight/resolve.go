@@ -9,11 +9,11 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/keys"
-	"didlight/core/resolve"
-	"didlight/host/client"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/client"
 )
 
 // runResolve is `didlight resolve`.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/ela"
-	"didlight/host/client/clienttest"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/client/clienttest"
 )
 
 // cli drives the commands through run(), against the node that the

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/keystore"
-	"didlight/core/spend"
-	"didlight/host/client"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/keystore"
+	"github.com/didlight/didlight/core/spend"
+	"github.com/didlight/didlight/host/client"
 )
 
 // Every command and verb answers -h with its flags, their environment

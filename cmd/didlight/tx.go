@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"didlight/core/ela"
-	"didlight/core/spend"
-	"didlight/host/client"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/spend"
+	"github.com/didlight/didlight/host/client"
 )
 
 // runTx is `didlight tx`.

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"didlight/core/ela"
-	"didlight/core/hdkey"
-	"didlight/core/keys"
-	"didlight/core/keystore"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/hdkey"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/keystore"
 )
 
 // runWallet is `didlight wallet`.

@@ -1,8 +1,8 @@
 package did
 
 import (
-	"didlight/core/ela"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // FromKey returns the standard DID of a key: the identity address of the

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/internal/vectors"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // benchDocuments are a document as the CLI makes it (one key, one service)

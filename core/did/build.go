@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // PrimaryKey is the fragment NewDocument gives the default key, as the SDKs do.

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"time"
 
-	"didlight/core/did/sdkjson"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // Credential is a verifiable credential, embedded in a document or on its own.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/internal/vectors"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
 )
 
 func TestCredentialErrors(t *testing.T) {

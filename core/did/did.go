@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // Method is the only DID method this package knows.

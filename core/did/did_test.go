@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 func TestParseDID(t *testing.T) {

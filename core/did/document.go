@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/did/sdkjson"
 )
 
 // Document is a parsed DID document. It is immutable: slices returned by its

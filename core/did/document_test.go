@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/internal/vectors"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // edit parses a vector as generic JSON, lets change alter it, and returns

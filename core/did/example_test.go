@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/internal/vectors"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // ParseDocument reads any shape the SDKs write; Normalized is what they sign.

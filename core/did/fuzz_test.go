@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/internal/vectors"
 )
 
 func FuzzParseDID(f *testing.F) {

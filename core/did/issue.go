@@ -5,8 +5,8 @@ import (
 	"slices"
 	"time"
 
-	"didlight/core/did/sdkjson"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // NewCredential returns the unsigned credential id (a DID URL with a

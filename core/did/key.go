@@ -8,7 +8,7 @@ import (
 
 	"github.com/mr-tron/base58"
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // DefaultKeyType is the type of every key and proof the chain knows; it is

@@ -3,7 +3,7 @@ package did
 import (
 	"time"
 
-	"didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/did/sdkjson"
 )
 
 // Normalized returns the document as the SDKs serialize it for signing and

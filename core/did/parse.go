@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"didlight/core/did/sdkjson"
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // ParseDocument parses a DID document in any shape the SDKs write: v1 or v2,

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // VerifyProofs checks that the document is genuine: it carries exactly the

@@ -1,6 +1,6 @@
 package did
 
-import "didlight/core/did/sdkjson"
+import "github.com/didlight/didlight/core/did/sdkjson"
 
 // The raw* types hold what a document or credential says, as strings,
 // before references are resolved against the subject (which may come last

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"didlight/core/did/sdkjson"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // TransferTicket is the consent of a customized DID's controllers that the

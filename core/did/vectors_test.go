@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/internal/vectors"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // sdkDocuments lists every document vector: name without ".json".

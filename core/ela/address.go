@@ -8,7 +8,7 @@ import (
 	"github.com/mr-tron/base58"
 	"golang.org/x/crypto/ripemd160" //lint:ignore SA1019 the protocol's program hashes are RIPEMD-160; there is no substitute
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // ProgramHashSize is the length of a program hash: a prefix byte and a

@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"testing"
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // BenchmarkParseTxHash decodes a typical transfer (one input, two outputs,

@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // Confirm is a DPoS block confirmation: a sponsor's signed proposal of a

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 func sampleConfirm(t testing.TB) *Confirm {

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 
-	"didlight/core/ela"
-	"didlight/core/internal/vectors"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // A raw transaction, as POST /api/v1/transaction receives it, decoded.

@@ -4,7 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // HashSize is the length of a transaction id, block hash or asset id.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // opPush1 pushes the number 1; opPush1+n-1 pushes n, up to 16 (Elastos.ELA

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // A signature in a program's parameter is pushed as one 65-byte item:

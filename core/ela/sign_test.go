@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // spend returns a transaction spending one output per referenced hash.

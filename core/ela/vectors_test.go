@@ -30,7 +30,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 func TestELAAssetRegistration(t *testing.T) {

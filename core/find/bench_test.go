@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"didlight/host/cputime"
+	"github.com/didlight/didlight/host/cputime"
 )
 
 // BenchmarkMatch measures one document match per operation over a corpus

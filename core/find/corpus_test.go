@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/internal/vectors"
 )
 
 // viewOf builds the view the query method matches (the job of

@@ -3,7 +3,7 @@ package find_test
 import (
 	"fmt"
 
-	"didlight/core/find"
+	"github.com/didlight/didlight/core/find"
 )
 
 // A view of a DID document: the document plus its credentials.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/internal/vectors"
 
 	"github.com/google/go-cmp/cmp"
 )

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/internal/vectors"
 
 	"github.com/google/go-cmp/cmp"
 )

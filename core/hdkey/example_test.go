@@ -3,8 +3,8 @@ package hdkey_test
 import (
 	"fmt"
 
-	"didlight/core/did"
-	"didlight/core/hdkey"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/hdkey"
 )
 
 // A mnemonic gives the same DIDs here as in the Elastos DID SDKs

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/did"
+	"github.com/didlight/didlight/core/did"
 )
 
 // The wordlist must be byte for byte the published one.

@@ -15,7 +15,7 @@ import (
 	"github.com/mr-tron/base58"
 	"golang.org/x/crypto/ripemd160" //lint:ignore SA1019 the protocol's hash160 is RIPEMD-160
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // Hardened is added to a child index for hardened derivation (written i').

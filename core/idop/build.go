@@ -4,8 +4,8 @@ import (
 	"encoding/base64"
 	"fmt"
 
-	"didlight/core/did"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // NewCreate returns a create request publishing doc, signed with priv as the

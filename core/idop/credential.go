@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // CredentialState is what the chain holds about a credential id before a

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/internal/vectors"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
 )
 
 const issuerPrimary = "did:elastos:imUUPBfrZ1yZx6nWXe6LNN59VeX2E6PPKj#primary"

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/did"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // editDoc returns doc changed as change changes its normalized JSON.

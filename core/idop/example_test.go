@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/internal/vectors"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // A node validates a request against the DID's state: here, a create for a

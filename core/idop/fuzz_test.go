@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/internal/vectors"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
 )
 
 func seedRequests(f *testing.F) {

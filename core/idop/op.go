@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"didlight/core/did"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // Op is a decoded request: what it is about and who signed it.

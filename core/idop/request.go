@@ -4,8 +4,8 @@ import (
 	"crypto/sha256"
 	"fmt"
 
-	"didlight/core/did"
-	"didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/did/sdkjson"
 )
 
 // Specifications of requests.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // State is what the chain holds about a DID before an operation: its latest

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"didlight/core/jsonrpc"
+	"github.com/didlight/didlight/core/jsonrpc"
 )
 
 // A server decodes a body, answers each call, and keeps the batch shape.

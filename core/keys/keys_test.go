@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/internal/vectors"
 )
 
 func TestExtendedKeysDeriveDocumentKeys(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"crypto/rand"
 	"fmt"
 
-	"didlight/core/keystore"
+	"github.com/didlight/didlight/core/keystore"
 )
 
 // A wallet from a mnemonic, sealed and opened again. The file shows its

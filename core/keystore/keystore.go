@@ -23,10 +23,10 @@ import (
 
 	"golang.org/x/crypto/scrypt"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/hdkey"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/hdkey"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // Version is the format version Seal writes and Open reads.

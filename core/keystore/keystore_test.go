@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // cheap keeps the tests fast; the files they write are valid all the same.

@@ -3,7 +3,7 @@ package ledger
 import (
 	"fmt"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // NewBlock returns the block after prev holding txs (its coinbase first),

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 func TestGenesis(t *testing.T) {

@@ -3,7 +3,7 @@ package ledger
 import (
 	"encoding/binary"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // CoinbaseData is what the coinbases this package makes carry as their

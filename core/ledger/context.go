@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"math/big"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // Context returns what a block's REST object shows beyond its bytes, as the

@@ -4,9 +4,9 @@ import (
 	"crypto/sha256"
 	"fmt"
 
-	"didlight/core/ela"
-	"didlight/core/keys"
-	"didlight/core/ledger"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/ledger"
 )
 
 // A node admits a transaction spending the genesis coinbase, then puts it

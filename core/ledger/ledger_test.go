@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 var (

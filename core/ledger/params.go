@@ -1,6 +1,6 @@
 package ledger
 
-import "didlight/core/ela"
+import "github.com/didlight/didlight/core/ela"
 
 // Params are the constants a chain's rules depend on.
 type Params struct {

@@ -3,7 +3,7 @@ package ledger
 import (
 	"math"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // Spent is an output an input spends, with what the chain knows of the

@@ -1,6 +1,6 @@
 package ledger
 
-import "didlight/core/ela"
+import "github.com/didlight/didlight/core/ela"
 
 // MaxTxSize is the largest transaction, in bytes, a chain accepts: a block's
 // limit (Elastos.ELA.SideChain mempool/validator.go checkTransactionSize).

@@ -5,11 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/internal/vectors"
-	"didlight/core/keys"
-	"didlight/host/cputime"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/host/cputime"
 )
 
 // The benchmarks below time the checks as a node and a light client run

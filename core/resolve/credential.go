@@ -3,9 +3,9 @@ package resolve
 import (
 	"fmt"
 
-	"didlight/core/did"
-	"didlight/core/did/sdkjson"
-	"didlight/core/idop"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/idop"
 )
 
 // CredentialStatus is the state of a credential in a resolvecredential

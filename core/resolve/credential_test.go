@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/internal/vectors"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // early is a time at which every SDK vector document is valid.

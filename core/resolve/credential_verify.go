@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // VerifiedCredential is what a resolvecredential result proves once checked.

@@ -3,8 +3,8 @@ package resolve
 import (
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // Dialect is how a resolve result speaks of a DID whose latest document has

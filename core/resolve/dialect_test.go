@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/keys"
 )
 
 func TestDialectStatus(t *testing.T) {

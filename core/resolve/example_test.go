@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/internal/vectors"
-	"didlight/core/keys"
-	"didlight/core/resolve"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/resolve"
 )
 
 // A node builds the resolvedid result from a DID's history; a light client

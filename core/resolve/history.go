@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"didlight/core/idop"
+	"github.com/didlight/didlight/core/idop"
 )
 
 // Entry is one operation of a history as the chain recorded it, with what

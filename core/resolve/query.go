@@ -3,8 +3,8 @@ package resolve
 import (
 	"strconv"
 
-	"didlight/core/did"
-	"didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/did/sdkjson"
 )
 
 // View returns the JSON that query's find conditions are matched against:

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/did"
-	"didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/internal/vectors"
 )
 
 func parseVector(t *testing.T, name string) *did.Document {

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/internal/vectors"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
 )
 
 var t0 = time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)

@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/did/sdkjson"
 )
 
 // Result builds the resolvedid result object for d from its history (in

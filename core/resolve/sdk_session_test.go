@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // sdkSession is what the published JS SDK sent in one session, in order

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/internal/vectors"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // foobarTransfer is foobar's history as the SDK vectors tell it: created

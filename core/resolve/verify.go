@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/did/sdkjson"
-	"didlight/core/idop"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // Rules of a resolve result beyond those of its operations.

@@ -3,7 +3,7 @@ package spend
 import (
 	"testing"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // BenchmarkSelect picks coins from a wallet of 1000 small coins, where no

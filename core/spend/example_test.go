@@ -3,8 +3,8 @@ package spend_test
 import (
 	"fmt"
 
-	"didlight/core/ela"
-	"didlight/core/spend"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/spend"
 )
 
 // Pay 1.5 ELA with a fee of 100 sela from an address holding two coins:

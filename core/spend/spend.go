@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"slices"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // MaxInputs caps the coins one transaction spends; a wallet with more, smaller

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/ela"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/keys"
 )
 
 func coin(b byte, index uint16, value ela.Fixed64) Coin {

@@ -3,8 +3,8 @@ package api
 import (
 	"net/http"
 
-	"didlight/core/ela"
-	"didlight/host/chain"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/chain"
 )
 
 // balances is the address's balance of the chain's native asset, a decimal

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"didlight/host/cputime"
+	"github.com/didlight/didlight/host/cputime"
 )
 
 // benchDIDs is how many distinct DIDs BenchmarkResolveOverHTTP resolves in

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"net/http"
 
-	"didlight/core/ledger"
-	"didlight/host/chain"
+	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/chain"
 )
 
 // maxBroadcastBody bounds a broadcast: a transaction is at most 8 MB, and

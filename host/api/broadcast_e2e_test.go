@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/ela"
-	"didlight/core/idop"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
 )
 
 // A signed transfer goes through the mempool into a block; every way the

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/did"
-	"didlight/core/did/sdkjson"
-	"didlight/core/idop"
-	"didlight/core/keys"
-	"didlight/core/resolve"
-	"didlight/host/demo"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/demo"
 )
 
 // resolvecredential and listcredentials, under both names and params

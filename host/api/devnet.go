@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"didlight/core/jsonrpc"
+	"github.com/didlight/didlight/core/jsonrpc"
 )
 
 // Devnet controls, as local chains offer them: mine a block now, move the

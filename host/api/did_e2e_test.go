@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/idop"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
 )
 
 // The four statuses of resolvedid, each reached through real signed

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
-	"didlight/core/ledger"
+	"github.com/didlight/didlight/core/ledger"
 )
 
 // code is an error code of the node REST API. The values and their texts

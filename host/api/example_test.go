@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"strings"
 
-	"didlight/host/api"
-	"didlight/host/chain"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/host/api"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // A node: a chain, its producer, and a server on two loopback ports.

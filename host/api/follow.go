@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"net/http"
 
-	"didlight/host/client"
-	"didlight/host/follow"
+	"github.com/didlight/didlight/host/client"
+	"github.com/didlight/didlight/host/follow"
 )
 
 // A follower's server (Options.Follower) relays the writes it is sent to

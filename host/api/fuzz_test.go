@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/host/chain"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // The fuzz targets send arbitrary input to the handlers of a server on a

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 
-	"didlight/core/did"
-	"didlight/core/jsonrpc"
-	"didlight/host/chain"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/jsonrpc"
+	"github.com/didlight/didlight/host/chain"
 )
 
 // method answers one JSON-RPC call: a result (a json.RawMessage when the

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"didlight/host/api"
-	"didlight/host/chain"
-	"didlight/host/store"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/host/api"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/store"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // The end-to-end tests run a real chain on an in-memory store behind a real

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // Path parameters of the REST API. Each parser returns the value or the

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 
-	"didlight/core/find"
-	"didlight/core/jsonrpc"
-	"didlight/host/chain"
+	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/core/jsonrpc"
+	"github.com/didlight/didlight/host/chain"
 )
 
 // queryParams are query's parameters; pointers tell a member left out from

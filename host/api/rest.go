@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"net/http"
 
-	"didlight/core/ela"
-	"didlight/host/chain"
-	"didlight/host/follow"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/follow"
 )
 
 // restHandler routes the REST API. Every answer is the Desc/Error/Result

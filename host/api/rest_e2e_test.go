@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/ela"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // Every REST path with good input, on a chain that has a few blocks.

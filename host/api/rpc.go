@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"sync"
 
-	"didlight/core/jsonrpc"
+	"github.com/didlight/didlight/core/jsonrpc"
 )
 
 // maxRPCBody is the largest JSON-RPC or /idtx body read; a DID request with

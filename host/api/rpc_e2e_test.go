@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/did"
+	"github.com/didlight/didlight/core/did"
 )
 
 // Every error code of the JSON-RPC interface, over HTTP: each answered with

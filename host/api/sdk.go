@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"time"
 
-	"didlight/core/idop"
-	"didlight/core/ledger"
-	"didlight/host/chain"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/chain"
 )
 
 // The endpoints of the DID SDKs' simulated ID chain (Elastos.DID.JS.SDK

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/idop"
+	"github.com/didlight/didlight/core/idop"
 )
 
 // /idtx as the SDKs' simulated-chain adapter uses it: 202 once mined, 400

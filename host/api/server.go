@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"time"
 
-	"didlight/host/chain"
-	"didlight/host/follow"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/follow"
 )
 
 // Limits and timeouts of both listeners.
@@ -37,7 +37,7 @@ type Options struct {
 	// Logger receives request failures and listener events; nil discards.
 	Logger *slog.Logger
 	// Web, when set, answers the REST listener's paths outside /api/: the
-	// browser app (package didlight/web). Without it they answer 42001.
+	// browser app (package github.com/didlight/didlight/web). Without it they answer 42001.
 	Web http.Handler
 	// Follower, when set, makes this a follower's server: the REST
 	// broadcast and /idtx are relayed to its upstream, which the node

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/jsonrpc"
-	"didlight/core/ledger"
+	"github.com/didlight/didlight/core/jsonrpc"
+	"github.com/didlight/didlight/core/ledger"
 )
 
 func TestHeightParam(t *testing.T) {

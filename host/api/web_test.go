@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/host/api"
-	"didlight/host/chain"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/host/api"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // With Options.Web, the REST listener's paths outside /api/ are the web

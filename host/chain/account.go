@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"time"
 
-	"didlight/core/ela"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // DefaultDevSeed is the seed of the dev account and the arbiter keys when

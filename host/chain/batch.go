@@ -3,9 +3,9 @@ package chain
 import (
 	"fmt"
 
-	"didlight/core/ela"
-	"didlight/host/chain/internal/record"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/chain/internal/record"
+	"github.com/didlight/didlight/host/store"
 )
 
 // batch writes a block and everything it changes inside one store Update:

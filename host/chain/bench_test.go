@@ -10,14 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/keys"
-	"didlight/host/cputime"
-	"didlight/host/store"
-	"didlight/host/store/bolt"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/host/cputime"
+	"github.com/didlight/didlight/host/store"
+	"github.com/didlight/didlight/host/store/bolt"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // benchChunk is how many operations one iteration of BenchmarkIngest

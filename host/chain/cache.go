@@ -3,8 +3,8 @@ package chain
 import (
 	"sync"
 
-	"didlight/core/did"
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // docCacheSize bounds the parsed documents the chain keeps.

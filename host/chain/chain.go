@@ -11,11 +11,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"didlight/core/ela"
-	"didlight/core/keys"
-	"didlight/core/ledger"
-	"didlight/host/chain/internal/record"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/chain/internal/record"
+	"github.com/didlight/didlight/host/store"
 )
 
 // MaxArbiters is the most arbiters Config.Arbiters may ask for.

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/ledger"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/store"
 )
 
 // Items queued during a hold are left to the holder: the running commit

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"testing"
 
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/keys"
-	"didlight/core/resolve"
-	"didlight/host/chain/internal/record"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/chain/internal/record"
+	"github.com/didlight/didlight/host/store"
 )
 
 // checkIndexes fails the test unless the store is exactly what its blocks

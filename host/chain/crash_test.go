@@ -19,11 +19,11 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/ledger"
-	"didlight/host/store/bolt"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/store/bolt"
 )
 
 // The chain crash test runs this test binary again as a child that ingests

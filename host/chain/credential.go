@@ -3,12 +3,12 @@ package chain
 import (
 	"fmt"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/resolve"
-	"didlight/host/chain/internal/record"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/chain/internal/record"
+	"github.com/didlight/didlight/host/store"
 )
 
 // ResolveCredential returns the resolvecredential result object for the

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/keys"
-	"didlight/core/ledger"
-	"didlight/core/resolve"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/core/resolve"
 )
 
 // credential returns a credential about owner of type typ, fragment frag,

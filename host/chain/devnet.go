@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"didlight/host/chain/internal/record"
-	"didlight/host/store"
+	"github.com/didlight/didlight/host/chain/internal/record"
+	"github.com/didlight/didlight/host/store"
 )
 
 // IncreaseTime moves the devnet clock forward by d (whole seconds, at

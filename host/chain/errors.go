@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"didlight/core/ledger"
+	"github.com/didlight/didlight/core/ledger"
 )
 
 // ErrNotFound is returned for an unknown block, transaction, confirm or

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/find"
-	"didlight/core/idop"
-	"didlight/host/chain"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // A devnet in memory: publish a DID funded by the dev account, then

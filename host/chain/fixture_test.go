@@ -9,13 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/keys"
-	"didlight/core/ledger"
-	"didlight/host/store"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/store"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // clock is a wall clock tests move by hand.

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 
-	"didlight/core/ela"
-	"didlight/core/keys"
-	"didlight/core/ledger"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/store"
 )
 
 // A follower's chain (Config.Follower) takes its blocks from another node

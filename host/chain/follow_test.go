@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/ledger"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/ledger"
 )
 
 // upstreamBlock returns the producer's block at height and its confirm.

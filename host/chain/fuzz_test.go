@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // FuzzSubmitTx submits arbitrary bytes: the chain must refuse them with a

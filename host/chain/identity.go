@@ -3,10 +3,10 @@ package chain
 import (
 	"fmt"
 
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/resolve"
-	"didlight/host/chain/internal/record"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/chain/internal/record"
 )
 
 // identity is an identity operation on its way into a block: the decoded

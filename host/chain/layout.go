@@ -3,8 +3,8 @@ package chain
 import (
 	"fmt"
 
-	"didlight/host/chain/internal/record"
-	"didlight/host/store"
+	"github.com/didlight/didlight/host/chain/internal/record"
+	"github.com/didlight/didlight/host/store"
 )
 
 // The buckets of the store. Keys and values are encoded by package record.

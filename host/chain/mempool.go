@@ -5,9 +5,9 @@ import (
 	"slices"
 	"sync"
 
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/ledger"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/ledger"
 )
 
 // RulePending is the rule an identity operation breaks when its DID has

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/ela"
-	"didlight/core/keys"
-	"didlight/host/store/bolt"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/host/store/bolt"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 func TestGenesis(t *testing.T) {

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"didlight/core/ela"
-	"didlight/host/chain/internal/record"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/chain/internal/record"
+	"github.com/didlight/didlight/host/store"
 )
 
 // instantGap is the least time between two blocks Run makes with

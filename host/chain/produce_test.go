@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/ela"
-	"didlight/core/ledger"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/store"
 )
 
 // Transfers move balances; each block's coinbase pays arbiter 0 the fees

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"slices"
 
-	"didlight/core/did"
-	"didlight/core/find"
-	"didlight/core/resolve"
-	"didlight/host/chain/internal/record"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/chain/internal/record"
+	"github.com/didlight/didlight/host/store"
 )
 
 // Query limits: a Query with Limit 0 returns up to DefaultQueryLimit

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/find"
-	"didlight/core/resolve"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/store"
 )
 
 // population publishes DIDs with services and credentials of several

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"didlight/core/ela"
-	"didlight/host/chain/internal/record"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/chain/internal/record"
+	"github.com/didlight/didlight/host/store"
 )
 
 // Tip returns the height, hash and time (Unix seconds) of the last block.

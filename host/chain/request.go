@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/ledger"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/ledger"
 )
 
 // devSpread is how many unspent outputs the dev account keeps for

@@ -1,11 +1,11 @@
 package chain
 
 import (
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/resolve"
-	"didlight/host/chain/internal/record"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/chain/internal/record"
+	"github.com/didlight/didlight/host/store"
 )
 
 // ResolveDID returns the resolvedid result object for d (see

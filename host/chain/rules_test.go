@@ -6,9 +6,9 @@ import (
 	"math"
 	"testing"
 
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/ledger"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/ledger"
 )
 
 // Every code the chain refuses a transaction with, each reached by a

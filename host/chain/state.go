@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/ledger"
-	"didlight/host/chain/internal/record"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/chain/internal/record"
+	"github.com/didlight/didlight/host/store"
 )
 
 // snapshot reads the chain's state inside one store transaction: a View

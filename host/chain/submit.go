@@ -8,11 +8,11 @@ import (
 	"sync"
 	"time"
 
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/ledger"
-	"didlight/host/chain/internal/record"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/chain/internal/record"
+	"github.com/didlight/didlight/host/store"
 )
 
 // SubmitTx validates a raw transaction against the chain and the mempool

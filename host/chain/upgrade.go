@@ -3,9 +3,9 @@ package chain
 import (
 	"fmt"
 
-	"didlight/core/resolve"
-	"didlight/host/chain/internal/record"
-	"didlight/host/store"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/chain/internal/record"
+	"github.com/didlight/didlight/host/store"
 )
 
 // storeFormat is the version of the record formats this package writes,

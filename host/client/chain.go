@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"net/http"
 
-	"didlight/core/ela"
-	"didlight/core/jsonrpc"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/jsonrpc"
 )
 
 // The reads a follower makes: blocks with their transactions in full,

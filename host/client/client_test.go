@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/ela"
-	"didlight/core/keys"
-	"didlight/core/spend"
-	"didlight/host/client"
-	"didlight/host/client/clienttest"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/spend"
+	"github.com/didlight/didlight/host/client"
+	"github.com/didlight/didlight/host/client/clienttest"
 )
 
 // pay builds and signs a payment from the dev account with core/spend.

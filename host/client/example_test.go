@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"didlight/host/client"
+	"github.com/didlight/didlight/host/client"
 )
 
 // A node that does not answer is reported with the URL that was tried,

@@ -9,7 +9,7 @@ import (
 	"net/url"
 	"time"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // Error codes of the node REST API that callers act on (Elastos.ELA

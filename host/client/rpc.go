@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"didlight/core/jsonrpc"
+	"github.com/didlight/didlight/core/jsonrpc"
 )
 
 // RPCError is an error answer of the JSON-RPC API.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // document returns p's document, signed at now: its services (and the

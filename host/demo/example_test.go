@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"didlight/host/chain"
-	"didlight/host/demo"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/demo"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // Seeding a fresh chain publishes the demo; seeding it again finds it there.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"didlight/core/idop"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // person is one demo DID and what the demo does with it. The plan is a

@@ -18,10 +18,10 @@ import (
 	"slices"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/resolve"
-	"didlight/host/chain"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/chain"
 )
 
 // Lifetimes of the demo documents.

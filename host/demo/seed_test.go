@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/resolve"
-	"didlight/host/chain"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // Seeding a chain publishes the whole plan; seeding it again publishes

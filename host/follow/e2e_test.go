@@ -12,16 +12,16 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/keys"
-	"didlight/host/api"
-	"didlight/host/chain"
-	"didlight/host/follow"
-	"didlight/host/store"
-	"didlight/host/store/bolt"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/host/api"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/follow"
+	"github.com/didlight/didlight/host/store"
+	"github.com/didlight/didlight/host/store/bolt"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // node is a didlight node in this process: a chain, its API on loopback,

@@ -10,10 +10,10 @@ import (
 	"sync"
 	"time"
 
-	"didlight/core/ela"
-	"didlight/core/ledger"
-	"didlight/host/chain"
-	"didlight/host/client"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/client"
 )
 
 // Defaults of Config.

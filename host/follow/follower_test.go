@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/ela"
-	"didlight/host/chain"
-	"didlight/host/follow"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/follow"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // openChain opens a chain in memory; follower makes it a follower's.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"didlight/host/follow"
+	"github.com/didlight/didlight/host/follow"
 )
 
 // fakeClock is a clock tests move by hand.

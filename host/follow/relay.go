@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"time"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // A follower takes no writes itself: it relays them to its upstream and

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"testing"
 
-	"didlight/host/store"
-	"didlight/host/store/bolt"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/host/store"
+	"github.com/didlight/didlight/host/store/bolt"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // backends are the store implementations every conformance test and

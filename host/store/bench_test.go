@@ -10,8 +10,8 @@ import (
 	"slices"
 	"testing"
 
-	"didlight/host/cputime"
-	"didlight/host/store"
+	"github.com/didlight/didlight/host/cputime"
+	"github.com/didlight/didlight/host/store"
 )
 
 // The benchmark store holds benchGroups groups of benchGroupSize keys in

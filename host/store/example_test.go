@@ -4,8 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"didlight/host/store"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/host/store"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // A record and its index entries go into one Update, so readers see both or

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"didlight/host/store"
+	"github.com/didlight/didlight/host/store"
 )
 
 // op is one write: a Put of value under key, or a Delete of key.

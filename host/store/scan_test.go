@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"didlight/host/store"
+	"github.com/didlight/didlight/host/store"
 )
 
 func TestScan(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"didlight/host/store"
+	"github.com/didlight/didlight/host/store"
 )
 
 // TestRollback: an Update that fails or panics changes nothing in any

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/keys"
-	"didlight/core/resolve"
-	"didlight/host/cputime"
-	"didlight/wasm/abi"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/cputime"
+	"github.com/didlight/didlight/wasm/abi"
 )
 
 // BenchmarkVerifyHistory10 verifies the resolve result of a DID with ten

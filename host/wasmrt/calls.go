@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"didlight/core/ela"
-	"didlight/wasm/abi"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/wasm/abi"
 )
 
 // invoke runs a call with Go values: in is written as the call's JSON input

@@ -1,5 +1,5 @@
 // Package wasmrt runs the didlight WebAssembly module (see package
-// didlight/wasm/abi for its calls and ABI) in wazero, for Go programs that
+// github.com/didlight/didlight/wasm/abi for its calls and ABI) in wazero, for Go programs that
 // want core's answers from the sandboxed build: the same module browsers
 // and Node run.
 //

@@ -5,11 +5,11 @@ import (
 	"encoding/hex"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/keys"
-	"didlight/wasm/abi"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/wasm/abi"
 )
 
 // Engine is a node's validation run through the module: it has the

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/keys"
-	"didlight/host/chain"
-	"didlight/host/wasmrt"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/wasmrt"
 )
 
 var _ chain.Engine = wasmrt.Engine{}

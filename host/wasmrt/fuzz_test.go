@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"didlight/wasm/abi"
+	"github.com/didlight/didlight/wasm/abi"
 )
 
 // FuzzParity feeds any input to any call, natively and in the module: the

@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/keys"
-	"didlight/core/resolve"
-	"didlight/host/wasmrt"
-	"didlight/wasm/build"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/wasmrt"
+	"github.com/didlight/didlight/wasm/build"
 )
 
 // vectors is the folder of core's test vectors.

@@ -5,9 +5,9 @@ import (
 
 	"github.com/tetratelabs/wazero/api"
 
-	"didlight/core/did"
-	"didlight/core/keys"
-	"didlight/wasm/abi"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/wasm/abi"
 )
 
 // callEnv is what the host functions serve one call from: the call's Env

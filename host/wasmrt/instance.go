@@ -9,7 +9,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
-	"didlight/wasm/abi"
+	"github.com/didlight/didlight/wasm/abi"
 )
 
 // instance is one instance of the module, used by one call at a time.

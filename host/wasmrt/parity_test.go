@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/keys"
-	"didlight/core/resolve"
-	"didlight/wasm/abi"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/wasm/abi"
 )
 
 // parityCase is one input to one call.

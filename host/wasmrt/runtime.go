@@ -11,7 +11,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
-	"didlight/wasm/abi"
+	"github.com/didlight/didlight/wasm/abi"
 )
 
 // Runtime runs the module. Create it with New; it is safe for concurrent

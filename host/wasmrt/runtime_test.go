@@ -13,13 +13,13 @@ import (
 	"testing"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/idop"
-	"didlight/core/keys"
-	"didlight/core/resolve"
-	"didlight/host/wasmrt"
-	"didlight/wasm/abi"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/wasmrt"
+	"github.com/didlight/didlight/wasm/abi"
 )
 
 // Failures come back as *abi.Error, which unwraps to core's error types.

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"didlight/core/did"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // Version is the ABI version the module's abi_version export returns. It

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/find"
-	"didlight/core/idop"
-	"didlight/core/resolve"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/resolve"
 )
 
 func decodeEnvelope(t *testing.T, out []byte) Envelope {

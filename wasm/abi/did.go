@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // ParseDIDInput is the input of parse_did.

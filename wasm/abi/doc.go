@@ -1,7 +1,7 @@
 // Package abi is the didlight WebAssembly module's interface: its calls,
 // their JSON inputs and outputs, and the one Go function per call that
 // computes an answer from JSON in to JSON out. The module (package
-// didlight/wasm) runs these functions behind its exports; Go programs that
+// github.com/didlight/didlight/wasm) runs these functions behind its exports; Go programs that
 // do not need the sandbox run the very same functions natively, so the two
 // answer byte for byte alike by construction (host/wasmrt tests it too).
 //

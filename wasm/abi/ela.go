@@ -4,7 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // DecodeTxInput is the input of decode_tx.

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 
-	"didlight/core/did"
-	"didlight/core/ela"
-	"didlight/core/find"
-	"didlight/core/idop"
-	"didlight/core/resolve"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/resolve"
 )
 
 // Error is the error object of a failed call. Type says what kind of

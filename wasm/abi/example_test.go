@@ -3,7 +3,7 @@ package abi_test
 import (
 	"fmt"
 
-	"didlight/wasm/abi"
+	"github.com/didlight/didlight/wasm/abi"
 )
 
 // Every call takes a JSON object and answers an envelope: the result, or an

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"didlight/core/did"
-	"didlight/core/find"
-	"didlight/core/resolve"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/core/resolve"
 )
 
 // MatchInput is the input of match.

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"didlight/core/did"
-	"didlight/core/idop"
-	"didlight/core/keys"
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // ValidateOperationInput is the input of validate_operation.

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"didlight/core/did"
+	"github.com/didlight/didlight/core/did"
 )
 
 // lookup finds documents first among those a call's input lists, then

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // Outputs are written without encoding/json too, byte for byte as its

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"didlight/core/idop"
-	"didlight/core/resolve"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/resolve"
 )
 
 // VerifyResolveResultInput is the input of verify_resolve_result.

@@ -26,7 +26,7 @@ func testModule() []byte {
 	m = append(m, sectionBytes(3, []byte{2, 0, 0})...)                                         // two functions of type 0
 	m = append(m, sectionBytes(sectionCode, []byte{2, 2, 0, 0x0b, 4, 0, 0x01, 0x01, 0x0b})...) // bodies: end; nop nop end
 	names := []byte{3}
-	for i, n := range []string{"m.f", "github.com_tidwall_gjson.Get", "didlight_core_did.__Document_.Sign"} {
+	for i, n := range []string{"m.f", "github.com_tidwall_gjson.Get", "github.com_didlight_didlight_core_did.__Document_.Sign"} {
 		names = append(append(names, byte(i), byte(len(n))), n...)
 	}
 	m = append(m, custom("name", append([]byte{1, byte(len(names))}, names...))...)
@@ -53,7 +53,7 @@ func TestStripAndMeasure(t *testing.T) {
 	for _, p := range sz.Pkgs {
 		got[p.Name] = p.Raw
 	}
-	if len(got) != 2 || got["github.com/tidwall/gjson"] != 3 || got["didlight/core/did"] != 5 {
+	if len(got) != 2 || got["github.com/tidwall/gjson"] != 3 || got["github.com/didlight/didlight/core/did"] != 5 {
 		t.Errorf("packages %+v", sz.Pkgs)
 	}
 	if _, err := Measure(stripped); err == nil || !strings.Contains(err.Error(), "no function names") {
@@ -80,16 +80,16 @@ func TestMalformedModules(t *testing.T) {
 
 func TestPackageOf(t *testing.T) {
 	for fn, want := range map[string]string{
-		"runtime.mallocgc":                                  "runtime",
-		"fmt.__pp_.doPrintf":                                "fmt",
-		"github.com_tidwall_gjson.Get":                      "github.com/tidwall/gjson",
-		"golang.org_x_crypto_ripemd160._Block":              "golang.org/x/crypto/ripemd160",
-		"vendor_golang.org_x_crypto_cryptobyte.String.Read": "vendor/golang.org/x/crypto/cryptobyte",
-		"crypto_internal_fips140_nistec_fiat.p256Mul":       "crypto/internal/fips140/nistec/fiat",
-		"slices.insertionSortCmpFunc_go.shape.string_":      "slices",
-		"type_.eq.didlight_core_ela.Input":                  "type:",
-		"didlight_core_did.__Document_.Sign":                "didlight/core/did",
-		"noPackage":                                         "noPackage",
+		"runtime.mallocgc":                                       "runtime",
+		"fmt.__pp_.doPrintf":                                     "fmt",
+		"github.com_tidwall_gjson.Get":                           "github.com/tidwall/gjson",
+		"golang.org_x_crypto_ripemd160._Block":                   "golang.org/x/crypto/ripemd160",
+		"vendor_golang.org_x_crypto_cryptobyte.String.Read":      "vendor/golang.org/x/crypto/cryptobyte",
+		"crypto_internal_fips140_nistec_fiat.p256Mul":            "crypto/internal/fips140/nistec/fiat",
+		"slices.insertionSortCmpFunc_go.shape.string_":           "slices",
+		"type_.eq.github.com_didlight_didlight_core_ela.Input":   "type:",
+		"github.com_didlight_didlight_core_did.__Document_.Sign": "github.com/didlight/didlight/core/did",
+		"noPackage": "noPackage",
 	} {
 		if got := packageOf(fn); got != want {
 			t.Errorf("packageOf(%q) = %q, want %q", fn, got, want)

@@ -1,5 +1,5 @@
 // The didlight module's API, shared by the browser and Node loaders: the
-// ABI (see package didlight/wasm/abi in the repository) wrapped in async
+// ABI (see package github.com/didlight/didlight/wasm/abi in the repository) wrapped in async
 // functions that take and return plain JavaScript values.
 
 const encoder = new TextEncoder();

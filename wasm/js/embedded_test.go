@@ -8,8 +8,8 @@ import (
 	"path"
 	"testing"
 
-	"didlight/host/wasmrt"
-	"didlight/wasm/abi"
+	"github.com/didlight/didlight/host/wasmrt"
+	"github.com/didlight/didlight/wasm/abi"
 )
 
 // The embedded module runs: it compiles in wazero and answers a call.

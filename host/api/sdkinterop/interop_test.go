@@ -118,7 +118,7 @@ func buildNode(t *testing.T) string {
 	if raceEnabled {
 		args = append(args, "-race")
 	}
-	cmd := exec.Command(lookPath(t, "go"), append(args, "didlight/cmd/didlight")...)
+	cmd := exec.Command(lookPath(t, "go"), append(args, "github.com/didlight/didlight/cmd/didlight")...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build didlight: %v\n%s", err, out)
 	}

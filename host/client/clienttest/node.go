@@ -9,9 +9,9 @@ import (
 	"errors"
 	"testing"
 
-	"didlight/host/api"
-	"didlight/host/chain"
-	"didlight/host/store/mem"
+	"github.com/didlight/didlight/host/api"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/store/mem"
 )
 
 // Node is a running node.

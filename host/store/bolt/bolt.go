@@ -17,8 +17,8 @@ import (
 	"go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 
-	"didlight/host/store"
-	"didlight/host/store/internal/kv"
+	"github.com/didlight/didlight/host/store"
+	"github.com/didlight/didlight/host/store/internal/kv"
 )
 
 // FileName is the name of the store's file inside its data directory.

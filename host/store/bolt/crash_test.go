@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"didlight/host/store"
+	"github.com/didlight/didlight/host/store"
 )
 
 // The crash test runs this test binary again as a child process that

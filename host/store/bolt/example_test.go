@@ -6,8 +6,8 @@ import (
 	"os"
 	"time"
 
-	"didlight/host/store"
-	"didlight/host/store/bolt"
+	"github.com/didlight/didlight/host/store"
+	"github.com/didlight/didlight/host/store/bolt"
 )
 
 // A data directory holds one store file; a second Open while the first is

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"didlight/host/store"
+	"github.com/didlight/didlight/host/store"
 )
 
 // openT opens the store in dir or fails the test.

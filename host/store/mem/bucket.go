@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"iter"
 
-	"didlight/host/store"
-	"didlight/host/store/internal/kv"
+	"github.com/didlight/didlight/host/store"
+	"github.com/didlight/didlight/host/store/internal/kv"
 )
 
 // bucket is a transaction's handle on one bucket: its working copy of the

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"didlight/host/store"
-	"didlight/host/store/internal/kv"
+	"github.com/didlight/didlight/host/store"
+	"github.com/didlight/didlight/host/store/internal/kv"
 )
 
 // DB is an in-memory store.DB.

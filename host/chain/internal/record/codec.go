@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // ErrCorrupt is wrapped by every decoding failure.

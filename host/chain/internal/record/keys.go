@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"didlight/core/ela"
+	"github.com/didlight/didlight/core/ela"
 )
 
 // HeightKey is the key of a block's records: its height.

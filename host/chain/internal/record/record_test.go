@@ -9,8 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"didlight/core/ela"
-	"didlight/core/idop"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
 )
 
 var (

@@ -1,8 +1,8 @@
 package record
 
 import (
-	"didlight/core/ela"
-	"didlight/core/idop"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
 )
 
 // Tip is the chain's last block.

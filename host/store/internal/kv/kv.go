@@ -6,7 +6,7 @@ package kv
 import (
 	"fmt"
 
-	"didlight/host/store"
+	"github.com/didlight/didlight/host/store"
 )
 
 // CheckBucketName returns an error wrapping store.ErrBucketName if name is

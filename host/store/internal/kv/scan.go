@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"iter"
 
-	"didlight/host/store"
+	"github.com/didlight/didlight/host/store"
 )
 
 // Cursor walks a bucket's keys in order. Each method returns the key and

@@ -12,7 +12,7 @@ import (
 	"log"
 	"os"
 
-	"didlight/wasm/build"
+	"github.com/didlight/didlight/wasm/build"
 )
 
 func main() {
