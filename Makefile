@@ -6,7 +6,7 @@ PKGS      ?= ./...
 FUZZTIME  ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run build test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench
+.PHONY: run build test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench loadbench wrk
 
 ## run: start a node on the embedded default store with demo data (and the browser app, with its module).
 run: build
@@ -41,6 +41,13 @@ chromium:
 		echo "installing Debian's chromium for the browser tests"; \
 		sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 		$$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends chromium; \
+	fi
+
+wrk:
+	@if ! command -v wrk >/dev/null; then \
+		echo "installing Debian's wrk for the load benchmark"; \
+		sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends wrk; \
 	fi
 
 jsdeps:
@@ -84,3 +91,9 @@ sdkinterop:
 sdkbench: wasm jsdeps
 	cd host/api/sdkinterop && { [ -d node_modules ] || npm ci --ignore-scripts --no-audit --no-fund; }
 	cd wasm/js && node --no-warnings bench.mjs ../../host/api/sdkinterop/sdkverify.mjs
+
+## loadbench: the node's serving speed measured from outside: wrk (its own process) drives the node and a trivial
+## handler (another process) in turn, A/B per request kind and round; req/s, p50/p99 and server CPU per request, each
+## as a ratio to the handler. LOADBENCH_FLAGS passes flags (-duration, -rounds, -connections, -kinds, -datadir, -json).
+loadbench: wrk
+	$(GO) run ./host/internal/cmd/loadbench $(LOADBENCH_FLAGS)

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// kind is one kind of request the benchmark sends: to the node's REST or
+// JSON-RPC listener, with bodies taken in turn (one for a GET), and a
+// string that a correct answer holds.
+type kind struct {
+	name     string
+	listener string // "rest" or "rpc": whose URL the path is under
+	method   string
+	path     string // under the listener's base URL
+	bodies   []string
+	want     string // held by every correct answer
+}
+
+// queryCondition is the find condition of the query kind: documents with
+// an embedded credential, a page of 10 (the demo's answer is ~19 KB).
+const queryCondition = `{"credential.type":{"$exists":true}}`
+
+// kinds builds the request kinds from the DIDs the node holds.
+func kinds(dids []string) []kind {
+	resolve := func(all bool) []string {
+		b := make([]string, len(dids))
+		for i, d := range dids {
+			b[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"resolvedid","params":{"did":%q,"all":%t}}`, d, all)
+		}
+		return b
+	}
+	q, _ := json.Marshal(queryCondition)
+	return []kind{
+		{name: "resolvedid", listener: "rpc", method: "POST", path: "", bodies: resolve(false), want: `"status":`},
+		{name: "resolvedid-all", listener: "rpc", method: "POST", path: "", bodies: resolve(true), want: `"status":`},
+		{name: "query", listener: "rpc", method: "POST", path: "",
+			bodies: []string{fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"query","params":{"query":%s,"limit":10}}`, q)}, want: `"total":`},
+		{name: "height", listener: "rest", method: "GET", path: "/block/height", bodies: []string{""}, want: `"Error":0`},
+	}
+}
+
+// maxDIDs bounds how many distinct DIDs the resolve kinds cycle through.
+const maxDIDs = 256
+
+// listDIDs asks the node's JSON-RPC API (a query that every document
+// matches) for up to maxDIDs of its DIDs, in creation order.
+func listDIDs(ctx context.Context, rpc string) ([]string, error) {
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"query","params":{"query":"{\"id\":{\"$exists\":true}}","limit":%d}}`, maxDIDs)
+	raw, err := post(ctx, rpc, body)
+	if err != nil {
+		return nil, err
+	}
+	var resp struct {
+		Result struct {
+			Document []struct {
+				ID string `json:"id"`
+			} `json:"document"`
+		} `json:"result"`
+		Error json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &resp); err != nil {
+		return nil, fmt.Errorf("query for DIDs: %v: %.200s", err, raw)
+	}
+	var dids []string
+	for _, d := range resp.Result.Document {
+		dids = append(dids, d.ID)
+	}
+	if len(dids) == 0 {
+		return nil, fmt.Errorf("the node holds no DIDs to resolve (answer %.200s); use a chain with DIDs (the demo, or devnet generate)", raw)
+	}
+	return dids, nil
+}
+
+// check sends one request of k to target and verifies the answer, so that
+// the load measures correct answers, not fast errors.
+func check(ctx context.Context, target string, k kind) error {
+	req, err := http.NewRequestWithContext(ctx, k.method, target, strings.NewReader(k.bodies[0]))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	raw, err := do(req)
+	if err != nil {
+		return fmt.Errorf("%s: %v", k.name, err)
+	}
+	if !bytes.Contains(raw, []byte(k.want)) || bytes.Contains(raw, []byte(`"error":{`)) {
+		return fmt.Errorf("%s: the node answered %.300s", k.name, raw)
+	}
+	return nil
+}
+
+// post sends a JSON body to url and returns the answer's body.
+func post(ctx context.Context, url, body string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return do(req)
+}
+
+// do sends req and returns the body of a 2xx answer.
+func do(req *http.Request) ([]byte, error) {
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, fmt.Errorf("%s %s: HTTP %d: %.200s", req.Method, req.URL, resp.StatusCode, raw)
+	}
+	return raw, nil
+}

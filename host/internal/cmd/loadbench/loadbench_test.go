@@ -1,0 +1,154 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseWrk(t *testing.T) {
+	// What wrk 4.1 prints with the script's done() hook, around its own report.
+	out := `Running 2s test @ http://127.0.0.1:41377/
+  2 threads and 32 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     2.87ms    3.51ms  46.22ms   91.36%
+    Req/Sec     5.70k   827.09     7.57k    70.00%
+  22700 requests in 2.00s, 49.84MB read
+Requests/sec:  11336.91
+Transfer/sec:     24.89MB
+loadbench requests=22700 duration_us=2002302 p50_us=2250 p99_us=32931 sock_errors=0 status_errors=3
+`
+	got, err := parseWrk(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := wrkResult{requests: 22700, elapsed: 2002302 * time.Microsecond, p50: 2250 * time.Microsecond, p99: 32931 * time.Microsecond, statusErrors: 3}
+	if got != want {
+		t.Errorf("parseWrk = %+v, want %+v", got, want)
+	}
+	if r := got.rate(); r < 11336 || r > 11338 {
+		t.Errorf("rate %v, want 11337 (wrk's own Requests/sec)", r)
+	}
+	for name, bad := range map[string]string{
+		"no summary":  "Running 2s test\n",
+		"malformed":   "loadbench requests=x\n",
+		"no requests": "loadbench requests=0 duration_us=2000000 p50_us=0 p99_us=0 sock_errors=0 status_errors=0\n",
+	} {
+		if _, err := parseWrk(bad); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestParseStat(t *testing.T) {
+	// Fields 14 and 15 (utime, stime) are 250 and 37 ticks; the name holds
+	// spaces and a parenthesis.
+	stat := "4242 (didlight (x) y) S 1 4242 4242 0 -1 4194560 5130 0 0 0 250 37 0 0 20 0 7 0 123 1234567 890 18446744073709551615"
+	got, err := parseStat(stat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2870 * time.Millisecond; got != want {
+		t.Errorf("parseStat = %v, want %v", got, want)
+	}
+	for _, bad := range []string{"", "4242 didlight S 1", "4242 (d) S 1 2 3 4 5 6 7 8 9 10 x 37 0"} {
+		if _, err := parseStat(bad); err == nil {
+			t.Errorf("parseStat(%q): no error", bad)
+		}
+	}
+}
+
+func TestCPUTimeOfThisProcess(t *testing.T) {
+	before, err := cpuTime(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(100 * time.Millisecond); time.Now().Before(deadline); {
+	}
+	after, err := cpuTime(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after-before < 30*time.Millisecond {
+		t.Errorf("100ms of busy work counted %v of CPU time", after-before)
+	}
+}
+
+func TestWrkScript(t *testing.T) {
+	k := kind{name: "resolvedid", method: "POST", bodies: []string{`{"a":1}`, `{"b":"]]"}`}}
+	s, err := wrkScript(k, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`local method, path = "POST", "/"`, "[==[{\"a\":1}]==],", "[==[{\"b\":\"]]\"}]==],", "init = function", "done = function"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("script lacks %q:\n%s", want, s)
+		}
+	}
+	k.bodies = []string{`{"x":"]==]"}`}
+	if _, err := wrkScript(k, "/"); err == nil {
+		t.Error("a body with ]==] was written into the script")
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	ks := []kind{{name: "a"}, {name: "b"}}
+	runs := []measurement{
+		{Kind: "a", Server: "node", Requests: 1000, P50: 2 * time.Millisecond, P99: 8 * time.Millisecond, cpu: 100 * time.Millisecond, elapsed: time.Second},
+		{Kind: "a", Server: "ref", Requests: 4000, P50: 1 * time.Millisecond, P99: 2 * time.Millisecond, cpu: 100 * time.Millisecond, elapsed: time.Second},
+		{Kind: "a", Server: "node", Requests: 3000, P50: 4 * time.Millisecond, P99: 8 * time.Millisecond, cpu: 300 * time.Millisecond, elapsed: time.Second},
+		{Kind: "a", Server: "ref", Requests: 4000, P50: 1 * time.Millisecond, P99: 2 * time.Millisecond, cpu: 100 * time.Millisecond, elapsed: time.Second},
+	}
+	got := summarize(runs, ks)
+	want := []ratio{{Kind: "a", NodeRate: 2000, NodeP50: 3 * time.Millisecond, NodeP99: 8 * time.Millisecond, NodeCPUPerReq: 100 * time.Microsecond,
+		Rate: 0.5, P50: 3, P99: 4, CPUPerReq: 4}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("summarize (-want +got):\n%s", diff)
+	}
+}
+
+func TestSelectKinds(t *testing.T) {
+	all := kinds([]string{"did:elastos:iA"})
+	got, err := selectKinds(all, "query,resolvedid")
+	if err != nil || len(got) != 2 || got[0].name != "query" || got[1].name != "resolvedid" {
+		t.Errorf("selectKinds = %v, %v", got, err)
+	}
+	if _, err := selectKinds(all, "resolve"); err == nil || !strings.Contains(err.Error(), `"resolve"`) {
+		t.Errorf("unknown kind: %v", err)
+	}
+	if !strings.Contains(all[0].bodies[0], `"did":"did:elastos:iA","all":false`) || !strings.Contains(all[1].bodies[0], `"all":true`) {
+		t.Errorf("resolve bodies %q %q", all[0].bodies[0], all[1].bodies[0])
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	o, err := parseFlags(nil, io.Discard)
+	if err != nil || o.load != (load{threads: 2, connections: 32, duration: 10 * time.Second}) || o.rounds != 2 {
+		t.Errorf("defaults %+v, %v", o, err)
+	}
+	for _, bad := range [][]string{{"-duration", "500ms"}, {"-rounds", "0"}, {"-threads", "4", "-connections", "2"}, {"extra"}} {
+		if _, err := parseFlags(bad, io.Discard); err == nil {
+			t.Errorf("parseFlags(%q): no error", bad)
+		}
+	}
+}
+
+func TestRefHandler(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(refHandler))
+	defer srv.Close()
+	resp, err := http.Post(srv.URL+"/any/path", "application/json", strings.NewReader(`{"method":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || string(body) != refBody || resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("ref answered %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+}

@@ -1,0 +1,308 @@
+// Command loadbench measures a didlight node's serving speed from outside,
+// as a skeptic would: the node runs in its own process, a trivial Go
+// net/http handler (the reference) in another, and wrk (Debian's package,
+// in a third) drives each in turn with the same requests, alternating
+// node and reference for each request kind, round after round. For every
+// kind it reports requests per second, latency p50 and p99 (wrk's) and the
+// server's CPU time per request (the server process's own accounting, from
+// /proc), and each as a ratio to the reference measured in the same run.
+//
+// Usage (make loadbench runs it with the defaults):
+//
+//	loadbench [-node BIN] [-datadir DIR] [-duration 10s] [-rounds 2] [-threads 2] [-connections 32] [-kinds k1,k2] [-json]
+//
+// Without -node it builds ./cmd/didlight from the checkout. Without -datadir
+// the node serves the demo chain in memory (--mem --demo); with it, the
+// chain in DIR (a generated large chain, say). The node's block producer
+// makes no block while the benchmark runs: it sends no transactions.
+//
+// Linux only: server CPU time is read from /proc/<pid>/stat.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if len(os.Args) == 3 && os.Args[1] == "ref" {
+		if err := runRef(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "loadbench ref:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "loadbench:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+// options are the flags of a run.
+type options struct {
+	node, datadir string
+	load          load
+	rounds        int
+	kinds         string
+	json          bool
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("loadbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.node, "node", "", "the didlight binary to measure (default: go build ./cmd/didlight)")
+	fs.StringVar(&o.datadir, "datadir", "", "serve the chain in this data directory (default: the demo chain in memory)")
+	fs.DurationVar(&o.load.duration, "duration", 10*time.Second, "how long wrk drives a server per kind and round (whole seconds)")
+	fs.IntVar(&o.rounds, "rounds", 2, "rounds; each runs every kind against the node, then the reference")
+	fs.IntVar(&o.load.threads, "threads", 2, "wrk threads")
+	fs.IntVar(&o.load.connections, "connections", 32, "wrk connections, shared by its threads")
+	fs.StringVar(&o.kinds, "kinds", "", "comma-separated request kinds to run (default all: resolvedid, resolvedid-all, query, height)")
+	fs.BoolVar(&o.json, "json", false, "print the measurements as JSON instead of tables")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case o.load.duration < time.Second:
+		return o, fmt.Errorf("-duration %v: want at least 1s", o.load.duration)
+	case o.rounds < 1:
+		return o, fmt.Errorf("-rounds %d: want at least 1", o.rounds)
+	case o.load.threads < 1 || o.load.connections < o.load.threads:
+		return o, fmt.Errorf("-threads %d -connections %d: want threads ≥ 1 and connections ≥ threads", o.load.threads, o.load.connections)
+	}
+	return o, nil
+}
+
+// run measures: it starts both servers, checks every kind's answer, then
+// runs the rounds and reports.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	if _, err := exec.LookPath("wrk"); err != nil {
+		return errors.New("wrk is not installed: `make loadbench` installs Debian's package, or apt-get install wrk")
+	}
+	dir, err := os.MkdirTemp("", "loadbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	bin := o.node
+	if bin == "" {
+		if bin, err = buildNode(ctx, dir); err != nil {
+			return err
+		}
+	}
+	logf, err := os.Create(filepath.Join(dir, "servers.log"))
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	fail := func(err error) error {
+		logf.Sync()
+		log, _ := os.ReadFile(logf.Name())
+		return fmt.Errorf("%v\nservers' log:\n%s", err, tail(log, 4000))
+	}
+
+	node, err := startNode(ctx, bin, o.datadir, logf)
+	if err != nil {
+		return fail(err)
+	}
+	defer node.stop()
+	ref, err := startRef(ctx, logf)
+	if err != nil {
+		return fail(err)
+	}
+	defer ref.stop()
+
+	dids, err := listDIDs(ctx, node.urls["JSON-RPC"])
+	if err != nil {
+		return fail(err)
+	}
+	ks, err := selectKinds(kinds(dids), o.kinds)
+	if err != nil {
+		return err
+	}
+	urls := make([][2]*url.URL, len(ks))
+	for i, k := range ks {
+		n, r, err := targets(node, ref, k)
+		if err != nil {
+			return err
+		}
+		if err := check(ctx, n.String(), k); err != nil {
+			return fail(err)
+		}
+		urls[i] = [2]*url.URL{n, r}
+	}
+	fmt.Fprintf(stderr, "loadbench: the node (%s) against the reference; wrk %d threads, %d connections, %v a run, %d round(s), %d distinct DIDs\n",
+		chainName(o.datadir), o.load.threads, o.load.connections, o.load.duration, o.rounds, len(dids))
+	var runs []measurement
+	for round := 1; round <= o.rounds; round++ {
+		for i, k := range ks {
+			for j, s := range []*server{node, ref} {
+				m, err := measure(ctx, dir, s, urls[i][j], k, o.load)
+				if err != nil {
+					return fail(err)
+				}
+				m.Round = round
+				runs = append(runs, m)
+				fmt.Fprintf(stderr, "  round %d %-15s %-4s %8.0f req/s  p99 %v\n", round, k.name, s.name, m.Rate, m.P99)
+			}
+		}
+	}
+	if o.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Runs    []measurement `json:"runs"`
+			Summary []ratio       `json:"summary"`
+		}{runs, summarize(runs, ks)})
+	}
+	printReport(stdout, runs, summarize(runs, ks))
+	return nil
+}
+
+// selectKinds keeps the kinds named in list (all when list is empty).
+func selectKinds(all []kind, list string) ([]kind, error) {
+	if list == "" {
+		return all, nil
+	}
+	var out []kind
+	for name := range strings.SplitSeq(list, ",") {
+		i := slices.IndexFunc(all, func(k kind) bool { return k.name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("-kinds: unknown kind %q", name)
+		}
+		out = append(out, all[i])
+	}
+	return out, nil
+}
+
+// buildNode builds ./cmd/didlight into dir.
+func buildNode(ctx context.Context, dir string) (string, error) {
+	bin := filepath.Join(dir, "didlight")
+	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/didlight").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build ./cmd/didlight (run loadbench from the repository's root): %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// startNode starts `didlight node` on free loopback ports: the demo in
+// memory, or the chain in datadir.
+func startNode(ctx context.Context, bin, datadir string, logw io.Writer) (*server, error) {
+	args := []string{"node", "--rest-addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0"}
+	if datadir != "" {
+		args = append(args, "--datadir", datadir)
+	} else {
+		args = append(args, "--mem", "--demo")
+	}
+	s, err := startServer(ctx, "node", exec.Command(bin, args...), logw, func(l string) bool { return strings.HasPrefix(l, "ready") }, 5*time.Minute)
+	if err != nil {
+		return nil, err
+	}
+	if s.urls["REST API"] == "" || s.urls["JSON-RPC"] == "" {
+		s.stop()
+		return nil, fmt.Errorf("the node's banner named no REST API or JSON-RPC URL (%v)", s.urls)
+	}
+	return s, nil
+}
+
+// chainName says which chain the node serves.
+func chainName(datadir string) string {
+	if datadir == "" {
+		return "the demo chain in memory"
+	}
+	return "the chain in " + datadir
+}
+
+// startRef starts the reference handler: this program, as `loadbench ref`.
+func startRef(ctx context.Context, logw io.Writer) (*server, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	return startServer(ctx, "ref", exec.Command(self, "ref", "127.0.0.1:0"), logw, func(l string) bool { return strings.HasPrefix(l, "ref ") }, 30*time.Second)
+}
+
+// targets are the URLs kind k is sent to: the node's listener URL with the
+// kind's path, and the same path on the reference (which answers every
+// path), so that both get the same request line.
+func targets(node, ref *server, k kind) (nodeURL, refURL *url.URL, err error) {
+	base := node.urls["JSON-RPC"]
+	if k.listener == "rest" {
+		base = node.urls["REST API"]
+	}
+	if nodeURL, err = url.Parse(base + k.path); err != nil {
+		return nil, nil, err
+	}
+	if refURL, err = url.Parse(ref.urls["ref"]); err != nil {
+		return nil, nil, err
+	}
+	refURL.Path = nodeURL.Path
+	return nodeURL, refURL, nil
+}
+
+// measurement is one wrk run against one server.
+type measurement struct {
+	Round     int           `json:"round"`
+	Kind      string        `json:"kind"`
+	Server    string        `json:"server"` // "node" or "ref"
+	Requests  int64         `json:"requests"`
+	Rate      float64       `json:"req_per_s"`
+	P50       time.Duration `json:"p50_ns"`
+	P99       time.Duration `json:"p99_ns"`
+	CPUPerReq time.Duration `json:"server_cpu_per_req_ns"`
+	cpu       time.Duration // the server's CPU time during the run
+	elapsed   time.Duration // the run's length, as wrk timed it
+}
+
+// measure runs wrk with kind k against s at target and reads s's CPU
+// time around it.
+func measure(ctx context.Context, dir string, s *server, target *url.URL, k kind, l load) (measurement, error) {
+	before, err := cpuTime(s.cmd.Process.Pid)
+	if err != nil {
+		return measurement{}, err
+	}
+	r, err := runWrk(ctx, dir, target, k, l)
+	if err != nil {
+		return measurement{}, err
+	}
+	after, err := cpuTime(s.cmd.Process.Pid)
+	if err != nil {
+		return measurement{}, err
+	}
+	if r.sockErrors > 0 || r.statusErrors > 0 {
+		return measurement{}, fmt.Errorf("%s %s: %d socket errors and %d error statuses in %d requests", s.name, k.name, r.sockErrors, r.statusErrors, r.requests)
+	}
+	return measurement{Kind: k.name, Server: s.name, Requests: r.requests, Rate: r.rate(), P50: r.p50, P99: r.p99,
+		CPUPerReq: (after - before) / time.Duration(r.requests), cpu: after - before, elapsed: r.elapsed}, nil
+}
+
+// tail is the end of b, at most n bytes.
+func tail(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[len(b)-n:]
+	}
+	return b
+}
