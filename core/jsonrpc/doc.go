@@ -3,7 +3,8 @@
 //
 // It is lenient where real clients differ and strict where the answer would
 // otherwise be wrong:
-//   - a request without "jsonrpc" (1.0 style) is accepted;
+//   - a request without "jsonrpc" (1.0 style), or with the empty one ela-cli
+//     sends (Elastos.ELA utils/http/jsonrpc/util.go, Call), is accepted;
 //   - a request without "id" is answered, with id null (the resolver has no
 //     notifications);
 //   - an id must be a string, an integer or null: an id with decimals, or of

@@ -18,6 +18,7 @@ func TestDecodeSingle(t *testing.T) {
 		{"string id", `{"jsonrpc":"2.0","method":"query","id":"a-1"}`, "query", `"a-1"`, 0},
 		{"negative id", `{"method":"query","id":-7}`, "query", "-7", 0},
 		{"1.0 style", `{"method":"resolvedid","params":{},"id":3}`, "resolvedid", "3", 0},
+		{"ela-cli style", `{"id":null,"jsonrpc":"","method":"getblockcount","params":{}}`, "getblockcount", "null", 0},
 		{"no id", `{"jsonrpc":"2.0","method":"resolvedid"}`, "resolvedid", "null", 0},
 		{"null id", `{"jsonrpc":"2.0","method":"resolvedid","id":null}`, "resolvedid", "null", 0},
 		{"decimal id", `{"jsonrpc":"2.0","method":"m","id":1.5}`, "", "null", CodeInvalidRequest},

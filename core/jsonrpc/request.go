@@ -88,7 +88,7 @@ func decodeOne(raw json.RawMessage) Call {
 		return invalid("%v", err)
 	}
 	switch {
-	case w.JSONRPC != nil && *w.JSONRPC != "2.0" && *w.JSONRPC != "1.0":
+	case w.JSONRPC != nil && *w.JSONRPC != "2.0" && *w.JSONRPC != "1.0" && *w.JSONRPC != "":
 		return invalid("jsonrpc is %q, want \"2.0\"", *w.JSONRPC)
 	case w.Method == nil || *w.Method == "":
 		return Call{Request: Request{ID: id}, Err: InvalidRequest("method is missing")}
