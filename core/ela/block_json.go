@@ -7,9 +7,10 @@ import (
 	"encoding/json"
 )
 
-// BlockJSON is the REST API's block object (interfaces spec, Block object;
-// Elastos.ELA.SideChain service/common.go BlockInfo and service.go
-// GetBlockInfo). With full transactions it carries every byte of the block.
+// BlockJSON is the block object of the REST and JSON-RPC APIs (interfaces
+// spec, Block object; Elastos.ELA.SideChain service/common.go BlockInfo and
+// service.go GetBlockInfo). With full transactions it carries every byte of
+// the block.
 type BlockJSON struct {
 	Hash              string        `json:"hash"`
 	Confirmations     uint32        `json:"confirmations"`
@@ -30,6 +31,10 @@ type BlockJSON struct {
 	PreviousBlockHash string        `json:"previousblockhash"`
 	NextBlockHash     string        `json:"nextblockhash"`
 	AuxPow            string        `json:"auxpow"`
+	// MinerInfo is "ELA" for the genesis block and the coinbase's data for
+	// the others, as the side chain shows it (GetBlockInfo). Derived from
+	// the transactions, it is not read back.
+	MinerInfo string `json:"minerinfo"`
 }
 
 // BlockTxJSON is an element of BlockJSON.Tx: a full transaction object when
@@ -98,6 +103,7 @@ func (b *Block) JSON(ctx BlockContext, full bool) BlockJSON {
 		PreviousBlockHash: h.Previous.String(),
 		NextBlockHash:     ctx.NextBlockHash.String(),
 		AuxPow:            hex.EncodeToString(h.AuxPow),
+		MinerInfo:         b.minerInfo(),
 	}
 	txCtx := TxContext{BlockHash: hash, Confirmations: ctx.Confirmations, BlockTime: h.Timestamp}
 	for i, tx := range b.Transactions {
@@ -109,6 +115,20 @@ func (b *Block) JSON(ctx BlockContext, full bool) BlockJSON {
 		}
 	}
 	return j
+}
+
+// minerInfo is the genesis block's "ELA" or the data of the coinbase that
+// starts the block; empty when there is none (a header alone).
+func (b *Block) minerInfo() string {
+	if b.Header.Height == 0 {
+		return "ELA"
+	}
+	if len(b.Transactions) > 0 {
+		if cb, ok := b.Transactions[0].Payload.(*CoinBase); ok {
+			return string(cb.Data)
+		}
+	}
+	return ""
 }
 
 // Header rebuilds the block header from the REST object. The header's

@@ -267,3 +267,23 @@ func FuzzAppendJSONStringIsEncodingJSONs(f *testing.F) {
 		}
 	})
 }
+
+// minerinfo is "ELA" for the genesis block and the coinbase data after it,
+// as the side chain's GetBlockInfo writes it.
+func TestBlockJSONMinerInfo(t *testing.T) {
+	noCoinbase := sampleBlock(t)
+	noCoinbase.Transactions = slices.DeleteFunc(noCoinbase.Transactions, func(tx *Tx) bool { return tx.Type() == TxCoinBase })
+	for _, tc := range []struct {
+		b    *Block
+		want string
+	}{
+		{GenesisBlock(), "ELA"},
+		{sampleBlock(t), "didlight"},
+		{noCoinbase, ""},
+		{&Block{Header: Header{Height: 9}}, ""},
+	} {
+		if got := tc.b.JSON(BlockContext{}, false).MinerInfo; got != tc.want {
+			t.Errorf("block at height %d: minerinfo %q, want %q", tc.b.Header.Height, got, tc.want)
+		}
+	}
+}

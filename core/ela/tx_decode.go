@@ -36,6 +36,17 @@ func ParseTx(b []byte) (*Tx, error) {
 	return tx, nil
 }
 
+// TypeOf returns the type of an identity-chain transaction from its
+// encoding without decoding the rest: the type is its first byte (the
+// version-0 form has no version byte). It checks nothing else, so it is for
+// encodings already known to be transactions, such as a chain's own.
+func TypeOf(raw []byte) (TxType, error) {
+	if len(raw) == 0 {
+		return 0, &DecodeError{Object: "tx", Offset: 0, Field: "type", Err: ErrTruncated}
+	}
+	return TxType(raw[0]), nil
+}
+
 func decodeTx(r *reader, d dialect) *Tx {
 	tx := new(Tx)
 	at := r.off

@@ -149,3 +149,14 @@ func TestMainChainVersionedTx(t *testing.T) {
 		t.Errorf("ParseTx of a main-chain version byte: %v", err)
 	}
 }
+
+func TestTypeOf(t *testing.T) {
+	for name, tx := range sampleTxs(t) {
+		if got, err := TypeOf(tx.Bytes()); err != nil || got != tx.Type() {
+			t.Errorf("%s: TypeOf = %v, %v; want %v", name, got, err, tx.Type())
+		}
+	}
+	if _, err := TypeOf(nil); !isDecodeError(err, ErrTruncated, "type", 0) {
+		t.Errorf("TypeOf(nil): error %v", err)
+	}
+}
