@@ -3,6 +3,7 @@ package chain
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -78,8 +79,18 @@ func TestTransfers(t *testing.T) {
 			t.Errorf("an unknown block: %v, want ErrNotFound", err)
 		}
 	}
-	if u, _ := f.c.UTXOs(bob.ph); len(u) != 1 || u[0].Txid != a || u[0].Value != 7*ela.OneELA {
-		t.Errorf("bob's outputs %+v", u)
+	// Outputs with where they are, in one snapshot, address by address.
+	bh := blk.Header.Height
+	coinbase := blk.Transactions[0].Hash()
+	u, err := f.c.UTXOs(bob.ph, carol.ph, producer)
+	want := []UTXO{
+		{Txid: a, Index: 0, Asset: ela.ELAAssetID(), Value: 7 * ela.OneELA, TxType: ela.TxTransferAsset, Height: bh, Confirmations: 2},
+		{Txid: b, Index: 0, Asset: ela.ELAAssetID(), Value: 3 * ela.OneELA, TxType: ela.TxTransferAsset, Height: bh, Confirmations: 2},
+	}
+	if err != nil || len(u) != 5 || !slices.Equal(u[:2], want) {
+		t.Errorf("outputs of bob and carol %+v, %v; want %+v", u, err, want)
+	} else if cb := u[3]; cb.Txid != coinbase || cb.TxType != ela.TxCoinBase || cb.Height != bh || cb.Confirmations != 2 {
+		t.Errorf("the producer's coinbase output %+v", cb)
 	}
 	if st := f.c.Stats(); st.TxnCnt != 2+2+3+1 || st.RxTxnCnt != 3 || st.Mempool != 0 {
 		t.Errorf("stats %+v", st)

@@ -136,22 +136,38 @@ func (c *Chain) Balance(addr ela.ProgramHash, asset ela.Hash) (ela.Fixed64, erro
 	return bal, err
 }
 
-// UTXO is an unspent output of an address.
+// UTXO is an unspent output of an address, with what the chain knows of
+// it: what listunspent shows (Elastos.ELA.SideChain.ID service/service.go,
+// ListUnspent).
 type UTXO struct {
-	Txid  ela.Hash
-	Index uint16
-	Asset ela.Hash
-	Value ela.Fixed64
+	Txid       ela.Hash
+	Index      uint16
+	Asset      ela.Hash
+	Value      ela.Fixed64
+	OutputLock uint32     // the output's lock height (0: none)
+	TxType     ela.TxType // the type of the transaction that made it
+	Height     uint32     // the height of the block holding that transaction
+	// Confirmations counts the blocks from that one to the tip, both
+	// included.
+	Confirmations uint32
 }
 
-// UTXOs returns the unspent outputs of addr in chain order (pooled
-// transactions do not count).
-func (c *Chain) UTXOs(addr ela.ProgramHash) ([]UTXO, error) {
+// UTXOs returns the unspent outputs of the addresses, each address's in
+// chain order, read in one snapshot of the chain (pooled transactions do
+// not count).
+func (c *Chain) UTXOs(addrs ...ela.ProgramHash) ([]UTXO, error) {
 	var out []UTXO
 	err := c.view(func(s snapshot) error {
-		var err error
-		out, err = s.utxos(addr)
-		return err
+		tip, err := readTip(s.tx)
+		if err != nil {
+			return err
+		}
+		for _, addr := range addrs {
+			if out, err = s.utxos(out, addr, tip.Height); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	return out, err
 }
@@ -229,9 +245,9 @@ func (s snapshot) block(height uint32) (*ela.Block, ela.BlockContext, error) {
 	return b, s.c.params.Context(&b.Header, tip.Height, next), nil
 }
 
-// utxos returns the unspent outputs of addr in chain order.
-func (s snapshot) utxos(addr ela.ProgramHash) ([]UTXO, error) {
-	var out []UTXO
+// utxos appends the unspent outputs of addr in chain order to out, their
+// confirmations counted up to the tip at height tip.
+func (s snapshot) utxos(out []UTXO, addr ela.ProgramHash, tip uint32) ([]UTXO, error) {
 	for k, v := range bucket(s.tx, bucketAddresses).Scan(store.Range{Prefix: record.AddressPrefix(addr)}) {
 		index, err := record.ParseAddressKey(k)
 		if err != nil {
@@ -241,7 +257,36 @@ func (s snapshot) utxos(addr ela.ProgramHash) ([]UTXO, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, UTXO{Txid: a.TxID, Index: index, Asset: a.Asset, Value: a.Value})
+		u, ok, err := s.unspent(a.TxID, index)
+		switch {
+		case err != nil:
+			return nil, err
+		case !ok:
+			return nil, fmt.Errorf("chain: address %s lists output %s:%d, which is not unspent: %w", addr, a.TxID, index, record.ErrCorrupt)
+		}
+		typ, err := s.txType(a.TxID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, UTXO{Txid: a.TxID, Index: index, Asset: a.Asset, Value: a.Value, OutputLock: u.Output.OutputLock,
+			TxType: typ, Height: u.Height, Confirmations: tip - u.Height + 1})
 	}
 	return out, nil
+}
+
+// txType returns the type of the chain's transaction h.
+func (s snapshot) txType(h ela.Hash) (ela.TxType, error) {
+	v, ok := bucket(s.tx, bucketTxs).Get(h[:])
+	if !ok {
+		return 0, fmt.Errorf("chain: transaction %s of an unspent output: %w", h, record.ErrCorrupt)
+	}
+	rec, err := record.ParseTx(v)
+	if err != nil {
+		return 0, fmt.Errorf("chain: transaction %s: %w", h, err)
+	}
+	typ, err := ela.TypeOf(rec.Raw)
+	if err != nil {
+		return 0, fmt.Errorf("chain: transaction %s: %w: %w", h, record.ErrCorrupt, err)
+	}
+	return typ, nil
 }

@@ -25,7 +25,7 @@ func TestRejectCodes(t *testing.T) {
 	f.submit(fund)
 	f.mine()
 	bobs, _ := f.c.UTXOs(bob.ph)
-	if len(bobs) != 5 || bobs[3].Index != 3 {
+	if len(bobs) != 5 || bobs[3].Index != 3 || bobs[3].OutputLock != 50 || bobs[2].OutputLock != 0 {
 		t.Fatalf("bob holds %+v", bobs)
 	}
 	spent := f.free(dev)

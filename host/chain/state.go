@@ -94,12 +94,8 @@ func (s snapshot) Document(d did.DID) (*did.Document, error) {
 // breaks: a spent output (DoubleSpend) or one the chain never made
 // (UnknownReferredTx).
 func (s snapshot) utxo(in ela.Input) (*record.UTXO, error) {
-	if v, ok := bucket(s.tx, bucketUTXOs).Get(record.OutpointKey(in.TxID, in.Index)); ok {
-		u, err := record.ParseUTXO(v)
-		if err != nil {
-			return nil, fmt.Errorf("chain: output %s:%d: %w", in.TxID, in.Index, err)
-		}
-		return u, nil
+	if u, ok, err := s.unspent(in.TxID, in.Index); ok || err != nil {
+		return u, err
 	}
 	t, _, err := s.transaction(in.TxID)
 	switch {
@@ -111,6 +107,19 @@ func (s snapshot) utxo(in ela.Input) (*record.UTXO, error) {
 		return nil, rejectf(ledger.UnknownReferredTx, "transaction %s has %d outputs, no output %d", in.TxID, len(t.Outputs), in.Index)
 	}
 	return nil, rejectf(ledger.DoubleSpend, "output %s:%d is already spent", in.TxID, in.Index)
+}
+
+// unspent returns the output index of transaction txid if it is unspent;
+// ok is false if it is not (spent, or never made).
+func (s snapshot) unspent(txid ela.Hash, index uint16) (u *record.UTXO, ok bool, err error) {
+	v, ok := bucket(s.tx, bucketUTXOs).Get(record.OutpointKey(txid, index))
+	if !ok {
+		return nil, false, nil
+	}
+	if u, err = record.ParseUTXO(v); err != nil {
+		return nil, false, fmt.Errorf("chain: output %s:%d: %w", txid, index, err)
+	}
+	return u, true, nil
 }
 
 // spends returns the outputs tx's inputs spend.
