@@ -36,14 +36,6 @@ func addrAssetParams(r *http.Request) (ela.ProgramHash, ela.Hash, *restError) {
 	return addr, asset, err
 }
 
-func (s *Server) balance(addr ela.ProgramHash, asset ela.Hash) (any, *restError) {
-	v, cerr := s.chain.Balance(addr, asset)
-	if cerr != nil {
-		return nil, s.chainError(cerr, internalError, "balance of %s", addr.Address())
-	}
-	return v.String(), nil
-}
-
 // utxo is an unspent output in the UTXO endpoints' results.
 type utxo struct {
 	Txid  string `json:"Txid"`
@@ -107,14 +99,6 @@ func (s *Server) utxosByAsset(r *http.Request) (any, *restError) {
 		}
 	}
 	return out, nil
-}
-
-func (s *Server) unspent(addr ela.ProgramHash) ([]chain.UTXO, *restError) {
-	all, err := s.chain.UTXOs(addr)
-	if err != nil {
-		return nil, s.chainError(err, internalError, "unspent outputs of %s", addr.Address())
-	}
-	return all, nil
 }
 
 // asset describes the chain's native asset whatever the (well-formed) hash,

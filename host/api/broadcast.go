@@ -3,12 +3,10 @@ package api
 import (
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 
 	"github.com/didlight/didlight/core/ledger"
-	"github.com/didlight/didlight/host/chain"
 )
 
 // maxBroadcastBody bounds a broadcast: a transaction is at most 8 MB, and
@@ -51,17 +49,5 @@ func (s *Server) broadcast(w http.ResponseWriter, r *http.Request) (any, *restEr
 	if err != nil {
 		return nil, fail(invalidParams, fmt.Sprintf("data is not hex: %v", err))
 	}
-	if s.opts.Follower != nil {
-		return s.relayTx(r.Context(), raw)
-	}
-	txid, err := s.chain.SubmitTx(raw)
-	if err != nil {
-		var reject *chain.RejectError
-		if errors.As(err, &reject) {
-			return nil, fail(code(reject.Code), err.Error())
-		}
-		s.log.Error("broadcast failed", "err", err)
-		return nil, fail(internalError, err.Error())
-	}
-	return txid.String(), nil
+	return s.submit(r.Context(), raw)
 }

@@ -43,18 +43,18 @@ func (s *Server) observe(next http.Handler) http.Handler {
 // relayTx broadcasts raw through the upstream: its transaction id, or its
 // refusal with the upstream's code and detail; 45002 when it did not
 // answer.
-func (s *Server) relayTx(ctx context.Context, raw []byte) (any, *restError) {
+func (s *Server) relayTx(ctx context.Context, raw []byte) (string, *restError) {
 	txid, err := s.opts.Follower.SendTx(ctx, raw)
 	if refused, ok := errors.AsType[*client.RESTError](err); ok {
 		detail := refused.Detail
 		if detail == "" {
 			detail = refused.Desc
 		}
-		return nil, fail(code(refused.Code), detail)
+		return "", fail(code(refused.Code), detail)
 	}
 	if err != nil {
 		s.log.Warn("relaying a broadcast to the upstream failed", "upstream", s.opts.Follower.Upstream(), "err", err)
-		return nil, fail(internalError, fmt.Sprintf("this node follows %s and relays transactions to it, which failed: %v", s.opts.Follower.Upstream(), err))
+		return "", fail(internalError, fmt.Sprintf("this node follows %s and relays transactions to it, which failed: %v", s.opts.Follower.Upstream(), err))
 	}
 	return txid.String(), nil
 }

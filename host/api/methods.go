@@ -15,11 +15,15 @@ import (
 // chain built it) or an error.
 type method func(s *Server, ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error)
 
-// methods are the JSON-RPC methods, under the resolver interface's names
-// and under the names the published DID SDKs call (which send params as an
-// array holding one object; jsonrpc.DecodeParams reads both forms). The
-// answers are the same objects, but for the status of an expired DID.
+// methods are the JSON-RPC methods. The DID methods are served under the
+// resolver interface's names and under the names the published DID SDKs
+// call (which send params as an array holding one object;
+// jsonrpc.DecodeParams reads both forms); the answers are the same objects,
+// but for the status of an expired DID. The chain's general methods
+// (chainrpc.go, noderpc.go) take named or positional params
+// (jsonrpc.Args), as the Elastos nodes read them.
 var methods = map[string]method{
+	// DID reads.
 	"resolvedid":            (*Server).resolveDID,
 	"did_resolveDID":        (*Server).resolveDIDForSDK,
 	"query":                 (*Server).query,
@@ -27,8 +31,44 @@ var methods = map[string]method{
 	"did_resolveCredential": (*Server).resolveCredential,
 	"listcredentials":       (*Server).listCredentials,
 	"did_listCredentials":   (*Server).listCredentials,
-	"dev_mine":              (*Server).devMine,
-	"dev_increaseTime":      (*Server).devIncreaseTime,
+
+	// Devnet controls.
+	"dev_mine":         (*Server).devMine,
+	"dev_increaseTime": (*Server).devIncreaseTime,
+
+	// The chain's general reads.
+	"getblockcount":        noArgs((*Server).getBlockCount),
+	"getcurrentheight":     noArgs((*Server).getCurrentHeight),
+	"getbestblockhash":     noArgs((*Server).getBestBlockHash),
+	"getblockhash":         (*Server).getBlockHash,
+	"getblock":             (*Server).getBlock,
+	"getblockbyheight":     (*Server).getBlockByHeight,
+	"getrawtransaction":    (*Server).getRawTransaction,
+	"getrawmempool":        noArgs((*Server).getRawMempool),
+	"getreceivedbyaddress": (*Server).getReceivedByAddress,
+	"listunspent":          (*Server).listUnspent,
+	"getconnectioncount":   noArgs((*Server).getConnectionCount),
+	"getneighbors":         noArgs((*Server).getNeighbors),
+	"getnodestate":         noArgs((*Server).getNodeState),
+	// The EID chain's endpoint probes (reads).
+	"eth_blockNumber": noArgs((*Server).ethBlockNumber),
+	"eth_chainId":     noArgs((*Server).ethChainID),
+	"net_version":     noArgs((*Server).netVersion),
+
+	// The chain's one broadcast: a transaction its sender signed, which
+	// spends nothing of the node's.
+	"sendrawtransaction": (*Server).sendRawTransaction,
+}
+
+// noArgs makes a method of a read that takes no parameters: params must be
+// absent, null, {} or [].
+func noArgs(read func(*Server) any) method {
+	return func(s *Server, _ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+		if _, err := readArgs(params); err != nil {
+			return nil, err
+		}
+		return read(s), nil
+	}
 }
 
 // resolveDID answers resolvedid: params {did, all}, the status as the

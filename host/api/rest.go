@@ -1,12 +1,10 @@
 package api
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/host/chain"
 	"github.com/didlight/didlight/host/follow"
 )
 
@@ -107,12 +105,7 @@ func (s *Server) blockHeight(*http.Request) (any, *restError) {
 
 // transactionPool lists the mempool's transactions in full.
 func (s *Server) transactionPool(*http.Request) (any, *restError) {
-	pool := s.chain.Mempool()
-	txs := make([]ela.TxJSON, len(pool))
-	for i, tx := range pool {
-		txs[i] = tx.JSON(ela.TxContext{})
-	}
-	return txs, nil
+	return s.mempoolJSON(), nil
 }
 
 func (s *Server) blockHash(r *http.Request) (any, *restError) {
@@ -120,9 +113,9 @@ func (s *Server) blockHash(r *http.Request) (any, *restError) {
 	if err != nil {
 		return nil, err
 	}
-	h, cerr := s.chain.BlockHash(height)
-	if cerr != nil {
-		return nil, s.chainError(cerr, unknownBlock, "no block at height %d", height)
+	h, err := s.blockHashAt(height)
+	if err != nil {
+		return nil, err
 	}
 	return h.String(), nil
 }
@@ -133,9 +126,9 @@ func (s *Server) blockByHeight(r *http.Request) (any, *restError) {
 	if err != nil {
 		return nil, err
 	}
-	b, ctx, cerr := s.chain.BlockByHeight(height)
-	if cerr != nil {
-		return nil, s.chainError(cerr, unknownBlock, "no block at height %d", height)
+	b, ctx, err := s.blockAt(height)
+	if err != nil {
+		return nil, err
 	}
 	return b.JSON(ctx, true), nil
 }
@@ -146,9 +139,9 @@ func (s *Server) blockByHash(r *http.Request) (any, *restError) {
 	if err != nil {
 		return nil, err
 	}
-	b, ctx, cerr := s.chain.BlockByHash(h)
-	if cerr != nil {
-		return nil, s.chainError(cerr, unknownBlock, "no block %s", h)
+	b, ctx, err := s.blockByID(h)
+	if err != nil {
+		return nil, err
 	}
 	return b.JSON(ctx, false), nil
 }
@@ -160,9 +153,9 @@ func (s *Server) blockTransactions(r *http.Request) (any, *restError) {
 	if err != nil {
 		return nil, err
 	}
-	b, _, cerr := s.chain.BlockByHeight(height)
-	if cerr != nil {
-		return nil, s.chainError(cerr, unknownBlock, "no block at height %d", height)
+	b, _, err := s.blockAt(height)
+	if err != nil {
+		return nil, err
 	}
 	hashes := make([]string, len(b.Transactions))
 	for i, tx := range b.Transactions {
@@ -184,9 +177,8 @@ func (s *Server) confirm(r *http.Request) (any, *restError) {
 		if err != nil {
 			return nil, err
 		}
-		var cerr error
-		if h, cerr = s.chain.BlockHash(height); cerr != nil {
-			return nil, s.chainError(cerr, unknownBlock, "no block at height %d", height)
+		if h, err = s.blockHashAt(height); err != nil {
+			return nil, err
 		}
 	} else {
 		var err *restError
@@ -206,19 +198,9 @@ func (s *Server) transaction(r *http.Request) (any, *restError) {
 	if err != nil {
 		return nil, err
 	}
-	tx, ctx, cerr := s.chain.Tx(h)
-	if cerr != nil {
-		return nil, s.chainError(cerr, unknownTransaction, "no transaction %s", h)
+	tx, ctx, err := s.txByID(h)
+	if err != nil {
+		return nil, err
 	}
 	return tx.JSON(ctx), nil
-}
-
-// chainError maps a failed read: ErrNotFound to notFound with the detail
-// format says, anything else (the store failed) to 45002.
-func (s *Server) chainError(err error, notFound code, format string, args ...any) *restError {
-	if errors.Is(err, chain.ErrNotFound) {
-		return fail(notFound, fmt.Sprintf(format, args...))
-	}
-	s.log.Error("REST read failed", "err", err)
-	return fail(internalError, err.Error())
 }

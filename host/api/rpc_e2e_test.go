@@ -30,7 +30,7 @@ func TestRPCErrors(t *testing.T) {
 		{"id an object", `{"jsonrpc":"2.0","method":"resolvedid","id":{}}`, -32600, "Invalid Request", "an object", "null"},
 		{"wrong version", `{"jsonrpc":"3.0","method":"resolvedid","id":1}`, -32600, "Invalid Request", "3.0", "null"},
 		{"no method", `{"jsonrpc":"2.0","id":5}`, -32600, "Invalid Request", "method is missing", "5"},
-		{"unknown method", `{"jsonrpc":"2.0","method":"getblock","id":"a"}`, -32601, "Method not found", `getblock`, `"a"`},
+		{"unknown method", `{"jsonrpc":"2.0","method":"getblocks","id":"a"}`, -32601, "Method not found", `getblocks`, `"a"`},
 		{"resolve without params", `{"jsonrpc":"2.0","method":"resolvedid","id":1}`, -32602, "Invalid params", "params is nothing", "1"},
 		{"resolve without did", `{"jsonrpc":"2.0","method":"resolvedid","params":{"all":true},"id":1}`, -32602, "Invalid params", "did is missing", "1"},
 		{"resolve with a bad did", `{"jsonrpc":"2.0","method":"resolvedid","params":{"did":"did:web:x"},"id":1}`, -32602, "Invalid params", "did:", "1"},

@@ -39,7 +39,7 @@ func TestGenesis(t *testing.T) {
 		t.Errorf("dev balance %s, %v", bal, err)
 	}
 	utxos, err := c.UTXOs(dev.ProgramHash)
-	if err != nil || len(utxos) != 1 || utxos[0] != (UTXO{Txid: cb.Hash(), Asset: ela.ELAAssetID(), Value: DevFunds, TxType: ela.TxCoinBase, Confirmations: 1}) {
+	if err != nil || len(utxos) != 1 || utxos[0] != (UTXO{Address: dev.ProgramHash, Txid: cb.Hash(), Asset: ela.ELAAssetID(), Value: DevFunds, TxType: ela.TxCoinBase, Confirmations: 1}) {
 		t.Errorf("dev outputs %+v, %v", utxos, err)
 	}
 	asset, err := c.Asset(ela.ELAAssetID())

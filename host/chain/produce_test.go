@@ -84,8 +84,8 @@ func TestTransfers(t *testing.T) {
 	coinbase := blk.Transactions[0].Hash()
 	u, err := f.c.UTXOs(bob.ph, carol.ph, producer)
 	want := []UTXO{
-		{Txid: a, Index: 0, Asset: ela.ELAAssetID(), Value: 7 * ela.OneELA, TxType: ela.TxTransferAsset, Height: bh, Confirmations: 2},
-		{Txid: b, Index: 0, Asset: ela.ELAAssetID(), Value: 3 * ela.OneELA, TxType: ela.TxTransferAsset, Height: bh, Confirmations: 2},
+		{Address: bob.ph, Txid: a, Index: 0, Asset: ela.ELAAssetID(), Value: 7 * ela.OneELA, TxType: ela.TxTransferAsset, Height: bh, Confirmations: 2},
+		{Address: carol.ph, Txid: b, Index: 0, Asset: ela.ELAAssetID(), Value: 3 * ela.OneELA, TxType: ela.TxTransferAsset, Height: bh, Confirmations: 2},
 	}
 	if err != nil || len(u) != 5 || !slices.Equal(u[:2], want) {
 		t.Errorf("outputs of bob and carol %+v, %v; want %+v", u, err, want)

@@ -140,6 +140,7 @@ func (c *Chain) Balance(addr ela.ProgramHash, asset ela.Hash) (ela.Fixed64, erro
 // it: what listunspent shows (Elastos.ELA.SideChain.ID service/service.go,
 // ListUnspent).
 type UTXO struct {
+	Address    ela.ProgramHash
 	Txid       ela.Hash
 	Index      uint16
 	Asset      ela.Hash
@@ -268,7 +269,7 @@ func (s snapshot) utxos(out []UTXO, addr ela.ProgramHash, tip uint32) ([]UTXO, e
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, UTXO{Txid: a.TxID, Index: index, Asset: a.Asset, Value: a.Value, OutputLock: u.Output.OutputLock,
+		out = append(out, UTXO{Address: addr, Txid: a.TxID, Index: index, Asset: a.Asset, Value: a.Value, OutputLock: u.Output.OutputLock,
 			TxType: typ, Height: u.Height, Confirmations: tip - u.Height + 1})
 	}
 	return out, nil

@@ -1,0 +1,237 @@
+package api
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/jsonrpc"
+	"github.com/didlight/didlight/core/ledger"
+)
+
+// The chain's general JSON-RPC methods: those of the ID side chain node
+// (Elastos.ELA.SideChain.ID main.go newRPCServer, with handlers in its
+// service/service.go and Elastos.ELA.SideChain's), which Elastos tools call
+// on any side chain. Blocks and transactions are the objects the REST API
+// shows (one builder, core/ela), and the raw forms their wire encoding.
+// Every method is a read but sendrawtransaction, a broadcast of a
+// transaction its sender signed.
+
+// JSON-RPC codes of the side chain's method errors (Elastos.ELA.SideChain
+// service/error.go). A refused transaction carries its rule's code (45xxx),
+// as the side chain's sendrawtransaction answers it (service.go ruleError).
+const (
+	codeInvalidTransaction = -32000
+	codeUnknownTransaction = -32002
+	codeUnknownBlock       = -32004
+)
+
+// rpc is the failure as a JSON-RPC error: the side chain's code for it,
+// with the detail in data.
+func (e *restError) rpc() *jsonrpc.Error {
+	switch e.code {
+	case invalidParams:
+		return jsonrpc.InvalidParams(e.detail)
+	case internalError:
+		return jsonrpc.InternalError(e.detail)
+	case unknownBlock:
+		return &jsonrpc.Error{Code: codeUnknownBlock, Message: "Unknown Block", Data: e.detail}
+	case unknownTransaction:
+		return &jsonrpc.Error{Code: codeUnknownTransaction, Message: "Unknown Transaction", Data: e.detail}
+	case code(ledger.Malformed):
+		return &jsonrpc.Error{Code: codeInvalidTransaction, Message: "Invalid transaction", Data: e.detail}
+	}
+	return &jsonrpc.Error{Code: int(e.code), Message: e.code.desc(), Data: e.detail}
+}
+
+// getBlockCount answers getblockcount: the number of blocks, the tip's
+// height + 1.
+func (s *Server) getBlockCount() any {
+	height, _, _ := s.chain.Tip()
+	return height + 1
+}
+
+// getCurrentHeight answers getcurrentheight: the tip's height.
+func (s *Server) getCurrentHeight() any {
+	height, _, _ := s.chain.Tip()
+	return height
+}
+
+// getBestBlockHash answers getbestblockhash: the tip's hash.
+func (s *Server) getBestBlockHash() any {
+	_, hash, _ := s.chain.Tip()
+	return hash.String()
+}
+
+// getBlockHash answers getblockhash [height]: the hash of the block there.
+func (s *Server) getBlockHash(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	a, err := readArgs(params, "height")
+	if err != nil {
+		return nil, err
+	}
+	height, err := a.height("height")
+	if err != nil {
+		return nil, err
+	}
+	h, rerr := s.blockHashAt(height)
+	if rerr != nil {
+		return nil, rerr.rpc()
+	}
+	return h.String(), nil
+}
+
+// getBlock answers getblock [blockhash, verbosity]: the block in raw hex
+// (verbosity 0), as an object with its transactions' hashes (1, the
+// default) or with its transactions in full (2).
+func (s *Server) getBlock(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	a, err := readArgs(params, "blockhash", "verbosity")
+	if err != nil {
+		return nil, err
+	}
+	h, err := a.hash("blockhash")
+	if err != nil {
+		return nil, err
+	}
+	verbosity, err := a.verbosity("verbosity")
+	if err != nil {
+		return nil, err
+	}
+	b, ctx, rerr := s.blockByID(h)
+	if rerr != nil {
+		return nil, rerr.rpc()
+	}
+	if verbosity == 0 {
+		return hex.EncodeToString(b.Bytes()), nil
+	}
+	return b.JSON(ctx, verbosity == 2), nil
+}
+
+// getBlockByHeight answers getblockbyheight [height]: the block there with
+// its transactions in full.
+func (s *Server) getBlockByHeight(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	a, err := readArgs(params, "height")
+	if err != nil {
+		return nil, err
+	}
+	height, err := a.height("height")
+	if err != nil {
+		return nil, err
+	}
+	b, ctx, rerr := s.blockAt(height)
+	if rerr != nil {
+		return nil, rerr.rpc()
+	}
+	return b.JSON(ctx, true), nil
+}
+
+// getRawTransaction answers getrawtransaction [txid, verbose]: the
+// transaction, in the chain or else in the mempool, in raw hex or (verbose)
+// as an object.
+func (s *Server) getRawTransaction(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	a, err := readArgs(params, "txid", "verbose")
+	if err != nil {
+		return nil, err
+	}
+	h, err := a.hash("txid")
+	if err != nil {
+		return nil, err
+	}
+	verbose, err := a.flag("verbose")
+	if err != nil {
+		return nil, err
+	}
+	tx, ctx, rerr := s.txByID(h)
+	if rerr != nil {
+		return nil, rerr.rpc()
+	}
+	if verbose {
+		return tx.JSON(ctx), nil
+	}
+	return hex.EncodeToString(tx.Bytes()), nil
+}
+
+// getRawMempool answers getrawmempool: the pooled transactions in full, in
+// arrival order; [] when there are none.
+func (s *Server) getRawMempool() any {
+	return s.mempoolJSON()
+}
+
+// sendRawTransaction answers sendrawtransaction [data]: it puts the signed
+// transaction (hex) into the mempool, as the REST broadcast does, and
+// answers its id.
+func (s *Server) sendRawTransaction(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	a, err := readArgs(params, "data")
+	if err != nil {
+		return nil, err
+	}
+	raw, err := a.hexBytes("data")
+	if err != nil {
+		return nil, err
+	}
+	txid, rerr := s.submit(ctx, raw)
+	if rerr != nil {
+		return nil, rerr.rpc()
+	}
+	return txid, nil
+}
+
+// getReceivedByAddress answers getreceivedbyaddress [address]: the ELA the
+// address holds in unspent outputs (despite the name; Elastos.ELA.SideChain
+// service.go, GetReceivedByAddress).
+func (s *Server) getReceivedByAddress(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	a, err := readArgs(params, "address")
+	if err != nil {
+		return nil, err
+	}
+	addr, err := a.address("address")
+	if err != nil {
+		return nil, err
+	}
+	v, rerr := s.balance(addr, ela.ELAAssetID())
+	if rerr != nil {
+		return nil, rerr.rpc()
+	}
+	return v, nil
+}
+
+// unspentOutput is an element of listunspent's result (Elastos.ELA.SideChain.ID
+// service/service.go, ListUnspent's UTXOInfo), with the main chain's txtype
+// (Elastos.ELA servers/common.go, UTXOInfo).
+type unspentOutput struct {
+	AssetID       string     `json:"assetid"`
+	Txid          string     `json:"txid"`
+	VOut          uint16     `json:"vout"`
+	Address       string     `json:"address"`
+	Amount        string     `json:"amount"`
+	Confirmations uint32     `json:"confirmations"`
+	OutputLock    uint32     `json:"outputlock"`
+	TxType        ela.TxType `json:"txtype"`
+}
+
+// listUnspent answers listunspent [addresses]: the unspent outputs of each
+// address in chain order, null when there are none (as the side chain
+// answers).
+func (s *Server) listUnspent(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	a, err := readArgs(params, "addresses")
+	if err != nil {
+		return nil, err
+	}
+	addrs, err := a.addresses("addresses")
+	if err != nil {
+		return nil, err
+	}
+	utxos, rerr := s.unspent(addrs...)
+	if rerr != nil {
+		return nil, rerr.rpc()
+	}
+	if len(utxos) == 0 {
+		return json.RawMessage("null"), nil
+	}
+	out := make([]unspentOutput, len(utxos))
+	for i, u := range utxos {
+		out[i] = unspentOutput{AssetID: u.Asset.String(), Txid: u.Txid.String(), VOut: u.Index, Address: u.Address.Address(),
+			Amount: u.Value.String(), Confirmations: u.Confirmations, OutputLock: u.OutputLock, TxType: u.TxType}
+	}
+	return out, nil
+}
