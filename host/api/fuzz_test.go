@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -54,6 +55,8 @@ func FuzzRPC(f *testing.F) {
 		`{"method":"listcredentials","params":{"did":"x","skip":-1}}`,
 		`{"method":"dev_increaseTime","params":{"seconds":0}}`,
 		`{"method":"resolvecredential","params":{"id":"#a","issuer":5}}`,
+		`{"id":null,"jsonrpc":"","method":"getblock","params":{"blockhash":"` + strings.Repeat("0", 64) + `","verbosity":"2"}}`,
+		`[{"method":"getblockhash","params":["0"]},{"method":"listunspent","params":[["EYGSgJEYrhjKe3vgiazVWR8RnAtiqERGjK"]]}]`,
 		`[]`, `{`, `null`, `[1,2]`, `{"id":1.5}`,
 	} {
 		f.Add([]byte(seed))
@@ -68,6 +71,43 @@ func FuzzRPC(f *testing.F) {
 		var many []map[string]json.RawMessage
 		if json.Unmarshal(w.Body.Bytes(), &one) != nil && (json.Unmarshal(w.Body.Bytes(), &many) != nil || len(many) == 0) {
 			t.Fatalf("%q: answer %s is neither a response nor a batch", body, w.Body)
+		}
+	})
+}
+
+// FuzzChainParams sends the chain's general methods arbitrary params: the
+// answer is a result, or an error with one of the codes they answer bad
+// input with.
+func FuzzChainParams(f *testing.F) {
+	methods := []string{"getblockhash", "getblock", "getblockbyheight", "getrawtransaction", "sendrawtransaction",
+		"getreceivedbyaddress", "listunspent", "getblockcount", "eth_blockNumber"}
+	for i, seed := range []string{
+		`[0]`, `["` + strings.Repeat("0", 64) + `", 0]`, `{"height":"4294967295"}`, `["` + strings.Repeat("0", 64) + `", 1]`,
+		`["0a00"]`, `{"address":"EYGSgJEYrhjKe3vgiazVWR8RnAtiqERGjK"}`, `[["EYGSgJEYrhjKe3vgiazVWR8RnAtiqERGjK", 5]]`, `{}`, `[]`,
+	} {
+		f.Add(byte(i), []byte(seed))
+	}
+	h := fuzzServer(f).rpcHandler()
+	f.Fuzz(func(t *testing.T, which byte, params []byte) {
+		if !json.Valid(params) {
+			return // a body that is not JSON is FuzzRPC's
+		}
+		method := methods[int(which)%len(methods)]
+		body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`, method, params)
+		w := serve(h, "POST", "/", body)
+		var r struct {
+			Result json.RawMessage
+			Error  *struct{ Code int }
+		}
+		if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &r) != nil || (r.Error == nil) == (r.Result == nil) {
+			t.Fatalf("%s %s: %d %s", method, params, w.Code, w.Body)
+		}
+		if r.Error != nil {
+			switch c := r.Error.Code; {
+			case c == -32602, c == -32004, c == -32002, c == -32000, c >= 45000 && c < 46000:
+			default:
+				t.Fatalf("%s %s: code %d: %s", method, params, c, w.Body)
+			}
 		}
 	})
 }
