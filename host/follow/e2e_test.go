@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -204,6 +205,14 @@ func TestFollowEndToEnd(t *testing.T) {
 	if got, want := send(fo, tx.Bytes()), send(up, tx.Bytes()); got != want || !strings.Contains(got, `"Error":45`) {
 		t.Errorf("a duplicate broadcast through the follower: %s, the upstream answers %s", got, want)
 	}
+	// sendrawtransaction is relayed the same way, and fails as the upstream's does.
+	rpcSend := func(n *node) string {
+		_, b := n.call("POST", n.srv.RPCURL(), `{"jsonrpc":"2.0","id":1,"method":"sendrawtransaction","params":["`+hex.EncodeToString(tx.Bytes())+`"]}`)
+		return string(b)
+	}
+	if got, want := rpcSend(fo), rpcSend(up); got != want || !strings.Contains(got, `"code":45011`) {
+		t.Errorf("sendrawtransaction of a duplicate through the follower: %s, the upstream answers %s", got, want)
+	}
 
 	// Devnet controls are the upstream's alone.
 	if status, b := fo.call("POST", fo.srv.RPCURL()+"reset", ""); status != http.StatusForbidden {
@@ -224,6 +233,28 @@ func TestFollowEndToEnd(t *testing.T) {
 	}
 	if len(upNeighbors) != 1 || upNeighbors[0].ID != foID || upNeighbors[0].NetAddress != foAddr {
 		t.Errorf("the upstream's neighbors %+v, want the follower %#x at %s", upNeighbors, foID, foAddr)
+	}
+	// JSON-RPC names them as ELA names peers: the upstream is reached out
+	// to, the follower comes in.
+	for _, tc := range []struct {
+		n       *node
+		peer    string
+		inbound bool
+	}{{fo, upAddr + " (outbound)", false}, {up, foAddr + " (inbound)", true}} {
+		rpc := func(method string) string {
+			_, b := tc.n.call("POST", tc.n.srv.RPCURL(), `{"jsonrpc":"2.0","id":1,"method":"`+method+`"}`)
+			return string(b)
+		}
+		if got := rpc("getneighbors"); !strings.Contains(got, `"result":["`+tc.peer+`"]`) {
+			t.Errorf("getneighbors: %s, want %s", got, tc.peer)
+		}
+		if got := rpc("getconnectioncount"); !strings.Contains(got, `"result":1`) {
+			t.Errorf("getconnectioncount: %s", got)
+		}
+		want := fmt.Sprintf(`"neighbors":[{"netaddress":%q,"services":"0x0","relaytx":%t,`, strings.Fields(tc.peer)[0], !tc.inbound)
+		if got := rpc("getnodestate"); !strings.Contains(got, want) || !strings.Contains(got, fmt.Sprintf(`"inbound":%t`, tc.inbound)) {
+			t.Errorf("getnodestate: %s, want %s", got, want)
+		}
 	}
 
 	// Restarted on its data directory, the follower resumes from its tip.
