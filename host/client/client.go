@@ -1,7 +1,8 @@
 // Package client calls a didlight (or Elastos) node over HTTP: the REST API
 // under /api/v1 for balances, unspent outputs, transactions and broadcasts,
-// and the JSON-RPC API for resolve and query. It is what the command-line
-// wallet and DID tools use.
+// the JSON-RPC API for resolve and query, and the chain's general JSON-RPC
+// methods that every Elastos side-chain node serves (ChainRPC). It is what
+// the command-line wallet and DID tools use.
 //
 // Errors say what went wrong where: *UnreachableError when no answer came
 // (with the URL tried), *RESTError and *RPCError when the node answered

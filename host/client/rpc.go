@@ -24,7 +24,9 @@ func (e *RPCError) Error() string {
 	return fmt.Sprintf("node answered error %d: %s", e.Code, e.Message)
 }
 
-// Call calls a JSON-RPC method and returns its result, raw.
+// Call calls a JSON-RPC method and returns its result, raw: the JSON null
+// when the node answered "result": null (listunspent does, for no outputs).
+// params may be an object of named parameters or a list of positional ones.
 func (c *Client) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
 	if err != nil {
@@ -34,26 +36,30 @@ func (c *Client) Call(ctx context.Context, method string, params any) (json.RawM
 	if err != nil {
 		return nil, err
 	}
-	var resp struct {
-		Result json.RawMessage `json:"result"`
-		Error  *jsonrpc.Error  `json:"error"`
-	}
+	// By member, so that "result": null tells from no result; the Elastos
+	// nodes send both members, the one that does not apply as null.
+	var resp map[string]json.RawMessage
 	if err := json.Unmarshal(b, &resp); err != nil {
 		return nil, &UnreachableError{URL: c.rpc, Err: fmt.Errorf("the answer is not JSON-RPC: %.200s", b)}
 	}
-	if resp.Error != nil {
-		return nil, &RPCError{URL: c.rpc, Code: resp.Error.Code, Message: resp.Error.Message, Data: resp.Error.Data}
+	if raw := resp["error"]; len(raw) > 0 && string(raw) != "null" {
+		var e jsonrpc.Error
+		if err := json.Unmarshal(raw, &e); err != nil {
+			return nil, &UnreachableError{URL: c.rpc, Err: fmt.Errorf("the answer's error is not a JSON-RPC error: %.200s", raw)}
+		}
+		return nil, &RPCError{URL: c.rpc, Code: e.Code, Message: e.Message, Data: e.Data}
 	}
-	if len(resp.Result) == 0 || string(resp.Result) == "null" {
+	result, ok := resp["result"]
+	if !ok {
 		return nil, &UnreachableError{URL: c.rpc, Err: fmt.Errorf("the answer has neither result nor error: %.200s", b)}
 	}
-	return resp.Result, nil
+	return result, nil
 }
 
 // Resolve calls resolvedid and returns the result object, raw, as
 // core/resolve.Verify reads it.
 func (c *Client) Resolve(ctx context.Context, did string, all bool) (json.RawMessage, error) {
-	return c.Call(ctx, "resolvedid", map[string]any{"did": did, "all": all})
+	return c.callObject(ctx, "resolvedid", map[string]any{"did": did, "all": all})
 }
 
 // Query holds the parameters of the query method: exactly one of Service,
@@ -68,5 +74,14 @@ type Query struct {
 
 // QueryDIDs calls query and returns the result object, raw.
 func (c *Client) QueryDIDs(ctx context.Context, q Query) (json.RawMessage, error) {
-	return c.Call(ctx, "query", q)
+	return c.callObject(ctx, "query", q)
+}
+
+// callObject is Call for a method whose result is never null.
+func (c *Client) callObject(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	r, err := c.Call(ctx, method, params)
+	if err == nil && string(r) == "null" {
+		return nil, &UnreachableError{URL: c.rpc, Err: fmt.Errorf("%s answered null", method)}
+	}
+	return r, err
 }

@@ -1,12 +1,13 @@
-// Package clienttest runs a real node in process for the tests of its
-// clients: a chain on an in-memory store (host/chain) behind the REST and
-// JSON-RPC servers (host/api) on loopback ports, mining as soon as
+// Package clienttest runs a real node in process for the tests and examples
+// of its clients: a chain on an in-memory store (host/chain) behind the REST
+// and JSON-RPC servers (host/api) on loopback ports, mining as soon as
 // transactions arrive. Nothing is faked.
 package clienttest
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/didlight/didlight/host/api"
@@ -24,30 +25,47 @@ type Node struct {
 // Start runs a node until the test ends.
 func Start(t testing.TB) *Node {
 	t.Helper()
-	c, err := chain.Open(chain.Config{DB: mem.New()})
+	n, stop, err := Run()
 	if err != nil {
 		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	return n
+}
+
+// Run runs a node until stop is called; stop reports what went wrong while
+// it ran or stopped. Examples use it where there is no test to end.
+func Run() (n *Node, stop func() error, err error) {
+	c, err := chain.Open(chain.Config{DB: mem.New()})
+	if err != nil {
+		return nil, nil, err
 	}
 	srv := api.New(c, api.Options{Version: "test"})
 	if err := srv.Listen("127.0.0.1:0", "127.0.0.1:0"); err != nil {
 		c.Close()
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	produced, served := make(chan error, 1), make(chan error, 1)
 	go func() { produced <- c.Run(ctx) }()
 	go func() { served <- srv.Serve(ctx) }()
-	t.Cleanup(func() {
+	stop = func() error {
 		cancel()
+		var errs []error
 		if err := <-served; err != nil {
-			t.Errorf("clienttest: Serve: %v", err)
+			errs = append(errs, fmt.Errorf("clienttest: Serve: %w", err))
 		}
 		if err := <-produced; err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("clienttest: Run: %v", err)
+			errs = append(errs, fmt.Errorf("clienttest: Run: %w", err))
 		}
 		if err := c.Close(); err != nil {
-			t.Errorf("clienttest: Close: %v", err)
+			errs = append(errs, fmt.Errorf("clienttest: Close: %w", err))
 		}
-	})
-	return &Node{Chain: c, REST: srv.RESTURL(), RPC: srv.RPCURL()}
+		return errors.Join(errs...)
+	}
+	return &Node{Chain: c, REST: srv.RESTURL(), RPC: srv.RPCURL()}, stop, nil
 }
