@@ -1,8 +1,11 @@
 // Package api serves a node's HTTP interfaces: the REST API under /api/v1
 // with the envelopes and error codes of the Elastos nodes, the JSON-RPC 2.0
 // resolver (resolvedid, query, the credential methods and the DID SDKs'
-// names for them, devnet controls), and the endpoints the DID SDKs'
-// simulated-chain adapter posts to (/idtx, /resolve, /reset).
+// names for them, devnet controls), the chain's general JSON-RPC methods
+// that Elastos tools call (getblock, getrawtransaction, listunspent,
+// sendrawtransaction, ...; they read through the same functions as REST),
+// and the endpoints the DID SDKs' simulated-chain adapter posts to (/idtx,
+// /resolve, /reset).
 //
 // Handlers parse and check what a request says and hand it to the chain
 // (host/chain), which decides; they never answer bad input with a 500 or a
