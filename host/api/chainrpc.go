@@ -64,19 +64,46 @@ func (s *Server) getBestBlockHash() any {
 	return hash.String()
 }
 
-// getBlockHash answers getblockhash [height]: the hash of the block there.
-func (s *Server) getBlockHash(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	a, err := readArgs(params, "height")
+// noArgs makes a method of a read that takes no parameters: params must be
+// absent, null, {} or [].
+func noArgs(read func(*Server) any) method {
+	return func(s *Server, _ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+		if _, err := readArgs(params); err != nil {
+			return nil, err
+		}
+		return read(s), nil
+	}
+}
+
+// oneArg makes a method that takes the one parameter name, which read
+// checks, and answers from the chain with answer.
+func oneArg[T any](name string, read func(args, string) (T, *jsonrpc.Error), answer func(*Server, context.Context, T) (any, *restError)) method {
+	return func(s *Server, ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+		a, err := readArgs(params, name)
+		if err != nil {
+			return nil, err
+		}
+		v, err := read(a, name)
+		if err != nil {
+			return nil, err
+		}
+		return rpcAnswer(answer(s, ctx, v))
+	}
+}
+
+// rpcAnswer answers with result, or with err as a JSON-RPC error.
+func rpcAnswer(result any, err *restError) (any, *jsonrpc.Error) {
+	if err != nil {
+		return nil, err.rpc()
+	}
+	return result, nil
+}
+
+// hashAtHeight answers getblockhash [height]: the hash of the block there.
+func (s *Server) hashAtHeight(_ context.Context, height uint32) (any, *restError) {
+	h, err := s.blockHashAt(height)
 	if err != nil {
 		return nil, err
-	}
-	height, err := a.height("height")
-	if err != nil {
-		return nil, err
-	}
-	h, rerr := s.blockHashAt(height)
-	if rerr != nil {
-		return nil, rerr.rpc()
 	}
 	return h.String(), nil
 }
@@ -98,29 +125,21 @@ func (s *Server) getBlock(_ context.Context, params json.RawMessage) (any, *json
 		return nil, err
 	}
 	b, ctx, rerr := s.blockByID(h)
-	if rerr != nil {
+	switch {
+	case rerr != nil:
 		return nil, rerr.rpc()
-	}
-	if verbosity == 0 {
+	case verbosity == 0:
 		return hex.EncodeToString(b.Bytes()), nil
 	}
 	return b.JSON(ctx, verbosity == 2), nil
 }
 
-// getBlockByHeight answers getblockbyheight [height]: the block there with
-// its transactions in full.
-func (s *Server) getBlockByHeight(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	a, err := readArgs(params, "height")
+// blockAtHeight answers getblockbyheight [height]: the block there with its
+// transactions in full.
+func (s *Server) blockAtHeight(_ context.Context, height uint32) (any, *restError) {
+	b, ctx, err := s.blockAt(height)
 	if err != nil {
 		return nil, err
-	}
-	height, err := a.height("height")
-	if err != nil {
-		return nil, err
-	}
-	b, ctx, rerr := s.blockAt(height)
-	if rerr != nil {
-		return nil, rerr.rpc()
 	}
 	return b.JSON(ctx, true), nil
 }
@@ -142,10 +161,10 @@ func (s *Server) getRawTransaction(_ context.Context, params json.RawMessage) (a
 		return nil, err
 	}
 	tx, ctx, rerr := s.txByID(h)
-	if rerr != nil {
+	switch {
+	case rerr != nil:
 		return nil, rerr.rpc()
-	}
-	if verbose {
+	case verbose:
 		return tx.JSON(ctx), nil
 	}
 	return hex.EncodeToString(tx.Bytes()), nil
@@ -157,42 +176,18 @@ func (s *Server) getRawMempool() any {
 	return s.mempoolJSON()
 }
 
-// sendRawTransaction answers sendrawtransaction [data]: it puts the signed
+// broadcastRaw answers sendrawtransaction [data]: it puts the signed
 // transaction (hex) into the mempool, as the REST broadcast does, and
 // answers its id.
-func (s *Server) sendRawTransaction(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	a, err := readArgs(params, "data")
-	if err != nil {
-		return nil, err
-	}
-	raw, err := a.hexBytes("data")
-	if err != nil {
-		return nil, err
-	}
-	txid, rerr := s.submit(ctx, raw)
-	if rerr != nil {
-		return nil, rerr.rpc()
-	}
-	return txid, nil
+func (s *Server) broadcastRaw(ctx context.Context, raw []byte) (any, *restError) {
+	return s.submit(ctx, raw)
 }
 
-// getReceivedByAddress answers getreceivedbyaddress [address]: the ELA the
-// address holds in unspent outputs (despite the name; Elastos.ELA.SideChain
+// received answers getreceivedbyaddress [address]: the ELA the address
+// holds in unspent outputs (despite the name; Elastos.ELA.SideChain
 // service.go, GetReceivedByAddress).
-func (s *Server) getReceivedByAddress(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	a, err := readArgs(params, "address")
-	if err != nil {
-		return nil, err
-	}
-	addr, err := a.address("address")
-	if err != nil {
-		return nil, err
-	}
-	v, rerr := s.balance(addr, ela.ELAAssetID())
-	if rerr != nil {
-		return nil, rerr.rpc()
-	}
-	return v, nil
+func (s *Server) received(_ context.Context, addr ela.ProgramHash) (any, *restError) {
+	return s.balance(addr, ela.ELAAssetID())
 }
 
 // unspentOutput is an element of listunspent's result (Elastos.ELA.SideChain.ID
@@ -212,18 +207,10 @@ type unspentOutput struct {
 // listUnspent answers listunspent [addresses]: the unspent outputs of each
 // address in chain order, null when there are none (as the side chain
 // answers).
-func (s *Server) listUnspent(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	a, err := readArgs(params, "addresses")
+func (s *Server) listUnspent(_ context.Context, addrs []ela.ProgramHash) (any, *restError) {
+	utxos, err := s.unspent(addrs...)
 	if err != nil {
 		return nil, err
-	}
-	addrs, err := a.addresses("addresses")
-	if err != nil {
-		return nil, err
-	}
-	utxos, rerr := s.unspent(addrs...)
-	if rerr != nil {
-		return nil, rerr.rpc()
 	}
 	if len(utxos) == 0 {
 		return json.RawMessage("null"), nil

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/client"
 )
 
 // The chain's general JSON-RPC methods answer what the REST API answers for
@@ -367,19 +368,9 @@ func (n *node) checkNode() {
 		OpenService                bool
 	}
 	strict(n.t, n.restResult("/node/state"), &state)
-	var got struct {
-		Compile   string            `json:"compile"`
-		Height    uint32            `json:"height"`
-		Version   uint32            `json:"version"`
-		Services  string            `json:"services"`
-		Port      int               `json:"port"`
-		RPCPort   int               `json:"rpcport"`
-		RestPort  int               `json:"restport"`
-		WSPort    int               `json:"wsport"`
-		Neighbors []json.RawMessage `json:"neighbors"`
-	}
+	var got client.RPCNodeState // every member, and no other
 	strict(n.t, n.chainCall("getnodestate", nil), &got)
-	if got.Compile != state.Compile || got.Height != state.Height || got.RPCPort != state.PRCPort || got.RestPort != state.RestPort ||
+	if got.Compile != state.Compile || got.Height != state.Height || got.RPCPort != state.PRCPort || got.RESTPort != state.RestPort ||
 		got.Port != 0 || got.WSPort != 0 || got.Services != "0x0" || got.Neighbors == nil || len(got.Neighbors) != len(state.Neighbors) ||
 		neighbors == nil || len(neighbors) != len(state.Neighbors) || string(count) != fmt.Sprint(len(state.Neighbors)) {
 		n.t.Errorf("getnodestate %+v, getneighbors %v; REST node state %+v", got, neighbors, state)

@@ -40,13 +40,13 @@ var methods = map[string]method{
 	"getblockcount":        noArgs((*Server).getBlockCount),
 	"getcurrentheight":     noArgs((*Server).getCurrentHeight),
 	"getbestblockhash":     noArgs((*Server).getBestBlockHash),
-	"getblockhash":         (*Server).getBlockHash,
+	"getblockhash":         oneArg("height", args.height, (*Server).hashAtHeight),
 	"getblock":             (*Server).getBlock,
-	"getblockbyheight":     (*Server).getBlockByHeight,
+	"getblockbyheight":     oneArg("height", args.height, (*Server).blockAtHeight),
 	"getrawtransaction":    (*Server).getRawTransaction,
 	"getrawmempool":        noArgs((*Server).getRawMempool),
-	"getreceivedbyaddress": (*Server).getReceivedByAddress,
-	"listunspent":          (*Server).listUnspent,
+	"getreceivedbyaddress": oneArg("address", args.address, (*Server).received),
+	"listunspent":          oneArg("addresses", args.addresses, (*Server).listUnspent),
 	"getconnectioncount":   noArgs((*Server).getConnectionCount),
 	"getneighbors":         noArgs((*Server).getNeighbors),
 	"getnodestate":         noArgs((*Server).getNodeState),
@@ -57,18 +57,7 @@ var methods = map[string]method{
 
 	// The chain's one broadcast: a transaction its sender signed, which
 	// spends nothing of the node's.
-	"sendrawtransaction": (*Server).sendRawTransaction,
-}
-
-// noArgs makes a method of a read that takes no parameters: params must be
-// absent, null, {} or [].
-func noArgs(read func(*Server) any) method {
-	return func(s *Server, _ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-		if _, err := readArgs(params); err != nil {
-			return nil, err
-		}
-		return read(s), nil
-	}
+	"sendrawtransaction": oneArg("data", args.hexBytes, (*Server).broadcastRaw),
 }
 
 // resolveDID answers resolvedid: params {did, all}, the status as the

@@ -75,12 +75,10 @@ func ExampleChainRPC_SendRawTransaction() {
 	}
 	payeeKey, _ := keys.NewPrivateKey(append(make([]byte, 31), 7))
 	payee := ela.ToProgramHash(ela.PrefixStandard, ela.SingleKeyScript(payeeKey.Public(), ela.OpCheckSig))
-	tx, err := spend.Build(spend.Order{From: dev.ProgramHash, Coins: coins, Asset: ela.ELAAssetID(),
-		To: []spend.Payment{{To: payee, Amount: 2 * ela.OneELA}}, Fee: 100})
+	tx, err := payment(n, coins, payee, 2*ela.OneELA) // core/spend builds and signs it
 	if err != nil {
 		log.Fatal(err)
 	}
-	tx.SignStandard(dev.PrivateKey)
 
 	txid, err := rpc.SendRawTransaction(ctx, tx.Bytes())
 	if err != nil {

@@ -21,8 +21,7 @@ import (
 // pay builds and signs a payment from the dev account with core/spend.
 func pay(t *testing.T, ctx context.Context, c *client.Client, n *clienttest.Node, to ela.ProgramHash, amount ela.Fixed64) *ela.Tx {
 	t.Helper()
-	dev := n.Chain.DevAccount()
-	utxos, err := c.UTXOs(ctx, dev.Address)
+	utxos, err := c.UTXOs(ctx, n.Chain.DevAccount().Address)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,13 +29,24 @@ func pay(t *testing.T, ctx context.Context, c *client.Client, n *clienttest.Node
 	for _, u := range utxos {
 		coins = append(coins, spend.Coin{Txid: u.Txid, Index: u.Index, Value: u.Value})
 	}
-	tx, err := spend.Build(spend.Order{From: dev.ProgramHash, Coins: coins, Asset: ela.ELAAssetID(),
-		To: []spend.Payment{{To: to, Amount: amount}}, Fee: 100})
+	tx, err := payment(n, coins, to, amount)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx.SignStandard(dev.PrivateKey)
 	return tx
+}
+
+// payment is a payment of amount to to from the dev account's coins, with
+// the minimum fee, built and signed with core/spend.
+func payment(n *clienttest.Node, coins []spend.Coin, to ela.ProgramHash, amount ela.Fixed64) (*ela.Tx, error) {
+	dev := n.Chain.DevAccount()
+	tx, err := spend.Build(spend.Order{From: dev.ProgramHash, Coins: coins, Asset: ela.ELAAssetID(),
+		To: []spend.Payment{{To: to, Amount: amount}}, Fee: 100})
+	if err != nil {
+		return nil, err
+	}
+	tx.SignStandard(dev.PrivateKey)
+	return tx, nil
 }
 
 func TestAgainstNode(t *testing.T) {
