@@ -58,10 +58,14 @@ func (s Status) String() string {
 // height, then position in the block, each descending.
 func Sorted(h []Entry) []Entry {
 	s := slices.Clone(h)
-	slices.SortStableFunc(s, func(a, b Entry) int {
-		return cmp.Or(cmp.Compare(b.Time, a.Time), cmp.Compare(b.Height, a.Height), cmp.Compare(b.Position, a.Position))
-	})
+	slices.SortStableFunc(s, Order)
 	return s
+}
+
+// Order compares two entries as Sorted orders them: it is negative when a
+// is newer than b, positive when it is older, 0 when they tie.
+func Order(a, b Entry) int {
+	return cmp.Or(cmp.Compare(b.Time, a.Time), cmp.Compare(b.Height, a.Height), cmp.Compare(b.Position, a.Position))
 }
 
 // StatusOf derives the status of a DID from its history (in any order) and

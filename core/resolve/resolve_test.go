@@ -256,6 +256,24 @@ func TestVerifyAcceptsWhatResultBuilds(t *testing.T) {
 		if v.Status != tc.status || v.Complete != tc.complete || v.DID != tc.c.subject || v.Txid != txid(3) || v.Document == nil {
 			t.Errorf("%s: %+v", tc.name, v)
 		}
+		// History holds the result's transactions as entries, newest
+		// first, and the documents they publish.
+		sorted := Sorted(tc.c.entries)
+		if !tc.all {
+			sorted = sorted[:len(v.History)]
+		}
+		for i, e := range v.History {
+			want := sorted[i]
+			doc := v.Documents[i]
+			isDeactivate := e.Request.Header.Operation == "deactivate"
+			if e.Txid != want.Txid || e.Time != want.Time || e.Height != 0 || e.Expires != want.Expires || isDeactivate != (doc == nil) ||
+				doc != nil && doc.Expires().Unix() != e.Expires || i > 0 && Order(v.History[i-1], e) >= 0 {
+				t.Errorf("%s: history entry %d: %+v, document %v", tc.name, i, e, doc)
+			}
+		}
+		if n := len(v.History); n != len(v.Documents) || tc.all && n != len(tc.c.entries) || n == 0 {
+			t.Errorf("%s: %d entries, %d documents", tc.name, n, len(v.Documents))
+		}
 	}
 	// A JSON-RPC response holding the result is accepted as well.
 	b, _ := Result(live.subject, live.entries, true, tip.Unix())

@@ -50,6 +50,13 @@ type Verified struct {
 	// so that every link of the history was checked. Otherwise the oldest
 	// transaction was checked on its own (see idop.ValidateDetached).
 	Complete bool
+	// History is the result's transactions as history entries, newest
+	// first, and Documents the document each one publishes (nil for a
+	// deactivate), index for index: what W3C resolution (core/w3c) builds
+	// its answer from. A result names no blocks, so Height is 0 and
+	// Position orders the transactions of one second as the result does.
+	History   []Entry
+	Documents []*did.Document
 }
 
 // transaction is one element of a result's transaction array.
@@ -103,6 +110,7 @@ func verify(dl Dialect, result []byte, docs did.Lookup, v keys.Verifier, now tim
 		return nil, err
 	}
 	out.Document, out.Txid, out.Complete = st.Document, st.Txid, txs[len(txs)-1].op.Request.Header.Operation == idop.Create
+	out.History, out.Documents = entries(txs)
 	if got := dl.Status(statusAt(st.Document.Expires(), st.Deactivated, now)); got != status {
 		return nil, whole(RuleStatus, fmt.Errorf("the result says %d (%s), the transactions give %d (%s) at %s", status, status, got, got, did.FormatTime(now)))
 	}
@@ -134,6 +142,17 @@ func replay(txs []transaction, docs did.Lookup, v keys.Verifier) (*idop.State, e
 		st = &idop.State{Document: tx.op.Document, Txid: tx.txid}
 	}
 	return st, nil
+}
+
+// entries returns the checked transactions as history entries, newest
+// first, and the documents they publish.
+func entries(txs []transaction) ([]Entry, []*did.Document) {
+	h, docs := make([]Entry, len(txs)), make([]*did.Document, len(txs))
+	for i, tx := range txs {
+		h[i] = NewEntry(tx.op, tx.txid, 0, len(txs)-i, tx.time.Unix())
+		docs[i] = tx.op.Document
+	}
+	return h, docs
 }
 
 // checkTransactionCount requires transactions exactly when the status

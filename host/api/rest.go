@@ -39,6 +39,8 @@ func (s *Server) restHandler() http.Handler {
 			writeConfirm(w, result, err)
 		})
 	}
+	mux.HandleFunc("GET "+identifiersPath+"{identifier...}", s.serveIdentifier)
+	mux.HandleFunc("OPTIONS "+identifiersPath, preflight)
 	mux.HandleFunc("GET /api/v1/restart", s.serveRestart)
 	mux.HandleFunc("POST /api/v1/transaction", s.serveBroadcast)
 	mux.HandleFunc("OPTIONS /api/v1/", preflight)

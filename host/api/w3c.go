@@ -1,0 +1,68 @@
+package api
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/didlight/didlight/core/w3c"
+)
+
+// identifiersPath is where the W3C DID Resolution HTTP(S) binding resolves
+// DIDs and dereferences DID URLs (the draft's binding, and its OpenAPI
+// description: server /1.0/, path /identifiers/{identifier}); a Universal
+// Resolver calls its drivers there.
+const identifiersPath = "/1.0/identifiers/"
+
+// serveIdentifier answers GET /1.0/identifiers/{DID or DID URL}: it reads
+// the identifier and the Accept header, and writes what core/w3c answers
+// from the chain.
+func (s *Server) serveIdentifier(w http.ResponseWriter, r *http.Request) {
+	id, options := identifierOf(r)
+	req := w3c.ParseRequest(id, options, strings.Join(r.Header.Values("Accept"), ","))
+	resp, err := s.chain.ResolveW3C(req)
+	if err != nil {
+		d, _ := req.DID()
+		s.log.Error("W3C resolution failed", "did", d.String(), "err", err)
+	}
+	writeW3C(w, resp)
+}
+
+// identifierOf reads the DID or DID URL of a request and the resolution
+// options given apart from it. As the binding writes it (and the Universal
+// Resolver reads it, ResolveServlet), a percent-encoded DID (the path
+// starts with did%3A) is followed by the options as the HTTP query;
+// otherwise the HTTP query is the DID URL's own. The path is decoded once:
+// a fragment arrives as %23. A path that does not decode is passed as it
+// is, for core/w3c to refuse.
+func identifierOf(r *http.Request) (id, options string) {
+	raw := strings.TrimPrefix(r.URL.EscapedPath(), identifiersPath)
+	id, err := url.PathUnescape(raw)
+	if err != nil {
+		id = raw
+	}
+	if len(raw) >= len("did%3A") && strings.EqualFold(raw[:len("did%3A")], "did%3A") {
+		return id, r.URL.RawQuery
+	}
+	if r.URL.RawQuery != "" || r.URL.ForceQuery {
+		id += "?" + r.URL.RawQuery
+	}
+	return id, ""
+}
+
+// writeW3C writes an answer of the binding. It varies with Accept.
+func writeW3C(w http.ResponseWriter, resp w3c.Response) {
+	h := w.Header()
+	h.Set("Vary", "Accept")
+	h.Set("X-Content-Type-Options", "nosniff")
+	if resp.Location != "" {
+		h.Set("Location", resp.Location)
+	}
+	if resp.ContentType != "" {
+		h.Set("Content-Type", resp.ContentType)
+	}
+	h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
+	w.WriteHeader(resp.Status)
+	w.Write(resp.Body)
+}
