@@ -96,13 +96,20 @@ func requestJSON(t testing.TB, r idop.Request) []byte {
 // and returns the txid the DID's history then shows as its newest.
 func (n *node) publish(id identity, r idop.Request) string {
 	n.t.Helper()
+	return n.publishFor(id.did, r)
+}
+
+// publishFor posts r, an operation on d, to /idtx, and returns the txid
+// d's history then shows as its newest.
+func (n *node) publishFor(d did.DID, r idop.Request) string {
+	n.t.Helper()
 	status, _, body := n.do("POST", n.rpcURL+"idtx", "application/json", requestJSON(n.t, r))
 	if status != http.StatusAccepted || len(body) != 0 {
-		n.t.Fatalf("/idtx %s %s: %d %s, want 202 and no body", r.Header.Operation, id.did, status, body)
+		n.t.Fatalf("/idtx %s %s: %d %s, want 202 and no body", r.Header.Operation, d, status, body)
 	}
-	res := n.resolve("resolvedid", id.did.String(), true)
+	res := n.resolve("resolvedid", d.String(), true)
 	if len(res.Transaction) == 0 {
-		n.t.Fatalf("%s: not resolvable after /idtx", id.did)
+		n.t.Fatalf("%s: not resolvable after /idtx", d)
 	}
 	return res.Transaction[0].Txid
 }
