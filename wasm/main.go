@@ -31,6 +31,9 @@ func newDocument(p, n uint32) uint64 { return serve(p, n, abi.NewDocument) }
 //go:wasmexport verify_resolve_result
 func verifyResolveResult(p, n uint32) uint64 { return serve(p, n, abi.VerifyResolveResult) }
 
+//go:wasmexport resolve_w3c
+func resolveW3C(p, n uint32) uint64 { return serve(p, n, abi.ResolveW3C) }
+
 //go:wasmexport status_of
 func statusOf(p, n uint32) uint64 { return serve(p, n, abi.StatusOf) }
 

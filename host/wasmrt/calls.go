@@ -55,6 +55,12 @@ func (r *Runtime) VerifyResolveResult(ctx context.Context, in abi.VerifyResolveR
 	return invoke[abi.VerifiedResult](ctx, r, "verify_resolve_result", in, env)
 }
 
+// ResolveW3C runs resolve_w3c: the W3C DID Resolution answer built from a
+// resolvedid answer (all=true) the module verifies first.
+func (r *Runtime) ResolveW3C(ctx context.Context, in abi.ResolveW3CInput, env abi.Env) (*abi.W3CAnswer, error) {
+	return invoke[abi.W3CAnswer](ctx, r, "resolve_w3c", in, env)
+}
+
 // StatusOf runs status_of.
 func (r *Runtime) StatusOf(ctx context.Context, in abi.StatusOfInput) (*abi.Status, error) {
 	return invoke[abi.Status](ctx, r, "status_of", in, abi.Env{})

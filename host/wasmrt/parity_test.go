@@ -85,6 +85,7 @@ func parityCases(t testing.TB) []parityCase {
 
 	addTxs(t, &cs)
 	addHistories(t, &cs, withDocs)
+	addW3C(t, &cs, withDocs)
 	addSigning(t, &cs)
 
 	for _, c := range abi.Calls() {

@@ -46,6 +46,7 @@ func Calls() []Call {
 		{"parse_document", ParseDocument},
 		{"new_document", NewDocument},
 		{"verify_resolve_result", VerifyResolveResult},
+		{"resolve_w3c", ResolveW3C},
 		{"status_of", StatusOf},
 		{"validate_operation", ValidateOperation},
 		{"match", Match},

@@ -25,6 +25,7 @@
 //	parse_document         {document, verify?, documents?} → {did, expires, customized, document}
 //	new_document           {publicKey | key, expires, services?} → {did, expires, customized, document}
 //	verify_resolve_result  {result, now, documents?}       → {did, status, statusName, txid?, complete, document?}
+//	resolve_w3c            {result, did, options?, accept?, now, documents?} → {status, contentType?, location?, body?}
 //	status_of              {history, tip}                  → {status, statusName}
 //	validate_operation     {operation, state?, now?, detached?, documents?} → {did, operation, method}
 //	match                  {condition, documents, view?}   → {matches}

@@ -33,7 +33,7 @@ func inputTypes() []input {
 	return []input{
 		new(ParseDIDInput), new(ParseDocumentInput), new(NewDocumentInput), new(VerifyResolveResultInput),
 		new(StatusOfInput), new(ValidateOperationInput), new(MatchInput), new(DecodeTxInput),
-		new(VerifyTxInput), new(SignDocumentInput), new(SignOperationInput),
+		new(VerifyTxInput), new(SignDocumentInput), new(SignOperationInput), new(ResolveW3CInput),
 	}
 }
 
@@ -65,6 +65,7 @@ var decodeSeeds = []string{
 	`{"expires":"2030-01-01T00:00:00Z","services":[{"id":"#a","type":"t","serviceEndpoint":"e"},null,5]}`,
 	`{"expires":"2030-01-01T00:00:00+08:00"}`, `{"expires":"nope"}`, `{"expires":5,"key":1}`, `{"key":1,"expires":5}`,
 	`{"result":{"x":1},"now":"2030-01-01T00:00:00.123456789Z","documents":null}`,
+	`{"result":{},"did":"did:elastos:x#y","options":"versionId=1","accept":"*/*","now":"2030-01-01T00:00:00Z"}`, `{"options":5}`, `{"accept":null}`,
 	`{"history":[{"txid":"a","timestamp":"2030-01-01T00:00:00Z","operation":{},"height":7,"position":-2}],"tip":null}`,
 	`{"history":[{"height":-1}]}`, `{"history":[{"height":4294967296}]}`, `{"history":[{"height":1.5}]}`, `{"history":[{"position":"1"}]}`,
 	`{"history":[[]]}`, `{"history":"x"}`, `{"history":[{"x":1}]}`,
@@ -116,6 +117,8 @@ func TestOutputsLikeEncodingJSON(t *testing.T) {
 		VerifiedResult{DID: "d", Status: 2, StatusName: "deactivated", Complete: true},
 		VerifiedResult{DID: "d", Txid: "t", Document: json.RawMessage(`{}`)},
 		Status{Status: 1, StatusName: "expired"},
+		W3CAnswer{Status: 303, Location: "https://example.org/a?b=<c>"},
+		W3CAnswer{Status: 200, ContentType: "application/did-resolution", Body: json.RawMessage(`{"didDocument":{"id":"x"}}`)},
 		ValidatedOperation{DID: "d", Operation: "update", Method: "d#primary"},
 		Matches{}, Matches{Matches: []bool{}}, Matches{Matches: []bool{true, false}},
 		VerifiedTx{Txid: "ab"},

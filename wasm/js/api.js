@@ -59,6 +59,10 @@ export function hostImports(memory, { verify, sha256, lookup } = {}) {
       }
       const n = last.bytes.length;
       if (n > 0 && n <= cap) new Uint8Array(memory().buffer, buf, n).set(last.bytes);
+      // Keep the answer only for the module's second ask, with room for
+      // it; a later lookup of the DID asks the host again (its document
+      // may have changed since).
+      if (n <= cap) last = { did: undefined, bytes: null };
       return n;
     },
   };
@@ -140,6 +144,25 @@ export function bind(instance) {
      */
     verifyResolveResult: (result, { now = Date.now(), documents } = {}) =>
       run('verify_resolve_result', { result: json(result), now: time(now), documents: list(documents) }),
+    /**
+     * resolveW3C(result, did, {accept, options, now, documents}) answers a
+     * W3C DID Resolution request for did (a DID, or a DID URL with its
+     * query and fragment) from a node's resolvedid answer holding the
+     * whole history (all: true), which it verifies first as
+     * verifyResolveResult does → {status, contentType, location, body}: the
+     * answer the node's GET /1.0/identifiers/{did} gives (without block
+     * heights), body parsed. options: resolution options, an object or a
+     * query string; accept: the media type asked for.
+     */
+    resolveW3C: (result, did, { accept, options, now = Date.now(), documents } = {}) =>
+      run('resolve_w3c', {
+        result: json(result),
+        did: str(did),
+        options: str(options === undefined || typeof options === 'string' ? options : new URLSearchParams(options).toString()),
+        accept: str(accept),
+        now: time(now),
+        documents: list(documents),
+      }),
     /** statusOf(history, {tip}) → {status, statusName}; history: a result's transaction array */
     statusOf: (history, { tip = Date.now() } = {}) => run('status_of', { history: json(history), tip: time(tip) }),
     /** validateOperation(op, {state, now, detached, documents}) → {did, operation, method} */

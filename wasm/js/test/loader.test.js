@@ -100,6 +100,33 @@ test('each call works through its function', async () => {
   await assert.rejects(node.verifyTx('zz', []), { type: 'input' });
 });
 
+test('resolveW3C answers as a W3C resolver, from the history it verified', async () => {
+  for (const d of [node, nodeFallback, browser]) {
+    const r = await d.resolveW3C(result, result.did, { now: tip });
+    assert.equal(r.status, 200);
+    assert.equal(r.contentType, 'application/did-resolution');
+    assert.equal(r.body.didDocument.id, result.did);
+    assert.equal(r.body.didDocumentMetadata.versionId, txid(9));
+    assert.equal(r.body.didDocumentMetadata.created, '2024-06-01T00:00:00Z');
+    assert.equal(r.body.didDocumentMetadata.method.transactionCount, 10);
+    const old = await d.resolveW3C(result, result.did, { now: tip, options: { versionTime: '2024-06-03T12:00:00Z' } });
+    assert.equal(old.body.didDocumentMetadata.versionId, txid(2));
+    assert.equal(old.body.didDocumentMetadata.nextVersionId, txid(3));
+    const key = await d.resolveW3C(result, `${result.did}#primary`, { now: tip, accept: 'application/did+json' });
+    assert.equal(key.body.id, `${result.did}#primary`);
+    assert.equal(key.body['@context'], undefined);
+    const redirect = await d.resolveW3C(result, `${result.did}?service=s&relativeRef=%2Fa`, { now: tip });
+    assert.deepEqual(redirect, { status: 303, location: 'https://example.com/9/a' });
+    const invalid = await d.resolveW3C(result, 'did:web:example.org', { now: tip });
+    assert.equal(invalid.status, 501);
+    assert.equal(invalid.body.didResolutionMetadata.error.type, 'https://www.w3.org/ns/did#METHOD_NOT_SUPPORTED');
+  }
+  const tampered = structuredClone(result);
+  tampered.transaction[3].operation.proof.signature = result.transaction[4].operation.proof.signature;
+  await assert.rejects(node.resolveW3C(tampered, result.did, { now: tip }), { type: 'verify', rule: 'signature', index: 3 });
+  await assert.rejects(node.resolveW3C({ ...result, transaction: result.transaction.slice(0, 1) }, result.did, { now: tip }), /all=true/);
+});
+
 test('lookup supplies documents the input does not list', async () => {
   const controller = JSON.parse(Buffer.from(result.transaction[0].operation.payload, 'base64url'));
   const asked = [];
@@ -121,6 +148,10 @@ test('lookup supplies documents the input does not list', async () => {
   const v = await d.validateOperation(request, { now: start });
   assert.equal(v.did, 'did:elastos:jstest');
   assert.ok(asked.includes(result.did));
+  // Each call asks again: the document may have changed since.
+  const before = asked.length;
+  await d.validateOperation(request, { now: start });
+  assert.ok(asked.length > before, 'a second call was answered from the first call\'s lookup');
   const failing = await load({ wasm, lookup: () => { throw new Error('down'); } });
   await assert.rejects(failing.validateOperation(request, { now: start }), { rule: 'lookup' });
   await assert.rejects(node.validateOperation(request, { now: start }), { rule: 'controller' });

@@ -1,0 +1,111 @@
+package wasmrt_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/wasm/abi"
+)
+
+// nodeCase is a parity case as wasm/js/parity.mjs reads it.
+type nodeCase struct {
+	Call      string            `json:"call"`
+	Input     string            `json:"input"`
+	Documents map[string]string `json:"documents,omitempty"`
+}
+
+// TestParityNode runs every parity case through the JS loaders in Node
+// (wasm/js/parity.mjs: the Node loader with node:crypto and without, and
+// the browser loader) and requires each answer to be the native one, byte
+// for byte: Go, wazero and Node answer alike.
+func TestParityNode(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("Node.js (20 or later) is needed to check the JS loaders: %v", err)
+	}
+	if _, err := os.Stat("../../wasm/js/node_modules/@bjorn3/browser_wasi_shim"); err != nil {
+		t.Fatalf("the WASI shim is not installed (%v): run `make test`, or `npm ci` in wasm/js", err)
+	}
+	dir := t.TempDir()
+	wasmFile, in, out := filepath.Join(dir, "didlight.wasm"), filepath.Join(dir, "cases.jsonl"), filepath.Join(dir, "answers.jsonl")
+	if err := os.WriteFile(wasmFile, module(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var lines bytes.Buffer
+	enc := json.NewEncoder(&lines)
+	var skipped int
+	cases := slices.DeleteFunc(parityCases(t), func(c parityCase) bool {
+		// A JS caller's input is text: bytes that are not UTF-8 cannot be
+		// given to the loaders.
+		if !utf8.Valid(c.in) {
+			skipped++
+			return true
+		}
+		return false
+	})
+	if skipped > len(abi.Calls()) {
+		t.Errorf("%d cases are not UTF-8: the loaders check few of them", skipped)
+	}
+	for _, c := range cases {
+		nc := nodeCase{Call: c.call, Input: string(c.in)}
+		if docs, ok := c.env.Lookup.(did.Documents); ok {
+			nc.Documents = map[string]string{}
+			for _, d := range docs {
+				nc.Documents["did:elastos:"+d.Subject().Key()] = string(d.Normalized())
+			}
+		} else if c.env.Lookup != nil {
+			t.Fatalf("%s: a lookup parity.mjs cannot give: %T", c.name, c.env.Lookup)
+		}
+		if err := enc.Encode(nc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(in, lines.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, "--no-warnings", "../../wasm/js/parity.mjs", "--wasm", wasmFile, "--in", in, "--out", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("parity.mjs: %v\n%s", err, b)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	run := map[string]abi.Func{}
+	for _, c := range abi.Calls() {
+		run[c.Name] = c.Run
+	}
+	loaders := []string{"node", "node without host crypto", "browser loader"}
+	n := 0
+	for ; sc.Scan(); n++ {
+		if n >= len(cases) {
+			t.Fatalf("parity.mjs answered more cases than the %d asked", len(cases))
+		}
+		c := cases[n]
+		var answers []string
+		if err := json.Unmarshal(sc.Bytes(), &answers); err != nil || len(answers) != len(loaders) {
+			t.Fatalf("%s: answers %.200s: %v", c.name, sc.Bytes(), err)
+		}
+		native := string(run[c.call](c.in, c.env))
+		for i, a := range answers {
+			if a != native {
+				t.Errorf("%s (%s), %s:\n node   %s\n native %s", c.name, c.call, loaders[i], strings.TrimSpace(a), native)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil || n != len(cases) {
+		t.Fatalf("parity.mjs answered %d of %d cases (%v)", n, len(cases), err)
+	}
+}
