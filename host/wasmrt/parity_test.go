@@ -86,6 +86,7 @@ func parityCases(t testing.TB) []parityCase {
 	addTxs(t, &cs)
 	addHistories(t, &cs, withDocs)
 	addW3C(t, &cs, withDocs)
+	addChainW3C(t, &cs)
 	addSigning(t, &cs)
 
 	for _, c := range abi.Calls() {

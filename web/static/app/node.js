@@ -91,6 +91,28 @@ export class Node {
     return (await this.callText(method, params)).result;
   }
 
+  /** identifiersURL is where the node resolves did by the W3C DID Resolution HTTP(S) binding. */
+  identifiersURL(did) {
+    return this.rest.replace(/\/api\/v1$/, '') + '/1.0/identifiers/' + encodeURIComponent(did).replace(/%3A/gi, ':');
+  }
+
+  /** w3c resolves did through the node's W3C endpoint → {status, contentType, body}, as the node sent it. */
+  async w3c(did) {
+    const url = this.identifiersURL(did);
+    let resp;
+    try {
+      resp = await fetch(url, { headers: { Accept: 'application/did-resolution' } });
+    } catch (e) {
+      throw new NodeError(`the node is unreachable at ${url} (${e.message})`, { url });
+    }
+    const text = await resp.text();
+    try {
+      return { status: resp.status, contentType: resp.headers.get('Content-Type'), body: JSON.parse(text) };
+    } catch {
+      throw new NodeError(`${url} answered HTTP ${resp.status} without JSON: ${text.slice(0, 200)}`, { url, code: resp.status });
+    }
+  }
+
   /** tip returns the chain tip: height, hash and block time (a Date). */
   async tip() {
     const height = await this.get('/block/height');

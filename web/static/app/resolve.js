@@ -61,13 +61,20 @@ export async function render(app, out, did) {
     if (doc) section.append(documentView(doc, !rec.verified));
     section.append(timeline(txs, badges(rec.result, rec.verified, rec.error), rec.error));
   }
+  section.append(w3cView(app, rec));
   focusHeading(section);
 }
 
-/** unverified resolves without the module: the answer is shown, flagged. */
+/** unverified resolves without the module: the answers are shown, flagged. */
 async function unverified(node, did) {
   const { text, result } = await node.callText('resolvedid', { did, all: true });
-  return { did: result?.did ?? did, text, result, controllers: [] };
+  let w3c;
+  try {
+    w3c = await node.w3c(result?.did ?? did);
+  } catch (e) {
+    w3c = { error: e };
+  }
+  return { did: result?.did ?? did, text, result, controllers: [], w3c };
 }
 
 /** verdict says what the verification of rec found. */
@@ -207,5 +214,35 @@ function timeline(txs, marks, error) {
         );
       }),
     ),
+  );
+}
+
+const httpText = { 200: 'OK', 303: 'See Other', 400: 'Bad Request', 404: 'Not Found', 406: 'Not Acceptable', 410: 'Gone', 500: 'Internal Server Error', 501: 'Not Implemented' };
+
+/**
+ * w3cView shows the DID's W3C DID Resolution result: built by the module
+ * from the history it verified, or (without the module) as the node's
+ * /1.0/identifiers endpoint sent it, flagged.
+ */
+function w3cView(app, rec) {
+  const url = app.node.identifiersURL(rec.did);
+  const section = (attrs, ...children) =>
+    h('section', { class: 'w3c', 'aria-labelledby': 'w3c-title', ...attrs }, h('h3', { id: 'w3c-title' }, 'W3C DID Resolution'), ...children);
+  const endpoint = h('a', { href: url, rel: 'noopener noreferrer', target: '_blank', class: 'mono' }, '/1.0/identifiers/' + rec.did);
+  if (!rec.w3c) {
+    return section({ 'data-source': 'none' }, h('p', {}, 'Not built here: the history did not verify (see above). The node answers at ', endpoint, '.'));
+  }
+  if (rec.w3c.error) {
+    return section({ 'data-source': 'none' }, errorBox('The W3C resolution result could not be built', rec.w3c.error.message));
+  }
+  const { status, contentType, body } = rec.w3c;
+  const source = rec.verified
+    ? ['Built in this browser from the history verified above, as the node’s ', endpoint, ' answers it (without block heights, which a resolve result does not give).']
+    : ['As the node’s ', endpoint, ' sent it: ', h('strong', {}, 'not verified'), '.'];
+  return section(
+    { 'data-source': rec.verified ? 'verified' : 'node', 'data-status': status },
+    h('p', {}, ...source),
+    h('p', {}, 'HTTP ', h('strong', { class: 'w3c-status' }, `${status} ${httpText[status] ?? ''}`.trim()), ', ', code(contentType ?? '')),
+    h('details', {}, h('summary', {}, 'Resolution result (JSON)'), h('pre', { class: 'w3c-json' }, JSON.stringify(body, null, 2))),
   );
 }

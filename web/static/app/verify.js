@@ -28,10 +28,13 @@ const maxDepth = 4;
 /**
  * check resolves did through node (all: the whole history) and verifies
  * the answer at now, fetching and checking the controllers it names
- * first. It returns {did, text, result, verified, error, ms, controllers}:
- * verified is the module's answer, error the reason it refused (a
- * DidlightError), ms the time the verification of this answer took, and
- * controllers the same record for each controller checked.
+ * first. It returns {did, text, result, verified, error, ms, controllers,
+ * w3c}: verified is the module's answer, error the reason it refused (a
+ * DidlightError), ms the time the verification of this answer took,
+ * controllers the same record for each controller checked, and w3c (for
+ * the DID asked for, once its whole history verified) the W3C DID
+ * Resolution answer the module builds from that history:
+ * {status, contentType, body}, or {error}.
  */
 export async function check(node, didlight, did, { all = true, now, depth = 0, seen = new Set() } = {}) {
   seen.add(did.toLowerCase());
@@ -49,7 +52,16 @@ export async function check(node, didlight, did, { all = true, now, depth = 0, s
   } catch (e) {
     error = e;
   }
-  return { did: result?.did ?? did, text, result, verified, error, ms: performance.now() - t0, controllers };
+  const ms = performance.now() - t0;
+  let w3c;
+  if (depth === 0 && all && verified) {
+    try {
+      w3c = await didlight.resolveW3C(text, result.did, { now, documents });
+    } catch (e) {
+      w3c = { error: e };
+    }
+  }
+  return { did: result?.did ?? did, text, result, verified, error, ms, controllers, w3c };
 }
 
 /** decodePayload reads a create/update/transfer payload: base64url of the document's JSON. */
