@@ -30,24 +30,51 @@ the whole history newest first. With --verify the answer is checked here, as a
 light client must, instead of trusting the node: every operation's signature,
 the previousTxid chain, who signed, the documents' proofs and the status at the
 chain tip's time (core/resolve.Verify), fetching and checking the documents of
-controllers and other signers as needed.`, `
+controllers and other signers as needed.
+
+With --format w3c it prints the W3C DID Resolution result instead, as the
+node's GET /1.0/identifiers/{did} answers it; DID may then be a DID URL
+(#fragment, ?versionId=, ?versionTime=, ?service=…&relativeRef=…). With
+--verify that result is built here from the whole history, checked first
+(core/w3c.ResolveVerified): the node's answer but for block heights. It exits
+0 for a result (200, 410 deactivated, 303: the service URL is printed), 2 for
+an invalid DID or DID URL (400), 1 for any other error status.`, `
   didlight resolve did:elastos:iY4Ghz9tCuWvB5rNwvn4ngWvthZMNzEA7U
   didlight resolve iY4Ghz9tCuWvB5rNwvn4ngWvthZMNzEA7U --all --verify
-  didlight resolve did:elastos:foobar --verify --json`)
+  didlight resolve did:elastos:foobar --verify --json
+  didlight resolve --format w3c did:elastos:foobar
+  didlight resolve --format w3c --verify 'did:elastos:foobar#vault'
+  didlight resolve --format w3c --accept application/did+json 'did:elastos:foobar?versionTime=2026-01-01T00:00:00Z'`)
 	var (
 		n                   nodeFlags
 		all, verify, asJSON bool
+		format, accept      string
 	)
 	n.add(c.fs)
 	c.fs.BoolVar(&all, "all", false, "show every operation, newest first")
 	c.fs.BoolVar(&verify, "verify", false, "check the answer locally (light-client verification)")
-	c.fs.BoolVar(&asJSON, "json", false, "print the resolve result object as the node sent it")
+	c.fs.BoolVar(&asJSON, "json", false, "print the resolve result object as the node sent it (--format json)")
+	c.fs.StringVar(&format, "format", formatTable, "what to print: table, json (the resolve result object) or w3c (the W3C DID Resolution result)")
+	c.fs.StringVar(&accept, "accept", "", "with --format w3c: the media type asked for (application/did+json, application/did+ld+json, …); default the resolution result")
 	rest, err := c.parse(e, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) != 1 {
 		return usagef("give one DID (run \"didlight resolve -h\")")
+	}
+	switch {
+	case asJSON && format != formatTable && format != formatJSON:
+		return usagef("--json and --format %s exclude each other", format)
+	case asJSON:
+		format = formatJSON
+	case format != formatTable && format != formatJSON && format != formatW3C:
+		return usagef("--format %q: want table, json or w3c", format)
+	case accept != "" && format != formatW3C:
+		return usagef("--accept is for --format w3c")
+	}
+	if format == formatW3C {
+		return resolveW3CCmd(e, n, rest[0], accept, verify)
 	}
 	d, err := did.Parse(rest[0])
 	if err != nil {
@@ -69,11 +96,18 @@ controllers and other signers as needed.`, `
 			return err
 		}
 	}
-	if asJSON {
+	if format == formatJSON {
 		return indentJSON(e.stdout, raw)
 	}
 	return printResolved(e.stdout, raw, checked)
 }
+
+// The formats of `didlight resolve`.
+const (
+	formatTable = "table"
+	formatJSON  = "json"
+	formatW3C   = "w3c"
+)
 
 // lightClient resolves DIDs through a node and checks every answer
 // locally. It is the did.Lookup that verification asks for other DIDs'
