@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/w3c"
 )
 
@@ -18,15 +19,15 @@ func TestResolveExact(t *testing.T) {
 	h := standard(t, u, 1, false, 365*24*time.Hour)
 	tip := w3c.Tip{Height: 110, Time: t0.AddDate(0, 0, 10).Unix()}
 	resp := resolveRequest(t, h, tip, u.subject.String(), "", "")
-	doc := string(h.docs[1].WithContext(w3c.DefaultContext).Normalized())
-	want := `{"didDocument":` + doc + `,"didResolutionMetadata":{"contentType":"application/did+ld+json"},` +
+	doc := string(h.docs[1].Normalized())
+	want := `{"didDocument":` + doc + `,"didResolutionMetadata":{"contentType":"application/did+json"},` +
 		`"didDocumentMetadata":{"created":"2026-03-01T12:00:00Z","updated":"2026-03-02T12:00:00Z","versionId":"` + h.entries[1].Txid + `",` +
 		`"method":{"status":0,"statusName":"valid","expires":"2027-03-02T12:00:00Z","operation":"update","height":101,"confirmations":10,"transactionCount":2}}}`
 	if resp.Status != 200 || resp.ContentType != w3c.MediaResolution || resp.Location != "" || string(resp.Body) != want {
 		t.Errorf("got %d %s %q\n%s\nwant\n%s", resp.Status, resp.ContentType, resp.Location, resp.Body, want)
 	}
-	if !strings.HasPrefix(doc, `{"@context":["https://www.w3.org/ns/did/v1",`) || strings.Contains(doc, `"#`) {
-		t.Errorf("the document is not in full JSON-LD form: %s", doc)
+	if !strings.HasPrefix(doc, `{"id":"did:elastos:`) || strings.Contains(doc, `"#`) {
+		t.Errorf("the document is not in full form, as published (without a context): %s", doc)
 	}
 }
 
@@ -147,53 +148,76 @@ func TestResolveCustomized(t *testing.T) {
 	}
 }
 
-// Each representation: the content type, and @context only where JSON-LD
-// is asked for; a v1 document (no context) gets DefaultContext.
+// Each representation: the content type, and @context where JSON-LD is
+// asked for (DefaultContext for a document published without one), in a
+// result as the document was published, and never in application/did+json.
 func TestRepresentations(t *testing.T) {
-	u := newUser(t, "representations")
-	h := standard(t, u, 0, false, 365*24*time.Hour)
+	u, v := newUser(t, "representations"), newUser(t, "representations ld")
+	plain := standard(t, u, 0, false, 365*24*time.Hour)
+	ld := &history{subject: v.subject}
+	doc, err := v.document(t, t0.AddDate(1, 0, 0)).WithContext(w3c.DefaultContext).Sign(v.priv, v.primary, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	create, err := idop.NewCreate(doc, v.primary, v.priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ld.add(t, create)
 	tip := w3c.Tip{Height: 101, Time: t0.Unix()}
-	d := u.subject.String()
+	const asPublished = 2 // context: with the document's own, if any
 	for _, tc := range []struct {
 		accept, contentType string
-		context, wrapped    bool
+		context             int // 0 none, 1 one, asPublished
+		wrapped             bool
 	}{
-		{"", w3c.MediaResolution, true, true},
-		{"*/*", w3c.MediaResolution, true, true},
-		{"application/*", w3c.MediaResolution, true, true},
-		{w3c.MediaResolution, w3c.MediaResolution, true, true},
-		{w3c.MediaResolutionLD, w3c.MediaResolutionLD, true, true},
-		{`application/ld+json; profile="https://w3id.org/did-resolution"`, w3c.MediaResolutionLD, true, true},
-		{"application/ld+json", w3c.MediaResolutionLD, true, true},
-		{w3c.MediaDereferencing, w3c.MediaDereferencing, true, true},
-		{w3c.MediaDIDLD, w3c.MediaDIDLD, true, false},
-		{w3c.MediaDID, w3c.MediaDID, true, false},
-		{w3c.MediaDIDJSON, w3c.MediaDIDJSON, false, false},
-		{"application/did-resolution,application/did+json", w3c.MediaResolution, true, true},
-		{"application/did+json, application/did-resolution", w3c.MediaDIDJSON, false, false},
-		{"application/did-resolution;q=0.5, application/did+json", w3c.MediaDIDJSON, false, false},
-		{"*/*;q=0.1, application/did+ld+json", w3c.MediaDIDLD, true, false},
-		{"*/*, application/did+json", w3c.MediaDIDJSON, false, false},
-		{"application/did+json;q=0, */*", w3c.MediaResolution, true, true},
-		{"text/html, application/did+json;q=0.9", w3c.MediaDIDJSON, false, false},
-		{"APPLICATION/DID+JSON", w3c.MediaDIDJSON, false, false},
-		{"application/did+json; charset=utf-8", w3c.MediaDIDJSON, false, false},
-		{"garbage, application/did+json;q=x, application/did+ld+json;q=0.3", w3c.MediaDIDLD, true, false},
+		{"", w3c.MediaResolution, asPublished, true},
+		{"*/*", w3c.MediaResolution, asPublished, true},
+		{"application/*", w3c.MediaResolution, asPublished, true},
+		{w3c.MediaResolution, w3c.MediaResolution, asPublished, true},
+		{w3c.MediaResolutionLD, w3c.MediaResolutionLD, asPublished, true},
+		{`application/ld+json; profile="https://w3id.org/did-resolution"`, w3c.MediaResolutionLD, asPublished, true},
+		{"application/ld+json", w3c.MediaResolutionLD, asPublished, true},
+		{w3c.MediaDereferencing, w3c.MediaDereferencing, asPublished, true},
+		{w3c.MediaDIDLD, w3c.MediaDIDLD, 1, false},
+		{w3c.MediaDID, w3c.MediaDID, 1, false},
+		{w3c.MediaDIDJSON, w3c.MediaDIDJSON, 0, false},
+		{"application/did-resolution,application/did+json", w3c.MediaResolution, asPublished, true},
+		{"application/did+json, application/did-resolution", w3c.MediaDIDJSON, 0, false},
+		{"application/did-resolution;q=0.5, application/did+json", w3c.MediaDIDJSON, 0, false},
+		{"*/*;q=0.1, application/did+ld+json", w3c.MediaDIDLD, 1, false},
+		{"*/*, application/did+json", w3c.MediaDIDJSON, 0, false},
+		{"application/did+json;q=0, */*", w3c.MediaResolution, asPublished, true},
+		{"text/html, application/did+json;q=0.9", w3c.MediaDIDJSON, 0, false},
+		{"APPLICATION/DID+JSON", w3c.MediaDIDJSON, 0, false},
+		{"application/did+json; charset=utf-8", w3c.MediaDIDJSON, 0, false},
+		{"garbage, application/did+json;q=x, application/did+ld+json;q=0.3", w3c.MediaDIDLD, 1, false},
 	} {
-		resp := resolveRequest(t, h, tip, d, "", tc.accept)
-		m := decode(t, resp)
-		doc := m
-		if tc.wrapped {
-			key := "didDocument"
-			if strings.Contains(tc.contentType, "dereferencing") {
-				key = "contentStream"
+		for _, h := range []*history{plain, ld} {
+			d := h.subject.String()
+			published := h == ld
+			resp := resolveRequest(t, h, tip, d, "", tc.accept)
+			m := decode(t, resp)
+			doc, meta := m, m
+			if tc.wrapped {
+				key, metaKey := "didDocument", "didResolutionMetadata"
+				if strings.Contains(tc.contentType, "dereferencing") {
+					key, metaKey = "contentStream", "dereferencingMetadata"
+				}
+				doc, _ = m[key].(map[string]any)
+				meta, _ = m[metaKey].(map[string]any)
 			}
-			doc, _ = m[key].(map[string]any)
-		}
-		if resp.Status != 200 || resp.ContentType != tc.contentType || doc == nil || doc["id"] != d || (doc["@context"] != nil) != tc.context {
-			t.Errorf("Accept %q: %d %s %s", tc.accept, resp.Status, resp.ContentType, resp.Body)
+			context := tc.context == 1 || tc.context == asPublished && published
+			if resp.Status != 200 || resp.ContentType != tc.contentType || doc == nil || doc["id"] != d || (doc["@context"] != nil) != context {
+				t.Errorf("Accept %q, published with a context %v: %d %s %s", tc.accept, published, resp.Status, resp.ContentType, resp.Body)
+			}
+			if tc.wrapped && meta["contentType"] != map[bool]string{true: w3c.MediaDIDLD, false: w3c.MediaDIDJSON}[context] {
+				t.Errorf("Accept %q, published with a context %v: contentType %v", tc.accept, published, meta["contentType"])
+			}
 		}
 	}
+	d := plain.subject.String()
+	h := plain
 	for _, accept := range []string{"text/html", "application/json", "application/did+json;q=0", "application/did-resolution;profile=x", "text/uri-list", "x"} {
 		resp := resolveRequest(t, h, tip, d, "", accept)
 		m := decode(t, resp)
@@ -223,7 +247,7 @@ func TestFragments(t *testing.T) {
 			if accept == "" {
 				entry, _ = m["contentStream"].(map[string]any)
 			}
-			if resp.Status != 200 || entry == nil || entry["id"] != d+"#"+tc.fragment || entry[tc.member] != tc.value || (entry["@context"] != nil) == (accept == w3c.MediaDIDJSON) {
+			if resp.Status != 200 || entry == nil || entry["id"] != d+"#"+tc.fragment || entry[tc.member] != tc.value || (entry["@context"] != nil) != (accept == w3c.MediaDIDLD) {
 				t.Errorf("#%s, Accept %q: %d %s", tc.fragment, accept, resp.Status, resp.Body)
 			}
 		}

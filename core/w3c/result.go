@@ -8,9 +8,10 @@ import (
 )
 
 // DefaultContext is the JSON-LD context given to a document published
-// without one (a v1 document) in the representations that carry JSON-LD:
-// the contexts the Elastos DID SDKs write into v2 documents (DID Core's,
-// Elastos's own terms, and the security vocabulary of its proofs).
+// without one when JSON-LD is asked for (application/did+ld+json,
+// application/did): the contexts the Elastos DID SDKs write into documents
+// that have one (DID Core's, Elastos's own terms, and the security
+// vocabulary of its proofs).
 var DefaultContext = []string{"https://www.w3.org/ns/did/v1", "https://ns.elastos.org/did/v1", "https://w3id.org/security/v1"}
 
 // answer writes the content of v that req asks for in the negotiated
@@ -19,8 +20,15 @@ var DefaultContext = []string{"https://www.w3.org/ns/did/v1", "https://ns.elasto
 // to the first endpoint.
 func (req *Request) answer(v *version) Response {
 	var content []byte
-	contentType := MediaDIDLD
-	ld := req.media.form != formDIDJSON
+	// The content is JSON-LD when asked for as such, plain JSON when asked
+	// for as such, and in a result as the document was published: with its
+	// @context, or without one (v1, and what the SDKs write by default), so
+	// that its proofs verify as it is.
+	ld := req.media.form == formDIDLD || req.media.form != formDIDJSON && len(v.doc.Context()) > 0
+	contentType := MediaDIDJSON
+	if ld {
+		contentType = MediaDIDLD
+	}
 	switch req.kind {
 	case kindFragment:
 		entry, ok := v.doc.AppendEntry(nil, req.fragment)

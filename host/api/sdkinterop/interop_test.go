@@ -33,7 +33,7 @@ func TestSDKInterop(t *testing.T) {
 	defer cancel()
 	args := append([]string{"--test", "--test-concurrency=1", "--test-reporter=spec"}, files...)
 	cmd := exec.CommandContext(ctx, nodeJS, args...)
-	cmd.Env = append(childEnv(), "DIDLIGHT_RPC_URL="+node.rpc)
+	cmd.Env = append(childEnv(), "DIDLIGHT_RPC_URL="+node.rpc, "DIDLIGHT_REST_URL="+node.rest)
 	out, err := cmd.CombinedOutput()
 	t.Logf("node %s\n%s", strings.Join(args, " "), out)
 	if err != nil {
@@ -130,6 +130,7 @@ type node struct {
 	t      *testing.T
 	cmd    *exec.Cmd
 	rpc    string // the JSON-RPC URL its banner names
+	rest   string // the REST URL its banner names (ending in /api/v1)
 	stderr *syncBuffer
 }
 
@@ -173,10 +174,12 @@ func startNode(t *testing.T, bin string) *node {
 			seen.WriteString(line + "\n")
 			if f := strings.Fields(line); len(f) == 2 && f[0] == "JSON-RPC" {
 				n.rpc = f[1]
+			} else if len(f) == 3 && f[0]+" "+f[1] == "REST API" {
+				n.rest = f[2]
 			}
 			if strings.HasPrefix(line, "ready") {
-				if n.rpc == "" {
-					t.Fatalf("the banner names no JSON-RPC URL:\n%s", &seen)
+				if n.rpc == "" || n.rest == "" {
+					t.Fatalf("the banner names no JSON-RPC or REST URL:\n%s", &seen)
 				}
 				go io.Copy(io.Discard, stdout)
 				return n

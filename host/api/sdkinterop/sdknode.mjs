@@ -18,6 +18,13 @@ if (!rpcURL) {
 }
 
 /**
+ * restURL is the node's REST URL (ending in /api/v1), beside which it
+ * serves W3C DID Resolution at /1.0/identifiers; go test sets it with
+ * DIDLIGHT_RPC_URL.
+ */
+export const restURL = process.env.DIDLIGHT_REST_URL;
+
+/**
  * connect points the SDK at the node the way any app would
  * (DIDBackend.initialize with a SimulatedIDChainAdapter), wipes the
  * node's chain through the adapter so that the file starts from genesis,
