@@ -2,6 +2,7 @@ package did
 
 import (
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/didlight/didlight/core/did/sdkjson"
@@ -23,6 +24,7 @@ type Document struct {
 	proofs         []Proof // sorted by the creator's DID
 	defaultKey     int     // index into publicKeys, or -1 for a customized DID
 	derivation     Derivation
+	memo           *normalizedMemo // a parsed document's normalized form, written once
 }
 
 // Service is a service entry of a document. Properties other than id, type
@@ -146,4 +148,14 @@ func (doc *Document) Proofs() []Proof { return doc.proofs }
 // it, made by its default key.
 func (doc *Document) Legacy() bool {
 	return len(doc.proofs) == 0 && doc.derivation == DerivedLegacy
+}
+
+// normalizedMemo keeps the normalized form of the document that owns it,
+// written on first use: a parsed document (the chain keeps them) is
+// written again for every W3C resolution of it. The copies Sign and the
+// With methods make share the pointer but not the owner, and never use it.
+type normalizedMemo struct {
+	owner *Document
+	once  sync.Once
+	b     []byte
 }

@@ -9,7 +9,19 @@ import (
 // Normalized returns the document as the SDKs serialize it for signing and
 // publishing: every reference a full DID URL, default types and controllers
 // written out, keys, references, credentials and services sorted by id.
-func (doc *Document) Normalized() []byte { return doc.appendJSON(nil, DID{}, true) }
+func (doc *Document) Normalized() []byte { return doc.AppendNormalized(nil) }
+
+// AppendNormalized appends the document's normalized form to dst, as
+// Normalized writes it. A document ParseDocument made writes it once and
+// copies it after.
+func (doc *Document) AppendNormalized(dst []byte) []byte {
+	m := doc.memo
+	if m == nil || m.owner != doc {
+		return doc.appendJSON(dst, DID{}, true)
+	}
+	m.once.Do(func() { m.b = doc.appendJSON(nil, DID{}, true) })
+	return append(dst, m.b...)
+}
 
 // Compact returns the document in the SDKs' compact form: references to the
 // document's own DID shortened to "#fragment", default types and the DID
@@ -140,7 +152,7 @@ func (w *writer) key(k string) {
 func (w *writer) str(s string)     { w.dst = sdkjson.AppendString(w.dst, s) }
 func (w *writer) did(d DID)        { w.dst = append(d.appendTo(append(w.dst, '"')), '"') }
 func (w *writer) url(u URL)        { w.urlRelativeIf(u, true) }
-func (w *writer) time(t time.Time) { w.dst = appendTime(w.dst, t) }
+func (w *writer) time(t time.Time) { w.dst = AppendTime(w.dst, t) }
 func (w *writer) compact() bool    { return !w.base.IsZero() }
 
 // urlRelativeIf writes u relative to the base if relative, else in full.

@@ -53,6 +53,7 @@ func (r *rawDocument) build() (*Document, error) {
 			return nil, err
 		}
 	}
+	b.doc.memo = &normalizedMemo{owner: b.doc}
 	return b.doc, nil
 }
 

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // AppendEntry finds keys, services and credentials by fragment and writes
@@ -57,5 +59,31 @@ func TestWithContextAndServices(t *testing.T) {
 	vault := doc.WithServices(func(s Service) bool { return s.Type == "Hive.Vault.Service" })
 	if len(vault.Services()) != 1 || len(doc.Services()) != 2 || len(vault.Proofs()) != 2 || doc.Normalized() == nil || string(doc.Normalized()) != before {
 		t.Errorf("WithServices: %d of %d services", len(vault.Services()), len(doc.Services()))
+	}
+}
+
+// A parsed document writes its normalized form once; the copies Sign and
+// the With methods make write their own.
+func TestNormalizedMemo(t *testing.T) {
+	doc, err := ParseDocument(vectors.Read("elastos-did-sdk/v2.2/user1.id.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := doc.Normalized()
+	first[0] = 'x' // the caller's copy
+	if again := doc.Normalized(); again[0] != '{' || string(doc.AppendNormalized([]byte("ab"))) != "ab"+string(again) {
+		t.Fatalf("Normalized shares its bytes: %.20s", again)
+	}
+	priv, err := keys.ParseExtendedPrivateKey(vectors.String("elastos-did-sdk/v2.2/user1.id.primary.sk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, _ := doc.DefaultKey()
+	signed, err := doc.Sign(priv, def.ID, time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := signed.Normalized(), doc.Normalized(); string(a) == string(b) || !strings.Contains(string(a), "2030-01-01T00:00:00Z") {
+		t.Errorf("the signed copy writes the original's form:\n%s", a)
 	}
 }

@@ -46,6 +46,9 @@ func (o *object) boolean(k string, v bool) {
 
 // time writes a Unix time as the datetime DID Resolution asks for (§Datetime):
 // UTC, whole seconds.
-func (o *object) time(k string, unix int64) { o.str(k, did.FormatTime(time.Unix(unix, 0))) }
+func (o *object) time(k string, unix int64) {
+	o.key(k)
+	o.b = did.AppendTime(o.b, time.Unix(unix, 0))
+}
 
 func (o *object) end() []byte { return append(o.b, '}') }

@@ -61,6 +61,19 @@ var mediaTypes = [...]mediaType{
 	{MediaURIList, "text", "uri-list", "", formURIList},
 }
 
+// candidatesOf returns the media types of the forms allowed, in order.
+func candidatesOf(allowed []form) []mediaType {
+	var out []mediaType
+	for _, f := range allowed {
+		for _, mt := range mediaTypes {
+			if mt.form == f {
+				out = append(out, mt)
+			}
+		}
+	}
+	return out
+}
+
 // acceptRange is one media range of an Accept header (RFC 9110 §12.5.1).
 type acceptRange struct {
 	typ, sub   string // lower case; "*" for a wildcard
@@ -70,20 +83,12 @@ type acceptRange struct {
 	pos        int // its place in the header
 }
 
-// negotiate picks the media type an answer is written in: among those of
-// the allowed forms (the first one being the default, for an empty Accept
+// negotiate picks the media type an answer is written in: among the
+// candidates (the first one being the default, for an empty Accept
 // header), the one the header gives the highest quality, then the one
-// named most specifically, then the one named first; the allowed forms'
+// named most specifically, then the one named first; the candidates'
 // order breaks what ties remain, so that */* gives the default.
-func negotiate(accept string, allowed []form) (mediaType, *Error) {
-	var candidates []mediaType
-	for _, f := range allowed {
-		for _, mt := range mediaTypes {
-			if mt.form == f {
-				candidates = append(candidates, mt)
-			}
-		}
-	}
+func negotiate(accept string, candidates []mediaType) (mediaType, *Error) {
 	if strings.TrimSpace(accept) == "" {
 		return candidates[0], nil
 	}

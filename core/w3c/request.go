@@ -28,6 +28,15 @@ var allowed = [...][]form{
 	kindService:  {formURIList, formDereferencing, formDIDLD, formDIDJSON},
 }
 
+// candidates lists the media types of the forms allowed for each kind, in
+// order, the default first: fixed, made once.
+var candidates = [...][]mediaType{
+	kindResolve:  candidatesOf(allowed[kindResolve]),
+	kindVersion:  candidatesOf(allowed[kindVersion]),
+	kindFragment: candidatesOf(allowed[kindFragment]),
+	kindService:  candidatesOf(allowed[kindService]),
+}
+
 // Request is a parsed request to resolve a DID or dereference a DID URL.
 // ParseRequest makes one; Resolve and ResolveVerified answer it.
 type Request struct {
@@ -134,7 +143,7 @@ func (r *Request) parse(s, options, accept string) *Error {
 	case u.hasQuery:
 		r.kind = kindVersion
 	}
-	r.media, err = negotiate(accept, allowed[r.kind])
+	r.media, err = negotiate(accept, candidates[r.kind])
 	return err
 }
 

@@ -59,8 +59,9 @@ func Resolve(req *Request, h History, tip Tip) (Response, error) {
 
 // version is the version of a DID a request names, and its metadata.
 type version struct {
-	doc  *did.Document
-	meta metadata
+	doc     *did.Document
+	payload int // the size of the operation's payload that published doc
+	meta    metadata
 }
 
 // metadata is the document metadata of a version (DID Resolution §DID
@@ -137,7 +138,7 @@ func (req *Request) version(h History, tip Tip) (*version, *Error, error) {
 	if s := doc.Subject().String(); s != req.requested {
 		m.canonicalID = s
 	}
-	return &version{doc: doc, meta: m}, nil, nil
+	return &version{doc: doc, payload: len(e.Request.Payload), meta: m}, nil, nil
 }
 
 // pick returns the index (oldest first) of the version req names in a

@@ -19,7 +19,6 @@ var DefaultContext = []string{"https://www.w3.org/ns/did/v1", "https://ns.elasto
 // binding's rule); a service selection answered as text/uri-list is a 303
 // to the first endpoint.
 func (req *Request) answer(v *version) Response {
-	var content []byte
 	// The content is JSON-LD when asked for as such, plain JSON when asked
 	// for as such, and in a result as the document was published: with its
 	// @context, or without one (v1, and what the SDKs write by default), so
@@ -29,6 +28,7 @@ func (req *Request) answer(v *version) Response {
 	if ld {
 		contentType = MediaDIDLD
 	}
+	var content func([]byte) []byte
 	switch req.kind {
 	case kindFragment:
 		entry, ok := v.doc.AppendEntry(nil, req.fragment)
@@ -38,50 +38,70 @@ func (req *Request) answer(v *version) Response {
 		if ld {
 			entry = withContext(entry, v.doc)
 		}
-		content = entry
+		content = func(b []byte) []byte { return append(b, entry...) }
 	case kindService:
 		doc := v.doc.WithServices(func(s did.Service) bool { return req.selects(s, v.doc.Subject()) })
 		if len(doc.Services()) == 0 {
 			return req.failure(fail(NotFound, "the document of "+req.requested+" has no service that "+req.selection()))
 		}
 		if req.media.form == formDIDLD || req.media.form == formDIDJSON {
-			content = document(doc, ld)
-		} else {
-			urls, err := req.serviceURLs(doc.Services())
-			if err != nil {
-				return req.failure(err)
-			}
-			if req.media.form == formURIList && !v.meta.deactivated {
-				return Response{Status: 303, Location: urls[0]}
-			}
-			content, contentType = sdkjson.AppendString(nil, strings.Join(urls, "\r\n")), MediaURIList
+			content = func(b []byte) []byte { return appendDocument(b, doc, ld) }
+			break
 		}
+		urls, err := req.serviceURLs(doc.Services())
+		if err != nil {
+			return req.failure(err)
+		}
+		if req.media.form == formURIList && !v.meta.deactivated {
+			return Response{Status: 303, Location: urls[0]}
+		}
+		list := strings.Join(urls, "\r\n")
+		content, contentType = func(b []byte) []byte { return sdkjson.AppendString(b, list) }, MediaURIList
 	default:
-		content = document(v.doc, ld)
+		content = func(b []byte) []byte { return appendDocument(b, v.doc, ld) }
 	}
-	status := 200
+	resp := Response{Status: 200, ContentType: req.media.name}
 	if v.meta.deactivated {
-		status = 410
+		resp.Status = 410
 	}
+	// Room for the document (its payload is its JSON in base64) and the
+	// metadata, so that the answer is written without growing.
+	body := make([]byte, 0, v.payload*3/4+1024)
 	switch req.media.form {
 	case formResolution:
-		o := newObject(nil)
-		o.raw("didDocument", content)
-		o.raw("didResolutionMetadata", contentTypeMetadata(contentType))
-		o.raw("didDocumentMetadata", v.meta.appendJSON(nil))
-		return Response{Status: status, ContentType: req.media.name, Body: o.end()}
+		resp.Body = v.meta.appendResult(body, resolutionKeys, content, contentType)
 	case formDereferencing, formURIList:
-		o := newObject(nil)
-		o.raw("contentStream", content)
-		o.raw("dereferencingMetadata", contentTypeMetadata(contentType))
-		o.raw("contentMetadata", v.meta.appendJSON(nil))
-		name := req.media.name
-		if req.media.form == formURIList {
-			name = MediaDereferencing // a deactivated DID's services: 410, with the result
+		resp.Body = v.meta.appendResult(body, dereferencingKeys, content, contentType)
+		resp.ContentType = MediaDereferencing // a deactivated DID's services too: 410, with the result
+		if req.media.form == formDereferencing {
+			resp.ContentType = req.media.name
 		}
-		return Response{Status: status, ContentType: name, Body: o.end()}
+	default:
+		resp.Body = content(body)
 	}
-	return Response{Status: status, ContentType: req.media.name, Body: content}
+	return resp
+}
+
+// The members of the two result forms: the content, the resolution or
+// dereferencing metadata, and the content's metadata.
+var (
+	resolutionKeys    = [3]string{"didDocument", "didResolutionMetadata", "didDocumentMetadata"}
+	dereferencingKeys = [3]string{"contentStream", "dereferencingMetadata", "contentMetadata"}
+)
+
+// appendResult appends a result object: the content, its media type in
+// the function's metadata, and m as the content's metadata.
+func (m *metadata) appendResult(dst []byte, keys [3]string, content func([]byte) []byte, contentType string) []byte {
+	o := newObject(dst)
+	o.key(keys[0])
+	o.b = content(o.b)
+	o.key(keys[1])
+	meta := newObject(o.b)
+	meta.str("contentType", contentType)
+	o.b = meta.end()
+	o.key(keys[2])
+	o.b = m.appendJSON(o.b)
+	return o.end()
 }
 
 // selection says which services the request selects, for an error.
@@ -96,16 +116,16 @@ func (req *Request) selection() string {
 	return strings.Join(parts, " and ")
 }
 
-// document writes doc normalized (full DID URLs), with its JSON-LD
+// appendDocument appends doc normalized (full DID URLs), with its JSON-LD
 // context (DefaultContext when it has none) or, without ld, with none.
-func document(doc *did.Document, ld bool) []byte {
+func appendDocument(dst []byte, doc *did.Document, ld bool) []byte {
 	switch {
 	case !ld && len(doc.Context()) > 0:
 		doc = doc.WithContext(nil)
 	case ld && len(doc.Context()) == 0:
 		doc = doc.WithContext(DefaultContext)
 	}
-	return doc.Normalized()
+	return doc.AppendNormalized(dst)
 }
 
 // withContext gives an entry of doc the document's JSON-LD context as its
@@ -132,12 +152,6 @@ func withContext(entry []byte, doc *did.Document) []byte {
 	return append(b, entry[1:]...)
 }
 
-func contentTypeMetadata(t string) []byte {
-	o := newObject(nil)
-	o.str("contentType", t)
-	return o.end()
-}
-
 // appendJSON writes the document metadata.
 func (m *metadata) appendJSON(dst []byte) []byte {
 	o := newObject(dst)
@@ -158,7 +172,8 @@ func (m *metadata) appendJSON(dst []byte) []byte {
 	if m.canonicalID != "" {
 		o.str("canonicalId", m.canonicalID)
 	}
-	meth := newObject(nil)
+	o.key("method")
+	meth := newObject(o.b)
 	meth.int("status", int64(m.status))
 	meth.str("statusName", m.status.String())
 	meth.time("expires", m.expires)
@@ -171,12 +186,13 @@ func (m *metadata) appendJSON(dst []byte) []byte {
 	}
 	meth.int("transactionCount", int64(m.count))
 	if m.deactivateTxid != "" {
-		d := newObject(nil)
+		meth.key("deactivation")
+		d := newObject(meth.b)
 		d.str("txid", m.deactivateTxid)
 		d.time("time", m.deactivateTime)
-		meth.raw("deactivation", d.end())
+		meth.b = d.end()
 	}
-	o.raw("method", meth.end())
+	o.b = meth.end()
 	return o.end()
 }
 
