@@ -103,4 +103,3 @@ func TestW3CWithoutModule(t *testing.T) {
 		t.Errorf("W3C section without the module: %+v", p)
 	}
 }
-

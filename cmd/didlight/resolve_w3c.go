@@ -69,8 +69,12 @@ func printW3C(e *env, a *client.W3CAnswer) error {
 		return nil
 	}
 	var problem struct {
-		Meta struct{ Error struct{ Title, Detail string } } `json:"didResolutionMetadata"`
-		Deref struct{ Error struct{ Title, Detail string } } `json:"dereferencingMetadata"`
+		Meta struct {
+			Error struct{ Title, Detail string }
+		} `json:"didResolutionMetadata"`
+		Deref struct {
+			Error struct{ Title, Detail string }
+		} `json:"dereferencingMetadata"`
 	}
 	json.Unmarshal(a.Body, &problem)
 	p := problem.Meta.Error

@@ -40,7 +40,9 @@ func (a w3cAnswer) get(path ...string) any {
 }
 
 // identifiersURL is the node's W3C resolution endpoint.
-func (n *node) identifiersURL() string { return strings.TrimSuffix(n.rest, "/api/v1") + "/1.0/identifiers/" }
+func (n *node) identifiersURL() string {
+	return strings.TrimSuffix(n.rest, "/api/v1") + "/1.0/identifiers/"
+}
 
 // w3c sends GET /1.0/identifiers/<path> with the Accept header, if any,
 // and does not follow redirects.
@@ -222,7 +224,7 @@ func TestW3CResolution(t *testing.T) {
 		{a + "?service=hive", "https://example.org/hive"},
 		{a + "?service=web&relativeRef=%2Fabout%2Fme.json%3Flang%3Den%23bio", "https://example.org/web/about/me.json?lang=en#bio"},
 		{a + "?serviceType=LinkedDomains&relativeRef=%2Fx%23y", "https://example.org/web/x#y"},
-		{url.PathEscape(a+"?service=hive&relativeRef=%2Fv#top"), "https://example.org/hive/v#top"},
+		{url.PathEscape(a + "?service=hive&relativeRef=%2Fv#top"), "https://example.org/hive/v#top"},
 	} {
 		got := n.w3c(tc.path)
 		if got.status != http.StatusSeeOther || got.header.Get("Location") != tc.location || len(got.body) != 0 {
