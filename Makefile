@@ -6,7 +6,7 @@ PKGS      ?= ./...
 FUZZTIME  ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run build test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench loadbench wrk
+.PHONY: run build test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench loadbench w3cbench wrk
 
 ## run: start a node on the embedded default store with demo data (and the browser app, with its module).
 run: build
@@ -94,6 +94,11 @@ sdkbench: wasm jsdeps
 
 ## loadbench: the node's serving speed measured from outside: wrk (its own process) drives the node and a trivial
 ## handler (another process) in turn, A/B per request kind and round; req/s, p50/p99 and server CPU per request, each
-## as a ratio to the handler. LOADBENCH_FLAGS passes flags (-duration, -rounds, -connections, -kinds, -datadir, -json).
+## as a ratio to the handler. LOADBENCH_FLAGS passes flags (-duration, -rounds, -connections, -kinds, -versus, -datadir, -json).
 loadbench: wrk
 	$(GO) run ./host/internal/cmd/loadbench $(LOADBENCH_FLAGS)
+
+## w3cbench: W3C resolution (GET /1.0/identifiers/{did}) against resolvedid, both measured by loadbench in one run,
+## with their ratio (-versus resolvedid); LOADBENCH_FLAGS adds flags (-duration, -rounds, …).
+w3cbench: wrk
+	$(GO) run ./host/internal/cmd/loadbench -kinds resolvedid,w3c -versus resolvedid $(LOADBENCH_FLAGS)

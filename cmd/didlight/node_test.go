@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 
 // child is a running `didlight node`.
 type child struct {
-	t         testing.TB
+	t         *testing.T
 	cmd       *exec.Cmd
 	rest, rpc string // the URLs it printed
 	banner    string
@@ -37,7 +37,7 @@ type child struct {
 
 // startNodeProcess starts `didlight node args...` and waits until it prints
 // that it is ready.
-func startNodeProcess(t testing.TB, args ...string) *child {
+func startNodeProcess(t *testing.T, args ...string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"node", "--rest-addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), childEnv+"=1")

@@ -11,15 +11,24 @@ import (
 )
 
 // kind is one kind of request the benchmark sends: to the node's REST or
-// JSON-RPC listener, with bodies taken in turn (one for a GET), and a
-// string that a correct answer holds.
+// JSON-RPC listener, with bodies taken in turn (one for a GET) or GETs of
+// paths taken in turn, and a string that a correct answer holds.
 type kind struct {
 	name     string
-	listener string // "rest" or "rpc": whose URL the path is under
+	listener string // "rest", "rpc" or "root" (the REST listener's root): whose URL the path is under
 	method   string
 	path     string // under the listener's base URL
 	bodies   []string
-	want     string // held by every correct answer
+	paths    []string // when set, GETs of path+paths[i] taken in turn, without bodies
+	want     string   // held by every correct answer
+}
+
+// first is the kind's first request sent to target: its URL and body.
+func (k kind) first(target string) (string, string) {
+	if len(k.paths) > 0 {
+		return target + k.paths[0], ""
+	}
+	return target, k.bodies[0]
 }
 
 // queryCondition is the find condition of the query kind: documents with
@@ -42,6 +51,7 @@ func kinds(dids []string) []kind {
 		{name: "query", listener: "rpc", method: "POST", path: "",
 			bodies: []string{fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"query","params":{"query":%s,"limit":10}}`, q)}, want: `"total":`},
 		{name: "height", listener: "rest", method: "GET", path: "/block/height", bodies: []string{""}, want: `"Error":0`},
+		{name: "w3c", listener: "root", method: "GET", path: "/1.0/identifiers/", paths: dids, want: `"didResolutionMetadata":{"contentType"`},
 	}
 }
 
@@ -80,7 +90,8 @@ func listDIDs(ctx context.Context, rpc string) ([]string, error) {
 // check sends one request of k to target and verifies the answer, so that
 // the load measures correct answers, not fast errors.
 func check(ctx context.Context, target string, k kind) error {
-	req, err := http.NewRequestWithContext(ctx, k.method, target, strings.NewReader(k.bodies[0]))
+	u, body := k.first(target)
+	req, err := http.NewRequestWithContext(ctx, k.method, u, strings.NewReader(body))
 	if err != nil {
 		return err
 	}

@@ -113,6 +113,46 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
+// The w3c kind GETs each DID's W3C resolution in turn, under the REST
+// listener's root.
+func TestW3CKind(t *testing.T) {
+	all := kinds([]string{"did:elastos:iA", "did:elastos:iB"})
+	w, err := selectKinds(all, "w3c")
+	if err != nil || len(w) != 1 {
+		t.Fatalf("selectKinds w3c: %v, %v", w, err)
+	}
+	k := w[0]
+	if u, body := k.first("http://n/1.0/identifiers/"); u != "http://n/1.0/identifiers/did:elastos:iA" || body != "" {
+		t.Errorf("first request %q %q", u, body)
+	}
+	s, err := wrkScript(k, "/1.0/identifiers/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`local method, path = "GET", "/1.0/identifiers/"`, "[==[did:elastos:iA]==],", "[==[did:elastos:iB]==],", "wrk.format(method, path .. p)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("script lacks %q:\n%s", want, s)
+		}
+	}
+	node := &server{urls: map[string]string{"REST API": "http://127.0.0.1:1/api/v1", "JSON-RPC": "http://127.0.0.1:2/"}}
+	ref := &server{urls: map[string]string{"ref": "http://127.0.0.1:3"}}
+	n, r, err := targets(node, ref, k)
+	if err != nil || n.String() != "http://127.0.0.1:1/1.0/identifiers/" || r.String() != "http://127.0.0.1:3/1.0/identifiers/" {
+		t.Errorf("targets %v %v %v", n, r, err)
+	}
+}
+
+func TestVersus(t *testing.T) {
+	sum := []ratio{{Kind: "resolvedid", NodeRate: 1000, NodeCPUPerReq: 100 * time.Microsecond}, {Kind: "w3c", NodeRate: 900, NodeCPUPerReq: 120 * time.Microsecond}}
+	want := []relative{{Kind: "w3c", Versus: "resolvedid", Rate: 0.9, CPUPerReq: 1.2}}
+	if diff := cmp.Diff(want, versus(sum, "resolvedid")); diff != "" {
+		t.Errorf("versus (-want +got):\n%s", diff)
+	}
+	if got := versus(sum, ""); got != nil {
+		t.Errorf("versus nothing: %v", got)
+	}
+}
+
 func TestSelectKinds(t *testing.T) {
 	all := kinds([]string{"did:elastos:iA"})
 	got, err := selectKinds(all, "query,resolvedid")

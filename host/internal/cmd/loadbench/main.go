@@ -61,6 +61,7 @@ type options struct {
 	load          load
 	rounds        int
 	kinds         string
+	versus        string
 	json          bool
 }
 
@@ -74,7 +75,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.rounds, "rounds", 2, "rounds; each runs every kind against the node, then the reference")
 	fs.IntVar(&o.load.threads, "threads", 2, "wrk threads")
 	fs.IntVar(&o.load.connections, "connections", 32, "wrk connections, shared by its threads")
-	fs.StringVar(&o.kinds, "kinds", "", "comma-separated request kinds to run (default all: resolvedid, resolvedid-all, query, height)")
+	fs.StringVar(&o.kinds, "kinds", "", "comma-separated request kinds to run (default all: resolvedid, resolvedid-all, query, height, w3c)")
+	fs.StringVar(&o.versus, "versus", "", "also compare each kind's node figures with this kind's, measured in the same run (say resolvedid)")
 	fs.BoolVar(&o.json, "json", false, "print the measurements as JSON instead of tables")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -143,6 +145,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.versus != "" && !slices.ContainsFunc(ks, func(k kind) bool { return k.name == o.versus }) {
+		return fmt.Errorf("-versus %s: not one of the kinds run", o.versus)
+	}
 	urls := make([][2]*url.URL, len(ks))
 	for i, k := range ks {
 		n, r, err := targets(node, ref, k)
@@ -170,15 +175,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
+	sum := summarize(runs, ks)
+	vs := versus(sum, o.versus)
 	if o.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(struct {
 			Runs    []measurement `json:"runs"`
 			Summary []ratio       `json:"summary"`
-		}{runs, summarize(runs, ks)})
+			Versus  []relative    `json:"versus,omitempty"`
+		}{runs, sum, vs})
 	}
-	printReport(stdout, runs, summarize(runs, ks))
+	printReport(stdout, runs, sum)
+	printVersus(stdout, o.versus, vs)
 	return nil
 }
 
@@ -250,8 +259,11 @@ func startRef(ctx context.Context, logw io.Writer) (*server, error) {
 // path), so that both get the same request line.
 func targets(node, ref *server, k kind) (nodeURL, refURL *url.URL, err error) {
 	base := node.urls["JSON-RPC"]
-	if k.listener == "rest" {
+	switch k.listener {
+	case "rest":
 		base = node.urls["REST API"]
+	case "root":
+		base = strings.TrimSuffix(node.urls["REST API"], "/api/v1")
 	}
 	if nodeURL, err = url.Parse(base + k.path); err != nil {
 		return nil, nil, err

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 	"time"
 )
@@ -96,4 +97,44 @@ func round(d time.Duration) time.Duration {
 	default:
 		return d.Round(100 * time.Nanosecond)
 	}
+}
+
+// relative is one kind's node figures as a ratio to another kind's node
+// figures, from the same rounds: how the node serves one request kind
+// against another, both loaded alike.
+type relative struct {
+	Kind      string  `json:"kind"`
+	Versus    string  `json:"versus"`
+	Rate      float64 `json:"req_per_s_ratio"`   // kind ÷ versus: above 1 is faster
+	CPUPerReq float64 `json:"cpu_per_req_ratio"` // kind ÷ versus: above 1 costs more
+}
+
+// versus compares every other kind of the summary with the kind named
+// base; none when base is empty.
+func versus(sum []ratio, base string) []relative {
+	i := slices.IndexFunc(sum, func(r ratio) bool { return r.Kind == base })
+	if i < 0 {
+		return nil
+	}
+	var out []relative
+	for _, r := range sum {
+		if r.Kind != base {
+			out = append(out, relative{Kind: r.Kind, Versus: base, Rate: r.NodeRate / sum[i].NodeRate, CPUPerReq: div(r.NodeCPUPerReq, sum[i].NodeCPUPerReq)})
+		}
+	}
+	return out
+}
+
+// printVersus writes the comparisons with the -versus kind.
+func printVersus(w io.Writer, base string, vs []relative) {
+	if len(vs) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "kind	÷ %s (node): req/s	CPU/req	\n", base)
+	for _, v := range vs {
+		fmt.Fprintf(tw, "%s	%.2f	%.2f	\n", v.Kind, v.Rate, v.CPUPerReq)
+	}
+	tw.Flush()
 }

@@ -30,23 +30,33 @@ type wrkResult struct {
 func (r wrkResult) rate() float64 { return float64(r.requests) / r.elapsed.Seconds() }
 
 // wrkScript is the Lua script wrk runs for a request kind: it sends the
-// kind's requests in turn (each wrk thread from its own position) and, when
-// the run is done, prints one line that parseWrk reads, so that nothing
-// depends on the layout of wrk's report for people. Bodies are Lua long
-// strings, which need no escaping.
+// kind's requests (its bodies, or GETs of its paths) in turn (each wrk
+// thread from its own position) and, when the run is done, prints one line
+// that parseWrk reads, so that nothing depends on the layout of wrk's
+// report for people. Bodies and paths are Lua long strings, which need no
+// escaping.
 func wrkScript(k kind, path string) (string, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "local method, path = %q, %q\nlocal bodies = {\n", k.method, path)
-	for _, body := range k.bodies {
-		if strings.Contains(body, "]==]") {
-			return "", fmt.Errorf("%s: a body holds the Lua string end ]==]", k.name)
+	fmt.Fprintf(&b, "local method, path = %q, %q\n", k.method, path)
+	for _, list := range []struct {
+		name  string
+		items []string
+	}{{"bodies", k.bodies}, {"paths", k.paths}} {
+		fmt.Fprintf(&b, "local %s = {\n", list.name)
+		for _, it := range list.items {
+			if strings.Contains(it, "]==]") {
+				return "", fmt.Errorf("%s: a request holds the Lua string end ]==]", k.name)
+			}
+			fmt.Fprintf(&b, "  [==[%s]==],\n", it)
 		}
-		fmt.Fprintf(&b, "  [==[%s]==],\n", body)
+		b.WriteString("}\n")
 	}
 	// Requests are formatted in init, once wrk has set the Host header.
-	b.WriteString(`}
-local reqs, i = {}, 0
+	b.WriteString(`local reqs, i = {}, 0
 init = function(args)
+  for n, p in ipairs(paths) do
+    reqs[n] = wrk.format(method, path .. p)
+  end
   for n, body in ipairs(bodies) do
     if body == "" then
       reqs[n] = wrk.format(method, path)
