@@ -174,7 +174,7 @@ func TestDockerfile(t *testing.T) {
 	// The binary as the image starts it, but on loopback and a temporary
 	// volume, following an upstream that holds a DID.
 	up := clienttest.Start(t)
-	subject := publishTestDID(t, up)
+	subject, _ := publishTestDID(t, up, "docker test")
 	cmd := exec.Command(bin, entrypoint[1:]...)
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
@@ -207,14 +207,15 @@ func TestDockerfile(t *testing.T) {
 	}
 }
 
-// publishTestDID publishes a DID on n and returns it.
-func publishTestDID(t *testing.T, n *clienttest.Node) did.DID {
+// publishTestDID publishes on n the DID of the key derived from name,
+// with services, and returns it and its key.
+func publishTestDID(t *testing.T, n *clienttest.Node, name string, services ...did.Service) (did.DID, *keys.PrivateKey) {
 	t.Helper()
-	seed := sha256.Sum256([]byte("docker test"))
+	seed := sha256.Sum256([]byte(name))
 	priv, _ := keys.NewPrivateKey(seed[:])
 	subject := did.FromKey(priv.Public())
 	primary := did.URL{DID: subject, Fragment: did.PrimaryKey}
-	doc, err := did.NewDocument(priv.Public(), time.Now().AddDate(1, 0, 0))
+	doc, err := did.NewDocument(priv.Public(), time.Now().AddDate(1, 0, 0), services...)
 	if err == nil {
 		doc, err = doc.Sign(priv, primary, time.Now())
 	}
@@ -228,7 +229,7 @@ func publishTestDID(t *testing.T, n *clienttest.Node) did.DID {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return subject
+	return subject, priv
 }
 
 // startBanner starts a node process, stopped when the test ends, and

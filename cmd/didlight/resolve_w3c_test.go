@@ -1,16 +1,11 @@
 package main
 
 import (
-	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/didlight/didlight/core/did"
-	"github.com/didlight/didlight/core/idop"
-	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/host/client/clienttest"
 )
 
@@ -23,24 +18,7 @@ func TestResolveW3CCommand(t *testing.T) {
 	t.Setenv("DIDLIGHT_RPC", n.RPC)
 	c := &cli{t: t, dir: t.TempDir()}
 
-	seed := sha256.Sum256([]byte("cli w3c"))
-	priv, _ := keys.NewPrivateKey(seed[:])
-	subject := did.FromKey(priv.Public())
-	primary := did.URL{DID: subject, Fragment: did.PrimaryKey}
-	doc, err := did.NewDocument(priv.Public(), time.Now().AddDate(1, 0, 0), did.NewService(did.URL{Fragment: "hive"}, "HiveVault", "https://hive.example.org/v"))
-	if err == nil {
-		doc, err = doc.Sign(priv, primary, time.Now())
-	}
-	var create idop.Request
-	if err == nil {
-		create, err = idop.NewCreate(doc, primary, priv)
-	}
-	if err == nil {
-		_, err = n.Chain.SubmitRequest(context.Background(), create)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	subject, priv := publishTestDID(t, n, "cli w3c", did.NewService(did.URL{Fragment: "hive"}, "HiveVault", "https://hive.example.org/v"))
 	d := subject.String()
 
 	var node, local struct {

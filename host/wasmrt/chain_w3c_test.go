@@ -183,7 +183,7 @@ func makeChainCases() ([]chainCase, error) {
 				}
 				cases = append(cases, chainCase{
 					name:   fmt.Sprintf("chain %s %q", id, accept),
-					input:  abi.ResolveW3CInput{Result: result, DID: id, Accept: accept, Now: now},
+					input:  abi.ResolveW3CInput{Result: result, Now: now, DID: id, Accept: accept},
 					server: server,
 					docs:   docs,
 				})

@@ -208,17 +208,8 @@ func addHistories(t testing.TB, cs *cases, withDocs abi.Env) {
 	cs.add("not found", "verify_resolve_result", abi.Env{}, abi.VerifyResolveResultInput{Result: json.RawMessage(`{"did":"did:elastos:foo","status":3}`), Now: tip})
 	cs.add("node error", "verify_resolve_result", abi.Env{}, abi.VerifyResolveResultInput{Result: json.RawMessage(`{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"x"}}`), Now: tip})
 
-	var mainnet struct {
-		DID, Txid string
-		Timestamp time.Time
-		Operation json.RawMessage
-	}
-	if err := json.Unmarshal(readVector(t, "idchain/create-op-mainnet-format.json"), &mainnet); err != nil {
-		t.Fatal(err)
-	}
-	result := fmt.Sprintf(`{"did":%q,"status":1,"transaction":[{"txid":%q,"timestamp":%q,"operation":%s}]}`,
-		mainnet.DID, mainnet.Txid, did.FormatTime(mainnet.Timestamp), mainnet.Operation)
-	cs.add("mainnet create", "verify_resolve_result", abi.Env{}, abi.VerifyResolveResultInput{Result: json.RawMessage(result), Now: tip})
+	mainnet, result := mainnetCreate(t)
+	cs.add("mainnet create", "verify_resolve_result", abi.Env{}, abi.VerifyResolveResultInput{Result: result, Now: tip})
 	cs.add("mainnet create", "validate_operation", abi.Env{}, abi.ValidateOperationInput{Operation: mainnet.Operation, Now: mainnet.Timestamp})
 
 	foobar := readVector(t, "elastos-did-sdk/v2.2/foobar.id.json")
@@ -243,6 +234,26 @@ func addHistories(t testing.TB, cs *cases, withDocs abi.Env) {
 	cs.add("customized, controllers given", "verify_resolve_result", abi.Env{}, in)
 	op := abi.ValidateOperationInput{Operation: create.AppendJSON(nil), Now: at, Documents: in.Documents}
 	cs.add("customized create", "validate_operation", abi.Env{}, op)
+}
+
+// mainnetOp is the create operation of the idchain vector, as a node
+// recorded it.
+type mainnetOp struct {
+	DID, Txid string
+	Timestamp time.Time
+	Operation json.RawMessage
+}
+
+// mainnetCreate returns the vector's create and the resolve result of its
+// DID, as a node would give it today (expired).
+func mainnetCreate(t testing.TB) (mainnetOp, json.RawMessage) {
+	var op mainnetOp
+	if err := json.Unmarshal(readVector(t, "idchain/create-op-mainnet-format.json"), &op); err != nil {
+		t.Fatal(err)
+	}
+	result := fmt.Sprintf(`{"did":%q,"status":1,"transaction":[{"txid":%q,"timestamp":%q,"operation":%s}]}`,
+		op.DID, op.Txid, did.FormatTime(op.Timestamp), op.Operation)
+	return op, json.RawMessage(result)
 }
 
 // addOperations adds each operation of a history validated against the

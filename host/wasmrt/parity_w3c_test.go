@@ -48,27 +48,30 @@ func addW3C(t testing.TB, cs *cases, withDocs abi.Env) {
 			result := h.result(t, true, at)
 			for _, r := range w3cRequests {
 				cs.add(fmt.Sprintf("w3c %d updates deactivated %v at %v: %q %q %q", hc.updates, hc.deactivate, at, r.suffix, r.options, r.accept), "resolve_w3c", abi.Env{},
-					abi.ResolveW3CInput{Result: result, DID: h.subject.String() + r.suffix, Options: r.options, Accept: r.accept, Now: at})
+					abi.ResolveW3CInput{Result: result, Now: at, DID: h.subject.String() + r.suffix, Options: r.options, Accept: r.accept})
 			}
 		}
 		latest := h.result(t, false, tip)
-		cs.add(fmt.Sprintf("w3c %d updates, latest only", hc.updates), "resolve_w3c", abi.Env{}, abi.ResolveW3CInput{Result: latest, DID: h.subject.String(), Now: tip})
+		cs.add(fmt.Sprintf("w3c %d updates, latest only", hc.updates), "resolve_w3c", abi.Env{}, abi.ResolveW3CInput{Result: latest, Now: tip, DID: h.subject.String()})
 	}
 	h := newHistory(t, "user4.id.primary", 1, false)
 	good := h.result(t, true, tip)
+	subject := h.subject.String()
+	badOptions := w3cIn(good, subject, tip)
+	badOptions.Options = "versionId=%zz"
 	for name, in := range map[string]abi.ResolveW3CInput{
-		"another DID":    {Result: good, DID: "did:elastos:foobar", Now: tip},
-		"no now":         {Result: good, DID: h.subject.String()},
-		"no did":         {Result: good, Now: tip},
-		"no result":      {DID: h.subject.String(), Now: tip},
-		"other method":   {Result: json.RawMessage(`"unread"`), DID: "did:web:example.org", Now: tip},
-		"not found":      {Result: json.RawMessage(`{"did":"did:elastos:foo","status":3}`), DID: "did:elastos:foo#x", Now: tip},
-		"tampered":       {Result: json.RawMessage(strings.Replace(string(good), `"status":0`, `"status":2`, 1)), DID: h.subject.String(), Now: tip},
-		"bad options":    {Result: good, DID: h.subject.String(), Options: "versionId=%zz", Now: tip},
-		"rpc response":   {Result: json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":` + string(good) + `}`), DID: h.subject.String(), Now: tip},
-		"long DID":       {Result: good, DID: "did:elastos:" + strings.Repeat("x", 5000), Now: tip},
-		"control chars":  {Result: good, DID: h.subject.String() + "#\x00\u2028", Now: tip},
-		"expired at now": {Result: h.result(t, true, t0.AddDate(9, 0, 0)), DID: h.subject.String(), Now: t0.AddDate(9, 0, 0)},
+		"another DID":    w3cIn(good, "did:elastos:foobar", tip),
+		"no now":         w3cIn(good, subject, time.Time{}),
+		"no did":         w3cIn(good, "", tip),
+		"no result":      w3cIn(nil, subject, tip),
+		"other method":   w3cIn(json.RawMessage(`"unread"`), "did:web:example.org", tip),
+		"not found":      w3cIn(json.RawMessage(`{"did":"did:elastos:foo","status":3}`), "did:elastos:foo#x", tip),
+		"tampered":       w3cIn(json.RawMessage(strings.Replace(string(good), `"status":0`, `"status":2`, 1)), subject, tip),
+		"bad options":    badOptions,
+		"rpc response":   w3cIn(json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":`+string(good)+`}`), subject, tip),
+		"long DID":       w3cIn(good, "did:elastos:"+strings.Repeat("x", 5000), tip),
+		"control chars":  w3cIn(good, subject+"#\x00\u2028", tip),
+		"expired at now": w3cIn(h.result(t, true, t0.AddDate(9, 0, 0)), subject, t0.AddDate(9, 0, 0)),
 	} {
 		cs.add("w3c "+name, "resolve_w3c", abi.Env{}, in)
 	}
@@ -87,24 +90,20 @@ func addW3C(t testing.TB, cs *cases, withDocs abi.Env) {
 		for _, suffix := range vectorRequests(doc) {
 			for _, accept := range []string{"", "application/did+json"} {
 				cs.add(fmt.Sprintf("w3c vector %s %q %q", n, suffix, accept), "resolve_w3c", withDocs,
-					abi.ResolveW3CInput{Result: result, DID: doc.Subject().String() + suffix, Accept: accept, Now: at})
+					abi.ResolveW3CInput{Result: result, Now: at, DID: doc.Subject().String() + suffix, Accept: accept})
 			}
 		}
 	}
 
-	var mainnet struct {
-		DID, Txid string
-		Timestamp time.Time
-		Operation json.RawMessage
-	}
-	if err := json.Unmarshal(readVector(t, "idchain/create-op-mainnet-format.json"), &mainnet); err != nil {
-		t.Fatal(err)
-	}
-	result := fmt.Sprintf(`{"did":%q,"status":1,"transaction":[{"txid":%q,"timestamp":%q,"operation":%s}]}`,
-		mainnet.DID, mainnet.Txid, did.FormatTime(mainnet.Timestamp), mainnet.Operation)
+	mainnet, result := mainnetCreate(t)
 	for _, suffix := range []string{"", "#primary", "?versionTime=2000-01-01T00:00:00Z"} {
-		cs.add("w3c mainnet create "+suffix, "resolve_w3c", abi.Env{}, abi.ResolveW3CInput{Result: json.RawMessage(result), DID: mainnet.DID + suffix, Now: tip})
+		cs.add("w3c mainnet create "+suffix, "resolve_w3c", abi.Env{}, abi.ResolveW3CInput{Result: result, Now: tip, DID: mainnet.DID + suffix})
 	}
+}
+
+// w3cIn is a resolve_w3c input asking for id from result at now.
+func w3cIn(result json.RawMessage, id string, now time.Time) abi.ResolveW3CInput {
+	return abi.ResolveW3CInput{Result: result, Now: now, DID: id}
 }
 
 // vectorCreate is the all=true resolve result of a DID whose history is

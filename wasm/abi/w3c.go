@@ -30,22 +30,21 @@ type ResolveW3CInput struct {
 
 func (*ResolveW3CInput) typeName() string { return "abi.ResolveW3CInput" }
 
+// member reads the members a resolvedid answer's check takes as
+// verify_resolve_result reads them, and the request's own.
 func (in *ResolveW3CInput) member(d *decoder) bool {
 	switch {
-	case d.field("result"):
-		d.raw(&in.Result)
 	case d.field("did"):
 		d.str(&in.DID)
 	case d.field("options"):
 		d.str(&in.Options)
 	case d.field("accept"):
 		d.str(&in.Accept)
-	case d.field("now"):
-		d.time(&in.Now)
-	case d.field("documents"):
-		d.raws(&in.Documents)
 	default:
-		return false
+		v := VerifyResolveResultInput{Result: in.Result, Now: in.Now, Documents: in.Documents}
+		ok := v.member(d)
+		in.Result, in.Now, in.Documents = v.Result, v.Now, v.Documents
+		return ok
 	}
 	return true
 }

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import {
-  DID, DIDBiographyStatus, Exceptions, Issuer, Mnemonic, RootIdentity, VerifiableCredential,
+  DID, DIDBiographyStatus, Exceptions, Issuer, VerifiableCredential,
 } from '@elastosfoundation/did-js-sdk';
-import { connect, edit, storepass } from './sdknode.mjs';
+import { connect, edit, publishedDids, storepass } from './sdknode.mjs';
 import { assertValid, publishedOps } from './verify.mjs';
 
 let store;
@@ -16,13 +16,7 @@ const ctrl = []; // four published standard DIDs: the controllers, and the new o
 
 before(async () => {
   ({ store } = await connect());
-  const mnemonic = Mnemonic.getInstance(Mnemonic.ENGLISH).generate();
-  const identity = await RootIdentity.createFromMnemonic(mnemonic, '', store, storepass, true);
-  for (let i = 0; i < 4; i++) {
-    const doc = await identity.newDid(storepass);
-    await doc.publish(storepass);
-    ctrl.push(doc);
-  }
+  ctrl.push(...(await publishedDids(store, 4)));
 });
 
 const controllersOf = (doc) => doc.getControllers().map(String).sort();

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIDBackend, DIDDocument, DIDStore, SimulatedIDChainAdapter } from '@elastosfoundation/did-js-sdk';
+import { DIDBackend, DIDDocument, DIDStore, Mnemonic, RootIdentity, SimulatedIDChainAdapter } from '@elastosfoundation/did-js-sdk';
 
 export const storepass = 'interop-storepass';
 
@@ -36,6 +36,22 @@ export async function connect() {
   await adapter.resetData();
   DIDBackend.getInstance().clearCache();
   return { adapter, store: await openStore() };
+}
+
+/**
+ * publishedDids makes n standard DIDs of a fresh identity in store and
+ * publishes them, as the suites' controllers and owners.
+ */
+export async function publishedDids(store, n) {
+  const mnemonic = Mnemonic.getInstance(Mnemonic.ENGLISH).generate();
+  const identity = await RootIdentity.createFromMnemonic(mnemonic, '', store, storepass, true);
+  const docs = [];
+  for (let i = 0; i < n; i++) {
+    const doc = await identity.newDid(storepass);
+    await doc.publish(storepass);
+    docs.push(doc);
+  }
+  return docs;
 }
 
 /** openStore opens a DID store in a fresh directory, removed when the process exits. */

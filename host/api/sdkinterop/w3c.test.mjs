@@ -7,8 +7,8 @@
 
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { DID, DIDDocument, Mnemonic, RootIdentity } from '@elastosfoundation/did-js-sdk';
-import { connect, edit, restURL, storepass } from './sdknode.mjs';
+import { DID, DIDDocument } from '@elastosfoundation/did-js-sdk';
+import { connect, edit, publishedDids, restURL, storepass } from './sdknode.mjs';
 
 if (!restURL) throw new Error('DIDLIGHT_REST_URL is not set: give the REST URL of a didlight node (go test ./host/api/sdkinterop sets it)');
 
@@ -17,13 +17,7 @@ const ctrl = []; // four published standard DIDs
 
 before(async () => {
   ({ store } = await connect());
-  const mnemonic = Mnemonic.getInstance(Mnemonic.ENGLISH).generate();
-  const identity = await RootIdentity.createFromMnemonic(mnemonic, '', store, storepass, true);
-  for (let i = 0; i < 4; i++) {
-    const doc = await identity.newDid(storepass);
-    await doc.publish(storepass);
-    ctrl.push(doc);
-  }
+  ctrl.push(...(await publishedDids(store, 4)));
 });
 
 /** w3c asks the node's W3C endpoint for did (a DID or DID URL, sent percent-encoded). */
