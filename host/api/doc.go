@@ -4,8 +4,9 @@
 // names for them, devnet controls), the chain's general JSON-RPC methods
 // that Elastos tools call (getblock, getrawtransaction, listunspent,
 // sendrawtransaction, ...; they read through the same functions as REST),
-// and the endpoints the DID SDKs' simulated-chain adapter posts to (/idtx,
-// /resolve, /reset).
+// the endpoints the DID SDKs' simulated-chain adapter posts to (/idtx,
+// /resolve, /reset), and W3C DID Resolution's HTTP(S) binding, GET
+// /1.0/identifiers/{did}, which core/w3c answers.
 //
 // Handlers parse and check what a request says and hand it to the chain
 // (host/chain), which decides; they never answer bad input with a 500 or a
