@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/keys"
 )
 
@@ -171,7 +172,7 @@ func (c *Credential) VerifyProof(v keys.Verifier, docs Lookup) error {
 		return errorf(ErrProof, "credential %s is not under its subject %s", c.ID, c.Subject)
 	}
 	if c.Proof.Type != DefaultKeyType {
-		return errorf(ErrProof, "credential %s: proof type %q, want %q", c.ID, c.Proof.Type, DefaultKeyType)
+		return errorf(ErrProof, "credential %s: proof type %s, want %q", c.ID, excerpt.Quote(c.Proof.Type), DefaultKeyType)
 	}
 	issuer, err := controllerDocument(c.Issuer, docs)
 	if err != nil {

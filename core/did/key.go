@@ -6,8 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mr-tron/base58"
-
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/keys"
 )
 
@@ -35,9 +34,9 @@ type point struct {
 // newPublicKey checks that b58 is a compressed P-256 key encoding (33 bytes,
 // prefix 2 or 3) without decoding the point, which costs a square root.
 func newPublicKey(id URL, typ string, controller DID, b58 string) (PublicKey, error) {
-	b, err := base58.Decode(b58)
+	b, err := keys.DecodeBase58(b58, keys.PublicKeySize)
 	if err != nil || len(b) != keys.PublicKeySize || b[0] != 2 && b[0] != 3 {
-		return PublicKey{}, errorf(ErrMalformed, "key %s: publicKeyBase58 %q is not a compressed P-256 key", id, b58)
+		return PublicKey{}, errorf(ErrMalformed, "key %s: publicKeyBase58 %s is not a compressed P-256 key", id, excerpt.Quote(b58))
 	}
 	k := PublicKey{ID: id, Type: typ, Controller: controller, PublicKeyBase58: b58, point: new(point)}
 	copy(k.compressed[:], b)
@@ -86,7 +85,7 @@ func parseMultisig(s string) (Multisig, error) {
 	m, err1 := strconv.Atoi(ms)
 	n, err2 := strconv.Atoi(ns)
 	if !ok || err1 != nil || err2 != nil || m < 1 || m > n || ms[0] == '+' || ns[0] == '+' {
-		return Multisig{}, errorf(ErrMalformed, "multisig %q is not m:n with 1 ≤ m ≤ n", s)
+		return Multisig{}, errorf(ErrMalformed, "multisig %s is not m:n with 1 ≤ m ≤ n", excerpt.Quote(s))
 	}
 	return Multisig{M: m, N: n}, nil
 }
@@ -96,13 +95,15 @@ func parseMultisig(s string) (Multisig, error) {
 // each point is decoded once across a DID's history. It changes doc, and must
 // be called before doc is shared between goroutines.
 func (doc *Document) ShareKeys(prev *Document) {
+	points := make(map[[keys.PublicKeySize]byte]*point, len(prev.publicKeys))
+	for _, p := range prev.publicKeys {
+		if _, ok := points[p.compressed]; !ok && p.point != nil {
+			points[p.compressed] = p.point
+		}
+	}
 	for i := range doc.publicKeys {
-		k := &doc.publicKeys[i]
-		for _, p := range prev.publicKeys {
-			if p.compressed == k.compressed && p.point != nil {
-				k.point = p.point
-				break
-			}
+		if p, ok := points[doc.publicKeys[i].compressed]; ok {
+			doc.publicKeys[i].point = p
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/keys"
 )
 
@@ -30,7 +31,7 @@ func (doc *Document) VerifyProofs(v keys.Verifier, docs Lookup) error {
 	digest := keys.Digest(v, doc.signingInput())
 	for _, p := range doc.proofs {
 		if p.Type != DefaultKeyType {
-			return errorf(ErrProof, "%s: proof by %s has type %q, want %q", doc.subject, p.Creator, p.Type, DefaultKeyType)
+			return errorf(ErrProof, "%s: proof by %s has type %s, want %q", doc.subject, p.Creator, excerpt.Quote(p.Type), DefaultKeyType)
 		}
 		key, err := doc.proofKey(p.Creator, docs)
 		if err != nil {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // timeLayout is how the SDKs write dates: UTC, whole seconds, a Z.
@@ -13,11 +15,11 @@ const timeLayout = "2006-01-02T15:04:05Z"
 // are accepted and dropped, as the SDKs drop them.
 func parseTime(s string) (time.Time, error) {
 	if !strings.HasSuffix(s, "Z") {
-		return time.Time{}, fmt.Errorf("%q is not an RFC 3339 date-time in UTC (want the form %s)", s, timeLayout)
+		return time.Time{}, fmt.Errorf("%s is not an RFC 3339 date-time in UTC (want the form %s)", excerpt.Quote(s), timeLayout)
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("%q is not an RFC 3339 date-time in UTC (want the form %s)", s, timeLayout)
+		return time.Time{}, fmt.Errorf("%s is not an RFC 3339 date-time in UTC (want the form %s)", excerpt.Quote(s), timeLayout)
 	}
 	return t.Truncate(time.Second), nil
 }

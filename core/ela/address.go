@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/mr-tron/base58"
 	"golang.org/x/crypto/ripemd160" //lint:ignore SA1019 the protocol's program hashes are RIPEMD-160; there is no substitute
 
@@ -86,16 +87,16 @@ func ParseAddress(s string) (ProgramHash, error) {
 	if s == "" {
 		return h, fmt.Errorf("ela: empty address")
 	}
-	b, err := base58.Decode(s)
+	b, err := keys.DecodeBase58(s, ProgramHashSize+4)
 	if err != nil {
-		return h, fmt.Errorf("ela: address %q is not base58: %w", s, err)
+		return h, fmt.Errorf("ela: address %s is not base58: %w", excerpt.Quote(s), err)
 	}
 	if len(b) != ProgramHashSize+4 {
-		return h, fmt.Errorf("ela: address %q decodes to %d bytes, want %d", s, len(b), ProgramHashSize+4)
+		return h, fmt.Errorf("ela: address %s decodes to %d bytes, want %d", excerpt.Quote(s), len(b), ProgramHashSize+4)
 	}
 	copy(h[:], b)
 	if sum := keys.DoubleSHA256(h[:]); string(sum[:4]) != string(b[ProgramHashSize:]) {
-		return h, fmt.Errorf("ela: address %q has checksum %x, want %x", s, b[ProgramHashSize:], sum[:4])
+		return h, fmt.Errorf("ela: address %s has checksum %x, want %x", excerpt.Quote(s), b[ProgramHashSize:], sum[:4])
 	}
 	return h, nil
 }

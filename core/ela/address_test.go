@@ -49,3 +49,23 @@ func TestParseAddressErrors(t *testing.T) {
 		}
 	}
 }
+
+// An address is refused by its length before base58 decodes it (which
+// costs the square of the length), and the error quotes only its start.
+func TestParseAddressLong(t *testing.T) {
+	for _, s := range []string{strings.Repeat("i", 36), strings.Repeat("z", 60<<10)} {
+		_, err := ParseAddress(s)
+		if err == nil || !strings.Contains(err.Error(), "longer than any encoding of 25 bytes") || len(err.Error()) > 300 {
+			t.Errorf("ParseAddress of %d bytes: error %.400v, want a short one saying it is too long", len(s), err)
+		}
+	}
+}
+
+// A hash of the wrong length is refused with an error that quotes its start
+// only.
+func TestParseHashLong(t *testing.T) {
+	_, err := ParseHash(strings.Repeat("ab", 30<<10))
+	if err == nil || !strings.Contains(err.Error(), "61440 characters") || len(err.Error()) > 300 {
+		t.Errorf("ParseHash of 60 KiB: error %.400v, want a short one", err)
+	}
+}

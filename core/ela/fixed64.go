@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // Fixed64 is an amount in units of 10^-8 (Elastos.ELA common/fixed64.go):
@@ -36,9 +38,9 @@ func ParseFixed64(s string) (Fixed64, error) {
 	whole, frac, hasPoint := strings.Cut(digits, ".")
 	switch {
 	case !isDigits(whole) || (hasPoint && !isDigits(frac)):
-		return 0, fmt.Errorf("ela: amount %q is not a decimal number", s)
+		return 0, fmt.Errorf("ela: amount %s is not a decimal number", excerpt.Quote(s))
 	case len(frac) > fixedDecimals:
-		return 0, fmt.Errorf("ela: amount %q has %d decimal places, at most %d", s, len(frac), fixedDecimals)
+		return 0, fmt.Errorf("ela: amount %s has %d decimal places, at most %d", excerpt.Quote(s), len(frac), fixedDecimals)
 	}
 	units, err := strconv.ParseUint(whole+frac+strings.Repeat("0", fixedDecimals-len(frac)), 10, 64)
 	limit := uint64(math.MaxInt64)
@@ -46,7 +48,7 @@ func ParseFixed64(s string) (Fixed64, error) {
 		limit++
 	}
 	if err != nil || units > limit {
-		return 0, fmt.Errorf("ela: amount %q is out of range", s)
+		return 0, fmt.Errorf("ela: amount %s is out of range", excerpt.Quote(s))
 	}
 	if negative {
 		return Fixed64(-units), nil

@@ -169,6 +169,9 @@ func FuzzParseHash(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		h, err := ParseHash(s)
 		if err != nil {
+			if len(err.Error()) > 600 {
+				t.Fatalf("error for %d bytes is %d bytes long", len(s), len(err.Error()))
+			}
 			return
 		}
 		if h.String() != strings.ToLower(s) {
@@ -182,9 +185,13 @@ func FuzzParseAddress(f *testing.F) {
 	for _, s := range []string{"EbVKbGDWFmS83NQjC9Bwn1E8AcRmTAtacm", "8VYXVxKKSAxkmRrfmGpQR2Kc66XhG6m3ta", "XKUh4GLhFJiqAMTF6HyWQrV9pK9HcGUdfJ", "iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y", "1111111111111111111114oLvT2"} {
 		f.Add(s)
 	}
+	f.Add(strings.Repeat("z", 36))
 	f.Fuzz(func(t *testing.T, s string) {
 		h, err := ParseAddress(s)
 		if err != nil {
+			if len(err.Error()) > 600 {
+				t.Fatalf("error for %d bytes is %d bytes long", len(s), len(err.Error()))
+			}
 			return
 		}
 		if h.Address() != s {

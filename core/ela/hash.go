@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/keys"
 )
 
@@ -34,10 +35,10 @@ func (h Hash) IsZero() bool { return h == Hash{} }
 func ParseHash(s string) (Hash, error) {
 	var h Hash
 	if len(s) != 2*HashSize {
-		return h, fmt.Errorf("ela: hash %q has %d characters, want %d hex digits", s, len(s), 2*HashSize)
+		return h, fmt.Errorf("ela: hash %s has %d characters, want %d hex digits", excerpt.Quote(s), len(s), 2*HashSize)
 	}
 	if _, err := hex.Decode(h[:], []byte(s)); err != nil {
-		return h, fmt.Errorf("ela: hash %q is not hex: %w", s, err)
+		return h, fmt.Errorf("ela: hash %s is not hex: %w", excerpt.Quote(s), err)
 	}
 	for i, j := 0, len(h)-1; i < j; i, j = i+1, j-1 {
 		h[i], h[j] = h[j], h[i]

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // The payload JSON shapes follow what the chain's REST API shows
@@ -263,10 +265,10 @@ func (p *Operation) setJSON(raw json.RawMessage, _ byte) error {
 		return err
 	}
 	if p.Header.PreviousTxid != "" && p.Header.Operation != opUpdate {
-		return fieldErrorf("header.previousTxid", ErrInvalid, "given for a %q operation; only %q carries one", p.Header.Operation, opUpdate)
+		return fieldErrorf("header.previousTxid", ErrInvalid, "given for a %s operation; only %q carries one", excerpt.Quote(p.Header.Operation), opUpdate)
 	}
 	if p.Header.Ticket != "" && p.Header.Operation != opTransfer {
-		return fieldErrorf("header.ticket", ErrInvalid, "given for a %q operation; only %q carries one", p.Header.Operation, opTransfer)
+		return fieldErrorf("header.ticket", ErrInvalid, "given for a %s operation; only %q carries one", excerpt.Quote(p.Header.Operation), opTransfer)
 	}
 	return nil
 }

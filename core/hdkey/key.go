@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/mr-tron/base58"
 	"golang.org/x/crypto/ripemd160" //lint:ignore SA1019 the protocol's hash160 is RIPEMD-160
 
@@ -119,7 +120,7 @@ func (k *Key) Derive(path string) (*Key, error) {
 	parts := strings.Split(path, "/")
 	if parts[0] == "m" || parts[0] == "M" {
 		if k.depth != 0 {
-			return nil, fmt.Errorf("hdkey: path %q starts at the master key, but this key is at depth %d", path, k.depth)
+			return nil, fmt.Errorf("hdkey: path %s starts at the master key, but this key is at depth %d", excerpt.Quote(path), k.depth)
 		}
 		parts = parts[1:]
 	}
@@ -127,7 +128,7 @@ func (k *Key) Derive(path string) (*Key, error) {
 	for _, p := range parts {
 		i, err := parseIndex(p)
 		if err != nil {
-			return nil, fmt.Errorf("hdkey: path %q: %w", path, err)
+			return nil, fmt.Errorf("hdkey: path %s: %w", excerpt.Quote(path), err)
 		}
 		if key, err = key.Child(i); err != nil {
 			return nil, err
@@ -145,7 +146,7 @@ func parseIndex(p string) (uint32, error) {
 	}
 	n, err := strconv.ParseUint(p, 10, 31)
 	if err != nil || (len(p) > 1 && p[0] == '0') {
-		return 0, fmt.Errorf("element %q is not an index below 2^31", p)
+		return 0, fmt.Errorf("element %s is not an index below 2^31", excerpt.Quote(p))
 	}
 	if hardened {
 		return uint32(n) + Hardened, nil
@@ -210,9 +211,9 @@ func (k *Key) serialize(version uint32, key []byte) string {
 // ParseExtended reads an "xprv…" extended private key, as ExtendedPrivate
 // writes it and the SDKs export it, chain code and position included.
 func ParseExtended(s string) (*Key, error) {
-	b, err := base58.Decode(s)
+	b, err := keys.DecodeBase58(s, serializedSize+4)
 	if err != nil {
-		return nil, errors.New("hdkey: extended key is not base58")
+		return nil, fmt.Errorf("hdkey: extended key is not base58: %w", err)
 	}
 	if len(b) != serializedSize+4 {
 		return nil, fmt.Errorf("hdkey: extended key is %d bytes, want %d", len(b), serializedSize+4)

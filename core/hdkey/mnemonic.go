@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // english.txt is the BIP39 English wordlist, 2048 words in order, byte for
@@ -32,7 +34,7 @@ type MnemonicError struct {
 
 func (e *MnemonicError) Error() string {
 	if e.Word > 0 {
-		return fmt.Sprintf("hdkey: mnemonic word %d %q: %s", e.Word, e.Text, e.Msg)
+		return fmt.Sprintf("hdkey: mnemonic word %d %s: %s", e.Word, excerpt.Quote(e.Text), e.Msg)
 	}
 	return "hdkey: mnemonic: " + e.Msg
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // Specifications of requests.
@@ -98,18 +99,18 @@ func (r Request) Check() error {
 		switch h.Operation {
 		case Create, Update, Transfer, Deactivate:
 		default:
-			return malformed("operation %q is not one of %s's create, update, transfer, deactivate", h.Operation, SpecDID)
+			return malformed("operation %s is not one of %s's create, update, transfer, deactivate", excerpt.Quote(h.Operation), SpecDID)
 		}
 	case SpecCredential:
 		if h.Operation != Declare && h.Operation != Revoke {
-			return malformed("operation %q is not one of %s's declare, revoke", h.Operation, SpecCredential)
+			return malformed("operation %s is not one of %s's declare, revoke", excerpt.Quote(h.Operation), SpecCredential)
 		}
 	default:
-		return malformed("specification %q, want %q or %q", h.Specification, SpecDID, SpecCredential)
+		return malformed("specification %s, want %q or %q", excerpt.Quote(h.Specification), SpecDID, SpecCredential)
 	}
 	switch {
 	case h.Operation == Update && !isTxid(h.PreviousTxid):
-		return malformed("update needs previousTxid as 64 hex digits, got %q", h.PreviousTxid)
+		return malformed("update needs previousTxid as 64 hex digits, got %s", excerpt.Quote(h.PreviousTxid))
 	case h.Operation != Update && h.PreviousTxid != "":
 		return malformed("previousTxid is only for update, not %s", h.Operation)
 	case h.Operation == Transfer && h.Ticket == "":
@@ -121,7 +122,7 @@ func (r Request) Check() error {
 	case r.Proof.VerificationMethod == "" || r.Proof.Signature == "":
 		return malformed("proof needs verificationMethod and signature")
 	case r.Proof.Type != "" && r.Proof.Type != did.DefaultKeyType:
-		return malformed("proof type %q, want %q", r.Proof.Type, did.DefaultKeyType)
+		return malformed("proof type %s, want %q", excerpt.Quote(r.Proof.Type), did.DefaultKeyType)
 	}
 	return nil
 }

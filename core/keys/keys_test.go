@@ -1,12 +1,14 @@
 package keys
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/didlight/didlight/core/internal/vectors"
+	"github.com/mr-tron/base58"
 )
 
 func TestExtendedKeysDeriveDocumentKeys(t *testing.T) {
@@ -200,5 +202,27 @@ func TestDigestUsesTheVerifiersHashing(t *testing.T) {
 	}
 	if !VerifyData(h, priv.Public(), data, priv.SignData(data)) || calls != 2 {
 		t.Errorf("VerifyData through a hasher: %d hash calls, want 2", calls)
+	}
+}
+
+// The bound of DecodeBase58 holds every encoding of n bytes and refuses
+// longer text without decoding it.
+func TestDecodeBase58Bound(t *testing.T) {
+	for _, n := range []int{1, 25, 33, 82} {
+		max := make([]byte, n)
+		for i := range max {
+			max[i] = 0xff
+		}
+		for _, b := range [][]byte{max, make([]byte, n)} {
+			s := base58.Encode(b)
+			got, err := DecodeBase58(s, n)
+			if err != nil || !bytes.Equal(got, b) {
+				t.Errorf("DecodeBase58(%s, %d) = %x, %v; want %x", s, n, got, err, b)
+			}
+		}
+		long := strings.Repeat("z", MaxBase58Len(n)+1)
+		if _, err := DecodeBase58(long, n); err == nil || !strings.Contains(err.Error(), "longer than any encoding") {
+			t.Errorf("DecodeBase58 of %d characters for %d bytes: %v, want refused", len(long), n, err)
+		}
 	}
 }

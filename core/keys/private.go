@@ -7,8 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-
-	"github.com/mr-tron/base58"
 )
 
 // PrivateKeySize is the length of a raw P-256 private scalar.
@@ -51,7 +49,7 @@ const bip32Private = 0x0488ade4
 // ("xprv…", as the Elastos DID SDKs export keys) and returns its key. The
 // chain code and depth are not kept; HD derivation is not needed to sign.
 func ParseExtendedPrivateKey(s string) (*PrivateKey, error) {
-	b, err := base58.Decode(s)
+	b, err := DecodeBase58(s, extendedKeySize)
 	if err != nil {
 		return nil, fmt.Errorf("keys: extended key is not base58: %w", err)
 	}

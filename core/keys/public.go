@@ -5,6 +5,7 @@ import (
 	"crypto/elliptic"
 	"fmt"
 
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/mr-tron/base58"
 )
 
@@ -47,9 +48,9 @@ func ParsePublicKey(b []byte) (PublicKey, error) {
 
 // ParsePublicKeyBase58 decodes the publicKeyBase58 form used in DID documents.
 func ParsePublicKeyBase58(s string) (PublicKey, error) {
-	b, err := base58.Decode(s)
+	b, err := DecodeBase58(s, PublicKeySize)
 	if err != nil {
-		return PublicKey{}, fmt.Errorf("keys: public key %q is not base58: %w", s, err)
+		return PublicKey{}, fmt.Errorf("keys: public key %s is not base58 of %d bytes: %w", excerpt.Quote(s), PublicKeySize, err)
 	}
 	return ParsePublicKey(b)
 }

@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/crypto/cryptobyte"
 	"golang.org/x/crypto/cryptobyte/asn1"
+
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // SignatureSize is the length of an r‖s signature.
@@ -34,7 +36,7 @@ func ParseSignature(b []byte) (Signature, error) {
 func ParseSignatureText(s string) (Signature, error) {
 	b, err := DecodeBase64(s)
 	if err != nil {
-		return Signature{}, fmt.Errorf("keys: signature %q: %w", s, err)
+		return Signature{}, fmt.Errorf("keys: signature %s: %w", excerpt.Quote(s), err)
 	}
 	return ParseSignature(b)
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/hdkey"
 	"github.com/didlight/didlight/core/keys"
 )
@@ -167,14 +168,14 @@ func Parse(b []byte) (*File, error) {
 		return nil, fmt.Errorf("keystore: publicKey: %w", err)
 	}
 	if want := ela.ToProgramHash(ela.PrefixStandard, ela.SingleKeyScript(pub, ela.OpCheckSig)).Address(); f.Address != want {
-		return nil, fmt.Errorf("keystore: address %q is not the address %s of publicKey", f.Address, want)
+		return nil, fmt.Errorf("keystore: address %s is not the address %s of publicKey", excerpt.Quote(f.Address), want)
 	}
 	if want := did.FromKey(pub).String(); f.DID != want {
-		return nil, fmt.Errorf("keystore: did %q is not the DID %s of publicKey", f.DID, want)
+		return nil, fmt.Errorf("keystore: did %s is not the DID %s of publicKey", excerpt.Quote(f.DID), want)
 	}
 	c := f.Crypto
 	if c.KDF != "scrypt" || c.Cipher != "aes-256-gcm" {
-		return nil, fmt.Errorf("keystore: kdf %q and cipher %q, want scrypt and aes-256-gcm", c.KDF, c.Cipher)
+		return nil, fmt.Errorf("keystore: kdf %s and cipher %s, want scrypt and aes-256-gcm", excerpt.Quote(c.KDF), excerpt.Quote(c.Cipher))
 	}
 	if err := (Params{c.N, c.R, c.P}).check(); err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 )
@@ -280,7 +281,7 @@ func (r *rawResult) header() (did.DID, Status, error) {
 		return did.DID{}, 0, err
 	}
 	if !strings.HasPrefix(s, "did:") {
-		return did.DID{}, 0, fmt.Errorf("did %q is not in full form", s)
+		return did.DID{}, 0, fmt.Errorf("did %s is not in full form", excerpt.Quote(s))
 	}
 	subject, err := did.Parse(s)
 	if err != nil {
@@ -323,7 +324,7 @@ func (raw rawTransaction) decode() (transaction, error) {
 	}
 	t, err := time.Parse(time.RFC3339, raw.timestamp)
 	if err != nil {
-		return tx, fmt.Errorf("timestamp %q is not RFC 3339", raw.timestamp)
+		return tx, fmt.Errorf("timestamp %s is not RFC 3339", excerpt.Quote(raw.timestamp))
 	}
 	tx.time = t
 	if raw.operation == nil {

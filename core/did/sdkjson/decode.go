@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // MaxDepth is how deeply arrays and objects may nest. Deeper input is
@@ -44,7 +46,7 @@ func (e *Error) Error() string {
 	if e.Path == "" {
 		return fmt.Sprintf("sdkjson: offset %d: %v", e.Offset, e.Err)
 	}
-	return fmt.Sprintf("sdkjson: %s (offset %d): %v", e.Path, e.Offset, e.Err)
+	return fmt.Sprintf("sdkjson: %s (offset %d): %v", excerpt.Cut(e.Path), e.Offset, e.Err)
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -216,7 +218,7 @@ func (d *Decoder) Number() float64 {
 	}
 	f, err := strconv.ParseFloat(d.s[start:d.i], 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		d.failf("invalid number %q", d.s[start:d.i])
+		d.failf("invalid number %s", excerpt.Quote(d.s[start:d.i]))
 	}
 	return f
 }
@@ -442,7 +444,7 @@ func (m *Members) Next() bool {
 	key := d.Str()
 	d.skipSpace()
 	if d.err == nil && (d.i >= len(d.s) || d.s[d.i] != ':') {
-		d.failf("want ':' after member name %q, found %s", key, d.describe())
+		d.failf("want ':' after member name %s, found %s", excerpt.Quote(key), d.describe())
 	}
 	if d.err != nil {
 		return false
