@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // Method is the only DID method this package knows.
@@ -20,35 +21,69 @@ type DID struct {
 	id string
 }
 
-// Parse reads a DID in full form (did:elastos:<id>) or as the bare
-// method-specific id. Surrounding whitespace is ignored, as by the SDKs.
-func Parse(s string) (DID, error) {
-	t := trim(s)
-	if strings.HasPrefix(t, "did:") {
-		return parseFull(s)
+// Limits on the length of identifiers as given (surrounding white space
+// included), checked before anything else is done with them. They are the
+// protocol's sizes with room to spare: the Elastos DID Native SDK holds a
+// method-specific id in 48 bytes, a DID's text in 128 and a DID URL's in
+// 256 (Elastos.DID.Native.SDK src/did.h and include/ela_did.h,
+// ELA_MAX_DID_LEN, ELA_MAX_DIDURL_LEN), and a standard DID's id is 34.
+const (
+	MaxDIDLength = 256 // a DID, in full form or as its bare id
+	MaxURLLength = 512 // a DID URL, such as a key or credential id
+)
+
+// ErrTooLong is wrapped by the error for an identifier over its limit.
+var ErrTooLong = errors.New("too long")
+
+// tooLong checks s, a what, against limit.
+func tooLong(what, s string, limit int) error {
+	if len(s) <= limit {
+		return nil
 	}
-	if err := checkID(t); err != nil {
-		return DID{}, fmt.Errorf("did: %q: %w", s, err)
-	}
-	return DID{id: t}, nil
+	return fmt.Errorf("did: %s %s is %d bytes long: %w (at most %d)", what, excerpt.Quote(s), len(s), ErrTooLong, limit)
 }
 
+// Parse reads a DID in full form (did:elastos:<id>) or as the bare
+// method-specific id. Surrounding whitespace is ignored, as by the SDKs.
+// A DID over MaxDIDLength bytes is refused before it is read.
+func Parse(s string) (DID, error) { return parseDID(s, true) }
+
 // parseFull reads a DID in full form only, as documents write them.
-func parseFull(s string) (DID, error) {
-	t := trim(s)
-	rest, ok := strings.CutPrefix(t, "did:")
-	if !ok {
-		return DID{}, fmt.Errorf("did: %q does not start with \"did:\"", s)
+func parseFull(s string) (DID, error) { return parseDID(s, false) }
+
+// parseDID reads a DID, refusing it over MaxDIDLength first; bare says
+// whether the bare method-specific id is accepted. Its errors quote s once.
+func parseDID(s string, bare bool) (DID, error) {
+	if err := tooLong("DID", s, MaxDIDLength); err != nil {
+		return DID{}, err
 	}
-	method, id, ok := strings.Cut(rest, ":")
-	if !ok {
-		return DID{}, fmt.Errorf("did: %q: missing the method-specific id", s)
+	d, err := readDID(trim(s), bare)
+	if err != nil {
+		return DID{}, fmt.Errorf("did: %s: %w", excerpt.Quote(s), err)
 	}
-	if method != Method {
-		return DID{}, fmt.Errorf("did: %q: method %q, want %q", s, method, Method)
+	return d, nil
+}
+
+// readDID reads a DID without surrounding white space. Its errors say what
+// is wrong without quoting t.
+func readDID(t string, bare bool) (DID, error) {
+	rest, full := strings.CutPrefix(t, "did:")
+	if !full && !bare {
+		return DID{}, errors.New(`does not start with "did:"`)
+	}
+	id := t
+	if full {
+		var method string
+		var ok bool
+		if method, id, ok = strings.Cut(rest, ":"); !ok {
+			return DID{}, errors.New("missing the method-specific id")
+		}
+		if method != Method {
+			return DID{}, fmt.Errorf("method %s, want %q", excerpt.Quote(method), Method)
+		}
 	}
 	if err := checkID(id); err != nil {
-		return DID{}, fmt.Errorf("did: %q: %w", s, err)
+		return DID{}, err
 	}
 	return DID{id: id}, nil
 }
@@ -67,7 +102,7 @@ func checkID(id string) error {
 	}
 	for i := 0; i < len(id); i++ {
 		if !isTokenChar(id[i], i == 0) {
-			return fmt.Errorf("invalid character %q at position %d of id %q", id[i], i, id)
+			return fmt.Errorf("invalid character %q at position %d of the id", id[i], i)
 		}
 	}
 	return nil

@@ -18,7 +18,7 @@ func TestParseDID(t *testing.T) {
 		{in: "did:elastos:", err: "empty method-specific id"},
 		{in: "did:ethr:0xabc", err: `method "ethr", want "elastos"`},
 		{in: "DID:elastos:foo", err: `invalid character ':' at position 3`},
-		{in: "did:elastos:foo:bar", err: `invalid character ':' at position 3 of id "foo:bar"`},
+		{in: "did:elastos:foo:bar", err: `"did:elastos:foo:bar": invalid character ':' at position 3 of the id`},
 		{in: "did:elastos:-foo", err: `invalid character '-' at position 0`},
 		{in: "did:elastos:fo o", err: `invalid character ' ' at position 2`},
 		{in: "did:elastos:foo#key", err: `invalid character '#'`},
@@ -121,7 +121,7 @@ func TestParseURL(t *testing.T) {
 		{"did:elastos:foo#%4", `invalid %-escape`},
 		{"did:elastos:foo#%zz", `invalid %-escape`},
 		{"did:other:foo#k", `method "other"`},
-		{"did:elastos:foo bar", `invalid character ' ' at position 3 of id "foo bar"`},
+		{"did:elastos:foo bar", `"did:elastos:foo bar": invalid character ' ' at position 3 of the id`},
 		{"did:elastos:foo:bar#k", `invalid character ':'`},
 	} {
 		_, err := ParseURL(tc.in, base)

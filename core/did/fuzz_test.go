@@ -3,20 +3,27 @@ package did
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/didlight/didlight/core/internal/vectors"
 )
 
 func FuzzParseDID(f *testing.F) {
-	for _, s := range []string{"did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y", "foobar", "did:elastos:a.b-c_d", "did:x:y", " did:elastos:z "} {
+	for _, s := range []string{"did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y", "foobar", "did:elastos:a.b-c_d", "did:x:y", " did:elastos:z ",
+		"did:elastos:" + strings.Repeat("x", MaxDIDLength)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		d, err := Parse(s)
 		if err != nil {
+			checkBounded(t, s, err)
 			return
 		}
+		if len(s) > MaxDIDLength {
+			t.Fatalf("Parse accepted %d bytes, over MaxDIDLength", len(s))
+		}
+		d.Key() // costs no more than the id's length
 		again, err := Parse(d.String())
 		if err != nil || again != d {
 			t.Fatalf("Parse(%q) = %v, but Parse(%q) = %v, %v", s, d, d.String(), again, err)
@@ -31,11 +38,21 @@ func FuzzParseURL(f *testing.F) {
 	for _, s := range []string{"#primary", "key2", "did:elastos:foo/a/b?x=1&y=2#f", "did:elastos:foo?a=1&a=2", "#%41b"} {
 		f.Add(s)
 	}
+	f.Add("did:elastos:foo?" + strings.Repeat("a=1&", 200))
 	base := DID{id: "base"}
 	f.Fuzz(func(t *testing.T, s string) {
+		if id, err := ParseCredentialID(s); err == nil && (id.DID.IsZero() || id.Fragment == "") {
+			t.Fatalf("ParseCredentialID(%q) = %#v, which is not a credential id", s, id)
+		} else if err != nil {
+			checkBounded(t, s, err)
+		}
 		u, err := ParseURL(s, base)
 		if err != nil {
+			checkBounded(t, s, err)
 			return
+		}
+		if len(s) > MaxURLLength {
+			t.Fatalf("ParseURL accepted %d bytes, over MaxURLLength", len(s))
 		}
 		again, err := ParseURL(u.String(), DID{})
 		if err != nil || again != u {
@@ -107,5 +124,14 @@ func checkFixedPoint[T sdkObject](t *testing.T, b []byte, parse func([]byte) (T,
 		if got := again.Normalized(); !bytes.Equal(got, norm) {
 			t.Fatalf("%s\nnormalizes to\n%s\nnot\n%s", form, got, norm)
 		}
+	}
+}
+
+// checkBounded fails when an error quotes more of its input than package
+// excerpt lets it: a few quotes of at most 100 bytes each, escaped.
+func checkBounded(t *testing.T, in string, err error) {
+	t.Helper()
+	if n := len(err.Error()); n > 1500 {
+		t.Fatalf("error for %d bytes of input is %d bytes long: %.200s", len(in), n, err)
 	}
 }

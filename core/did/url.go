@@ -3,6 +3,8 @@ package did
 import (
 	"fmt"
 	"strings"
+
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // URL is a DID URL: a DID and optionally a path, a query and a fragment,
@@ -19,8 +21,12 @@ type URL struct {
 // v1 documents write it) is resolved against base; with a zero base it
 // stays without a DID. Each path segment, query name and value and the
 // fragment is a token of letters, digits, '.', '_', '-' and %XX escapes that
-// starts with a letter, digit or escape, as the SDKs require.
+// starts with a letter, digit or escape, as the SDKs require. A DID URL
+// over MaxURLLength bytes is refused before it is read.
 func ParseURL(s string, base DID) (URL, error) {
+	if err := tooLong("DID URL", s, MaxURLLength); err != nil {
+		return URL{}, err
+	}
 	t := trim(s)
 	if t == "" {
 		return URL{}, fmt.Errorf("did: empty DID URL")
@@ -29,16 +35,16 @@ func ParseURL(s string, base DID) (URL, error) {
 	pos := 0
 	if strings.HasPrefix(t, "did:") {
 		pos = indexAnyFrom(t, 0, "/?#")
-		d, err := parseFull(t[:pos])
+		d, err := readDID(t[:pos], false)
 		if err != nil {
-			return URL{}, fmt.Errorf("did: DID URL %q: %w", s, err)
+			return URL{}, fmt.Errorf("did: DID URL %s: %w", excerpt.Quote(s), err)
 		}
 		u.DID = d
 	}
 	if pos < len(t) && t[pos] == '/' {
 		end := indexAnyFrom(t, pos+1, "?#")
 		if err := checkTokens(t[pos+1:end], "/"); err != nil {
-			return URL{}, fmt.Errorf("did: DID URL %q: path: %w", s, err)
+			return URL{}, fmt.Errorf("did: DID URL %s: path: %w", excerpt.Quote(s), err)
 		}
 		u.Path, pos = t[pos:end], end
 	}
@@ -46,7 +52,7 @@ func ParseURL(s string, base DID) (URL, error) {
 		end := indexAnyFrom(t, pos+1, "#")
 		q := t[pos+1 : end]
 		if err := checkTokens(q, "&="); err != nil {
-			return URL{}, fmt.Errorf("did: DID URL %q: query: %w", s, err)
+			return URL{}, fmt.Errorf("did: DID URL %s: query: %w", excerpt.Quote(s), err)
 		}
 		u.Query, pos = canonicalQuery(q), end
 	}
@@ -55,12 +61,12 @@ func ParseURL(s string, base DID) (URL, error) {
 			pos++
 		}
 		if err := checkTokens(t[pos:], ""); err != nil {
-			return URL{}, fmt.Errorf("did: DID URL %q: fragment: %w", s, err)
+			return URL{}, fmt.Errorf("did: DID URL %s: fragment: %w", excerpt.Quote(s), err)
 		}
 		u.Fragment, pos = t[pos:], len(t)
 	}
 	if pos < len(t) {
-		return URL{}, fmt.Errorf("did: DID URL %q: unexpected %q", s, t[pos:])
+		return URL{}, fmt.Errorf("did: DID URL %s: unexpected %s", excerpt.Quote(s), excerpt.Quote(t[pos:]))
 	}
 	return u, nil
 }
@@ -86,17 +92,17 @@ func checkTokens(s, seps string) error {
 		switch {
 		case isSep(c, seps):
 			if start {
-				return fmt.Errorf("empty token before %q at position %d of %q", c, i, s)
+				return fmt.Errorf("empty token before %q at position %d of %s", c, i, excerpt.Quote(s))
 			}
 			start = true
 			continue
 		case c == '%':
 			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
-				return fmt.Errorf("invalid %%-escape at position %d of %q", i, s)
+				return fmt.Errorf("invalid %%-escape at position %d of %s", i, excerpt.Quote(s))
 			}
 			i += 2
 		case !isTokenChar(c, start):
-			return fmt.Errorf("invalid character %q at position %d of %q", c, i, s)
+			return fmt.Errorf("invalid character %q at position %d of %s", c, i, excerpt.Quote(s))
 		}
 		start = false
 	}
@@ -128,26 +134,24 @@ func canonicalQuery(q string) string {
 	}
 	type pair struct{ name, value string }
 	var pairs []pair
+	at := map[string]int{} // index in pairs of each name
 	for p := range strings.SplitSeq(q, "&") {
 		if p == "" {
 			continue
 		}
-		parts := strings.Split(p, "=")
-		v := pair{name: parts[0], value: "\x00"}
-		if len(parts) == 2 {
-			v.value = parts[1]
+		name, value, ok := strings.Cut(p, "=")
+		if !ok || strings.Contains(value, "=") {
+			value = "\x00"
 		}
-		replaced := false
-		for i := range pairs {
-			if pairs[i].name == v.name {
-				pairs[i].value, replaced = v.value, true
-			}
+		if i, seen := at[name]; seen {
+			pairs[i].value = value
+			continue
 		}
-		if !replaced {
-			pairs = append(pairs, v)
-		}
+		at[name] = len(pairs)
+		pairs = append(pairs, pair{name, value})
 	}
 	var b strings.Builder
+	b.Grow(len(q))
 	for i, p := range pairs {
 		if i > 0 {
 			b.WriteByte('&')
@@ -192,12 +196,22 @@ func (u URL) appendTo(dst []byte, base DID) []byte {
 	return dst
 }
 
+// ParseCredentialID reads the id of a credential: a DID URL in full form
+// with a fragment, such as did:elastos:foo#email.
+func ParseCredentialID(s string) (URL, error) {
+	u, err := ParseURL(s, DID{})
+	if err == nil && (u.DID.IsZero() || u.Fragment == "") {
+		err = fmt.Errorf("did: %s is not a credential id (a DID URL in full form with a fragment, such as did:elastos:…#name)", excerpt.Quote(s))
+	}
+	return u, err
+}
+
 // parseRef reads the id of a key, service, credential or proof creator in a
 // document: a DID URL that must have a fragment.
 func parseRef(s string, base DID) (URL, error) {
 	u, err := ParseURL(s, base)
 	if err == nil && u.Fragment == "" {
-		err = fmt.Errorf("did: %q has no fragment", s)
+		err = fmt.Errorf("did: %s has no fragment", excerpt.Quote(s))
 	}
 	return u, err
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/keys"
 )
 
@@ -58,10 +59,10 @@ func Decode(r Request) (*Op, error) {
 	case Declare:
 		err = op.decodeCredential()
 	case Revoke:
-		op.CredentialID, err = did.ParseURL(r.Payload, did.DID{})
+		op.CredentialID, err = did.ParseCredentialID(r.Payload)
 		op.DID = op.CredentialID.DID
-		if err == nil && (op.DID.IsZero() || op.CredentialID.Fragment == "") {
-			err = fmt.Errorf("revoke payload %q is not a credential id", r.Payload)
+		if err != nil {
+			err = fmt.Errorf("revoke payload: %w", err)
 		}
 	}
 	if err != nil {
@@ -141,7 +142,7 @@ func decodePayload(dst []byte, s string) ([]byte, error) {
 // parseFullDID reads the payload of a deactivate: a DID in full form.
 func parseFullDID(s string) (did.DID, error) {
 	if !strings.HasPrefix(s, "did:") {
-		return did.DID{}, fmt.Errorf("deactivate payload %q is not a DID in full form", s)
+		return did.DID{}, fmt.Errorf("deactivate payload %s is not a DID in full form", excerpt.Quote(s))
 	}
 	return did.Parse(s)
 }

@@ -93,12 +93,9 @@ func (r *rawResult) credentialHeader() (did.URL, CredentialStatus, error) {
 	if err != nil {
 		return did.URL{}, 0, err
 	}
-	id, err := did.ParseURL(s, did.DID{})
-	switch {
-	case err != nil:
+	id, err := did.ParseCredentialID(s)
+	if err != nil {
 		return did.URL{}, 0, err
-	case id.DID.IsZero() || id.Fragment == "":
-		return did.URL{}, 0, fmt.Errorf("id %q is not a credential id in full form", s)
 	}
 	status, err := rawStatus(r.status, CredentialValid, CredentialRevoked, CredentialNotFound)
 	return id, status, err
