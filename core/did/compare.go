@@ -1,10 +1,38 @@
 package did
 
+import (
+	"slices"
+	"strings"
+)
+
 // compareURL orders DID URLs as the SDKs do, by their full string form,
 // without building the strings.
 func compareURL(a, b URL) int {
 	pa, pb := a.pieces(), b.pieces()
+	if a.DID == b.DID { // the usual case in a document: compare what follows
+		return comparePieces(pa[2:], pb[2:])
+	}
 	return comparePieces(pa[:], pb[:])
+}
+
+// sortedByID returns list sorted by the DID URL id gives each element, as
+// documents order their keys, services and credentials. It sorts positions
+// and then moves each element once, so that large elements are not swapped
+// over and over.
+func sortedByID[T any](list []T, id func(*T) URL) []T {
+	if len(list) < 2 {
+		return list
+	}
+	order := make([]int, len(list))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return compareURL(id(&list[a]), id(&list[b])) })
+	sorted := make([]T, len(list))
+	for i, j := range order {
+		sorted[i] = list[j]
+	}
+	return sorted
 }
 
 // pieces returns the parts whose concatenation is u.String().
@@ -24,7 +52,8 @@ func (u URL) pieces() [7]string {
 }
 
 // comparePieces compares the concatenation of a with that of b, byte by byte
-// (DID URLs are ASCII, so this is also JavaScript's order).
+// (DID URLs are ASCII, so this is also JavaScript's order), a run of bytes
+// the two have in one piece each at a time.
 func comparePieces(a, b []string) int {
 	var i, j, x, y int // piece index and offset within it, in a and in b
 	for {
@@ -42,9 +71,10 @@ func comparePieces(a, b []string) int {
 		case j == len(b):
 			return 1
 		}
-		if c, d := a[i][x], b[j][y]; c != d {
-			return int(c) - int(d)
+		n := min(len(a[i])-x, len(b[j])-y)
+		if c := strings.Compare(a[i][x:x+n], b[j][y:y+n]); c != 0 {
+			return c
 		}
-		x, y = x+1, y+1
+		x, y = x+n, y+n
 	}
 }

@@ -2,6 +2,7 @@ package did
 
 import (
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -55,7 +56,10 @@ func (doc *Document) Context() []string { return doc.context }
 func (doc *Document) Controllers() []DID { return doc.controllers }
 
 // HasController reports whether c is a controller of the document.
-func (doc *Document) HasController(c DID) bool { return slices.Contains(doc.controllers, c) }
+func (doc *Document) HasController(c DID) bool {
+	_, ok := slices.BinarySearchFunc(doc.controllers, c, func(a, b DID) int { return strings.Compare(a.id, b.id) })
+	return ok
+}
 
 // Multisig returns the m:n rule; the zero value when there is none.
 func (doc *Document) Multisig() Multisig { return doc.multisig }
@@ -78,12 +82,11 @@ func (doc *Document) PublicKeys() []PublicKey { return doc.publicKeys }
 
 // PublicKey returns the key with the given id.
 func (doc *Document) PublicKey(id URL) (PublicKey, bool) {
-	for _, k := range doc.publicKeys {
-		if k.ID == id {
-			return k, true
-		}
+	i, ok := slices.BinarySearchFunc(doc.publicKeys, id, func(k PublicKey, id URL) int { return compareURL(k.ID, id) })
+	if !ok {
+		return PublicKey{}, false
 	}
-	return PublicKey{}, false
+	return doc.publicKeys[i], true
 }
 
 // DefaultKey returns the key that derives a standard DID; false for a
@@ -101,14 +104,20 @@ func (doc *Document) Authentication() []URL { return doc.authentication }
 
 // IsAuthentication reports whether id is one of the document's own
 // authentication keys.
-func (doc *Document) IsAuthentication(id URL) bool { return slices.Contains(doc.authentication, id) }
+func (doc *Document) IsAuthentication(id URL) bool {
+	_, ok := slices.BinarySearchFunc(doc.authentication, id, compareURL)
+	return ok
+}
 
 // Authorization returns the ids of the authorization (recovery) keys, keys
 // held by other DIDs that may deactivate this one, sorted.
 func (doc *Document) Authorization() []URL { return doc.authorization }
 
 // IsAuthorization reports whether id is an authorization key.
-func (doc *Document) IsAuthorization(id URL) bool { return slices.Contains(doc.authorization, id) }
+func (doc *Document) IsAuthorization(id URL) bool {
+	_, ok := slices.BinarySearchFunc(doc.authorization, id, compareURL)
+	return ok
+}
 
 // Credentials returns the embedded credentials, sorted by id.
 func (doc *Document) Credentials() []Credential { return doc.credentials }

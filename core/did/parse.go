@@ -35,8 +35,9 @@ var buildSteps = [...]func(*docBuilder, *rawDocument) error{
 
 // docBuilder carries the state of turning a rawDocument into a Document.
 type docBuilder struct {
-	doc   *Document
-	order []int // indices into doc.publicKeys in the order the JSON gives them
+	doc    *Document
+	order  []int // indices into doc.publicKeys in the order the JSON gives them
+	keyIDs seen[URL]
 }
 
 func (r *rawDocument) build() (*Document, error) {
@@ -59,6 +60,7 @@ func (r *rawDocument) build() (*Document, error) {
 
 func (b *docBuilder) controllers(r *rawDocument) error {
 	doc := b.doc
+	listed := seenFor[DID](len(r.controllers))
 	for _, s := range r.controllers {
 		c, err := parseFull(s)
 		if err != nil {
@@ -67,7 +69,7 @@ func (b *docBuilder) controllers(r *rawDocument) error {
 		if c == doc.subject {
 			return errorf(ErrMalformed, "%s: a DID cannot be its own controller", doc.subject)
 		}
-		if slices.Contains(doc.controllers, c) {
+		if listed.add(c) {
 			return errorf(ErrMalformed, "%s: controller %s is listed twice", doc.subject, c)
 		}
 		doc.controllers = append(doc.controllers, c)
@@ -94,6 +96,10 @@ func (b *docBuilder) controllers(r *rawDocument) error {
 // keys collects the keys of publicKey and those written in place in
 // authentication and authorization, in that order.
 func (b *docBuilder) keys(r *rawDocument) error {
+	n := len(r.keys) + len(r.authentication) + len(r.authorization) // at most
+	b.keyIDs = seenFor[URL](n)
+	b.order = make([]int, 0, n)
+	b.doc.publicKeys = make([]PublicKey, 0, n)
 	for i := range r.keys {
 		if err := b.addKey(&r.keys[i], "publicKey"); err != nil {
 			return err
@@ -134,7 +140,7 @@ func (b *docBuilder) addKey(raw *rawKey, member string) error {
 	if typ == "" {
 		typ = DefaultKeyType
 	}
-	if _, dup := doc.PublicKey(id); dup {
+	if b.keyIDs.add(id) {
 		return errorf(ErrMalformed, "%s: key %s is defined twice", doc.subject, id)
 	}
 	k, err := newPublicKey(id, typ, controller, raw.base58)
@@ -189,10 +195,10 @@ func (b *docBuilder) references(r *rawDocument) error {
 	doc := b.doc
 	if doc.defaultKey >= 0 {
 		def := doc.publicKeys[doc.defaultKey].ID
-		slices.SortFunc(doc.publicKeys, func(a, b PublicKey) int { return compareURL(a.ID, b.ID) })
+		doc.publicKeys = sortedByID(doc.publicKeys, keyID)
 		doc.defaultKey = slices.IndexFunc(doc.publicKeys, func(k PublicKey) bool { return k.ID == def })
 	} else {
-		slices.SortFunc(doc.publicKeys, func(a, b PublicKey) int { return compareURL(a.ID, b.ID) })
+		doc.publicKeys = sortedByID(doc.publicKeys, keyID)
 	}
 	legacy := len(r.proofs) == 0 && doc.derivation == DerivedLegacy
 	var err error
@@ -203,8 +209,14 @@ func (b *docBuilder) references(r *rawDocument) error {
 	return err
 }
 
+func keyID(k *PublicKey) URL { return k.ID }
+
 func (b *docBuilder) resolve(refs []rawRef, ids []URL, member string, legacy bool) ([]URL, error) {
 	doc := b.doc
+	listed := seenFor[URL](len(ids) + len(refs))
+	for _, id := range ids {
+		listed.add(id)
+	}
 	for _, ref := range refs {
 		s := ref.ref
 		if ref.key != nil {
@@ -228,7 +240,7 @@ func (b *docBuilder) resolve(refs []rawRef, ids []URL, member string, legacy boo
 		case member == "authorization" && k.Controller == doc.subject:
 			return nil, errorf(ErrMalformed, "%s: authorization key %s is held by the DID itself", doc.subject, id)
 		}
-		if !slices.Contains(ids, id) {
+		if !listed.add(id) {
 			ids = append(ids, id)
 		}
 	}
@@ -238,33 +250,37 @@ func (b *docBuilder) resolve(refs []rawRef, ids []URL, member string, legacy boo
 
 func (b *docBuilder) credentials(r *rawDocument) error {
 	doc := b.doc
+	listed := seenFor[URL](len(r.credentials))
+	doc.credentials = make([]Credential, 0, len(r.credentials))
 	for i := range r.credentials {
 		c, err := r.credentials[i].build(doc.subject)
 		if err != nil {
 			return wrap(ErrMalformed, err, "%s: verifiableCredential", doc.subject)
 		}
-		if slices.ContainsFunc(doc.credentials, func(o Credential) bool { return o.ID == c.ID }) {
+		if listed.add(c.ID) {
 			return errorf(ErrMalformed, "%s: credential %s is listed twice", doc.subject, c.ID)
 		}
 		doc.credentials = append(doc.credentials, *c)
 	}
-	slices.SortFunc(doc.credentials, func(a, b Credential) int { return compareURL(a.ID, b.ID) })
+	doc.credentials = sortedByID(doc.credentials, func(c *Credential) URL { return c.ID })
 	return nil
 }
 
 func (b *docBuilder) services(r *rawDocument) error {
 	doc := b.doc
+	listed := seenFor[URL](len(r.services))
+	doc.services = make([]Service, 0, len(r.services))
 	for _, v := range r.services {
 		s, err := buildService(v, doc.subject)
 		if err != nil {
 			return err
 		}
-		if slices.ContainsFunc(doc.services, func(o Service) bool { return o.ID == s.ID }) {
+		if listed.add(s.ID) {
 			return errorf(ErrMalformed, "%s: service %s is listed twice", doc.subject, s.ID)
 		}
 		doc.services = append(doc.services, s)
 	}
-	slices.SortFunc(doc.services, func(a, b Service) int { return compareURL(a.ID, b.ID) })
+	doc.services = sortedByID(doc.services, func(s *Service) URL { return s.ID })
 	return nil
 }
 
@@ -273,6 +289,7 @@ func (b *docBuilder) services(r *rawDocument) error {
 func buildService(v sdkjson.Value, subject DID) (Service, error) {
 	var s Service
 	var id string
+	s.props = make([]sdkjson.Member, 0, max(0, len(v.Members())-3))
 	for _, m := range v.Members() {
 		switch m.Key {
 		case "id", "type", "serviceEndpoint":
@@ -316,12 +333,13 @@ func (b *docBuilder) expires(r *rawDocument) error {
 
 func (b *docBuilder) proofs(r *rawDocument) error {
 	doc := b.doc
+	creators := seenFor[DID](len(r.proofs))
 	for _, raw := range r.proofs {
 		p, err := raw.build(doc, len(r.proofs) == 1)
 		if err != nil {
 			return err
 		}
-		if slices.ContainsFunc(doc.proofs, func(o Proof) bool { return o.Creator.DID == p.Creator.DID }) {
+		if creators.add(p.Creator.DID) {
 			return errorf(ErrMalformed, "%s: two proofs by %s", doc.subject, p.Creator.DID)
 		}
 		doc.proofs = append(doc.proofs, p)

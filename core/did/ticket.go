@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/keys"
 )
 
@@ -103,12 +104,13 @@ func (t *TransferTicket) build(id, to string, raws []*rawCredentialProof) error 
 	if len(raws) == 0 {
 		return errorf(ErrMalformed, "transfer ticket %s has no proof", t.Subject)
 	}
+	signers := seenFor[DID](len(raws))
 	for _, raw := range raws {
 		p, err := raw.ticketProof(t.Subject)
 		if err != nil {
 			return err
 		}
-		if slices.ContainsFunc(t.Proofs, func(o TicketProof) bool { return o.VerificationMethod.DID == p.VerificationMethod.DID }) {
+		if signers.add(p.VerificationMethod.DID) {
 			return errorf(ErrMalformed, "transfer ticket %s: two proofs by %s", t.Subject, p.VerificationMethod.DID)
 		}
 		t.Proofs = append(t.Proofs, p)
@@ -220,7 +222,7 @@ func (t *TransferTicket) VerifyProofs(doc *Document, docs Lookup, v keys.Verifie
 	digest := keys.Digest(v, t.signingInput())
 	for _, p := range t.Proofs {
 		if p.Type != DefaultKeyType {
-			return errorf(ErrProof, "transfer ticket of %s: proof by %s has type %q, want %q", t.Subject, p.VerificationMethod, p.Type, DefaultKeyType)
+			return errorf(ErrProof, "transfer ticket of %s: proof by %s has type %s, want %q", t.Subject, p.VerificationMethod, excerpt.Quote(p.Type), DefaultKeyType)
 		}
 		key, err := doc.proofKey(p.VerificationMethod, docs)
 		if err != nil {

@@ -128,6 +128,13 @@ func (d *Decoder) list(k Kind) Value {
 		d.scratch = make([]Member, 0, 8)
 	}
 	base := len(d.scratch)
+	if k == Object && d.sorting {
+		for m := d.Object(); m.Next(); {
+			key, v := m.Key(), d.Value()
+			d.scratch = append(d.scratch, Member{Key: key, Value: v})
+		}
+		return Value{kind: Object, list: d.popSorted(base)}
+	}
 	var index map[string]int // built once an object has many members
 	if k == Array {
 		for e := d.Array(); e.Next(); {
@@ -155,24 +162,44 @@ func (d *Decoder) list(k Kind) Value {
 	}
 	items := d.scratch[base:]
 	list := make([]Member, len(items))
-	if k == Object && d.sorting {
-		// Sort positions rather than members, so that each member is
-		// written once, into its final place.
-		var buf [32]int
-		order := buf[:0]
-		for i := range items {
-			order = append(order, i)
-		}
-		slices.SortFunc(order, func(a, b int) int { return CompareUTF16(items[a].Key, items[b].Key) })
-		for i, j := range order {
-			list[i] = items[j]
-		}
-	} else {
-		copy(list, items)
-	}
+	copy(list, items)
 	clear(items)
 	d.scratch = d.scratch[:base]
 	return Value{kind: k, list: list}
+}
+
+// popSorted takes the members of an object off the scratch stack from base
+// on and returns them in key order, a repeated key once with its last
+// value. It sorts the keys with their positions (by key, then position, so
+// that the last of a repeated key ends its run) rather than the members, so
+// that each member is written once, into its final place; no map is needed.
+func (d *Decoder) popSorted(base int) []Member {
+	items := d.scratch[base:]
+	type keyAt struct {
+		key string
+		at  int
+	}
+	var buf [16]keyAt
+	order := buf[:0]
+	for i := range items {
+		order = append(order, keyAt{items[i].Key, i})
+	}
+	slices.SortFunc(order, func(a, b keyAt) int {
+		if c := CompareUTF16(a.key, b.key); c != 0 {
+			return c
+		}
+		return a.at - b.at
+	})
+	list := make([]Member, 0, len(items))
+	for n, k := range order {
+		if n+1 < len(order) && order[n+1].key == k.key {
+			continue // a later member has the same key
+		}
+		list = append(list, items[k.at])
+	}
+	clear(items)
+	d.scratch = d.scratch[:base]
+	return list
 }
 
 func lookup(members []Member, index map[string]int, key string) (int, bool) {
