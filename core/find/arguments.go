@@ -3,6 +3,8 @@ package find
 import (
 	"math"
 	"strings"
+
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // compileIn compiles the array of $in or $nin: values to find, and
@@ -10,7 +12,7 @@ import (
 // https://www.mongodb.com/docs/manual/reference/operator/query/in/#use-the--in-operator-with-a-regular-expression
 func compileIn(op string, arg *Value, at string) (*in, error) {
 	if arg.kind != kindArray {
-		return nil, &ConditionError{InvalidArgument, op, at, "needs an array, found " + arg.String()}
+		return nil, &ConditionError{InvalidArgument, op, at, "needs an array, found " + arg.brief()}
 	}
 	m := &in{}
 	for i := range arg.items {
@@ -23,7 +25,7 @@ func compileIn(op string, arg *Value, at string) (*in, error) {
 			}
 			m.patterns = append(m.patterns, re.re)
 		case item.kind == kindObject && len(item.keys) > 0 && strings.HasPrefix(item.keys[0], "$"):
-			return nil, &ConditionError{InvalidArgument, op, at, "holds values and /regex/ literals, not operators: " + item.String()}
+			return nil, &ConditionError{InvalidArgument, op, at, "holds values and /regex/ literals, not operators: " + item.brief()}
 		default:
 			m.values = append(m.values, &compare{opEq, item})
 		}
@@ -66,7 +68,7 @@ func compileTypes(arg *Value, at string) (matcher, error) {
 			ok = float64(code) == t.num && isBSONType(code)
 		}
 		if !ok {
-			return nil, &ConditionError{InvalidArgument, "$type", at, "unknown type " + t.String() + "; use a BSON type alias such as \"string\" or \"number\", or its number"}
+			return nil, &ConditionError{InvalidArgument, "$type", at, "unknown type " + t.brief() + "; use a BSON type alias such as \"string\" or \"number\", or its number"}
 		}
 		if k, ok := jsonKinds[code]; ok {
 			set |= 1 << k
@@ -98,7 +100,7 @@ func wholeNumber(v *Value) (int64, bool) {
 func compileSize(arg *Value, at string) (matcher, error) {
 	n, ok := wholeNumber(arg)
 	if !ok || n < 0 || n > math.MaxInt32 {
-		return nil, &ConditionError{InvalidArgument, "$size", at, "needs a non-negative whole number, found " + arg.String()}
+		return nil, &ConditionError{InvalidArgument, "$size", at, "needs a non-negative whole number, found " + arg.brief()}
 	}
 	return size(n), nil
 }
@@ -106,13 +108,13 @@ func compileSize(arg *Value, at string) (matcher, error) {
 // compileMod compiles $mod: [divisor, remainder], both truncated toward zero.
 func compileMod(arg *Value, at string) (matcher, error) {
 	if arg.kind != kindArray || len(arg.items) != 2 {
-		return nil, &ConditionError{InvalidArgument, "$mod", at, "needs an array of two numbers [divisor, remainder], found " + arg.String()}
+		return nil, &ConditionError{InvalidArgument, "$mod", at, "needs an array of two numbers [divisor, remainder], found " + arg.brief()}
 	}
 	var dr [2]int64
 	for i := range dr {
 		item := &arg.items[i]
 		if item.kind != kindNumber || math.Abs(item.num) >= 1<<63 {
-			return nil, &ConditionError{InvalidArgument, "$mod", at, "needs numbers within the int64 range, found " + item.String()}
+			return nil, &ConditionError{InvalidArgument, "$mod", at, "needs numbers within the int64 range, found " + item.brief()}
 		}
 		dr[i] = int64(item.num)
 	}
@@ -128,7 +130,7 @@ func compileMod(arg *Value, at string) (matcher, error) {
 // https://www.mongodb.com/docs/manual/reference/operator/query/all/
 func compileAll(arg *Value, at string) (matcher, error) {
 	if arg.kind != kindArray {
-		return nil, &ConditionError{InvalidArgument, "$all", at, "needs an array, found " + arg.String()}
+		return nil, &ConditionError{InvalidArgument, "$all", at, "needs an array, found " + arg.brief()}
 	}
 	if len(arg.items) == 0 {
 		return always(false), nil
@@ -146,7 +148,7 @@ func compileAll(arg *Value, at string) (matcher, error) {
 		case item.kind == kindRegex:
 			all[i], err = literalRegex(item, at)
 		case item.kind == kindObject && len(item.keys) > 0 && strings.HasPrefix(item.keys[0], "$"):
-			return nil, &ConditionError{InvalidArgument, "$all", at, "holds values, /regex/ literals or {$elemMatch: …} objects, not " + item.String()}
+			return nil, &ConditionError{InvalidArgument, "$all", at, "holds values, /regex/ literals or {$elemMatch: …} objects, not " + item.brief()}
 		default:
 			all[i] = &compare{opEq, item}
 		}
@@ -167,7 +169,7 @@ func isElemMatch(v *Value) bool {
 // https://www.mongodb.com/docs/manual/reference/operator/query/elemMatch/
 func compileElemMatch(arg *Value, at string) (matcher, error) {
 	if arg.kind != kindObject {
-		return nil, &ConditionError{InvalidArgument, "$elemMatch", at, "needs an object, found " + arg.String()}
+		return nil, &ConditionError{InvalidArgument, "$elemMatch", at, "needs an object, found " + arg.brief()}
 	}
 	if isOperatorObject(arg) {
 		pred, err := compileOperators(arg, at)
@@ -190,7 +192,7 @@ func compileNot(arg *Value, at string) (matcher, error) {
 	case arg.kind == kindObject && len(arg.keys) > 0 && strings.HasPrefix(arg.keys[0], "$"):
 		m, err = compileOperators(arg, at)
 	default:
-		return nil, &ConditionError{InvalidArgument, "$not", at, "needs a /regex/ or a non-empty operator object, found " + arg.String()}
+		return nil, &ConditionError{InvalidArgument, "$not", at, "needs a /regex/ or a non-empty operator object, found " + arg.brief()}
 	}
 	if err != nil {
 		return nil, err
@@ -207,11 +209,11 @@ func compileRegexOperator(arg, options *Value, at string) (matcher, error) {
 	case kindRegex:
 		pattern, flags = splitRegexLiteral(arg.str)
 	default:
-		return nil, &ConditionError{InvalidArgument, "$regex", at, "needs a string or a /regex/ literal, found " + arg.String()}
+		return nil, &ConditionError{InvalidArgument, "$regex", at, "needs a string or a /regex/ literal, found " + arg.brief()}
 	}
 	if options != nil {
 		if options.kind != kindString {
-			return nil, &ConditionError{InvalidArgument, "$options", at, "needs a string of options, found " + options.String()}
+			return nil, &ConditionError{InvalidArgument, "$options", at, "needs a string of options, found " + options.brief()}
 		}
 		if flags != "" {
 			return nil, &ConditionError{InvalidArgument, "$options", at, "options given both in the /regex/ literal and in $options"}
@@ -224,13 +226,13 @@ func compileRegexOperator(arg, options *Value, at string) (matcher, error) {
 // literalRegex compiles a /pattern/flags literal used as a condition.
 func literalRegex(v *Value, at string) (regexMatch, error) {
 	pattern, flags := splitRegexLiteral(v.str)
-	return newRegexMatch(v.str, pattern, flags, at)
+	return newRegexMatch(excerpt.Cut(v.str), pattern, flags, at)
 }
 
 func newRegexMatch(op, pattern, flags, at string) (regexMatch, error) {
 	re, err := compileRegex(pattern, flags)
 	if err != nil {
-		return regexMatch{}, &ConditionError{InvalidArgument, op, at, err.Error()}
+		return regexMatch{}, &ConditionError{InvalidArgument, op, at, regexProblem(err)}
 	}
 	return regexMatch{re}, nil
 }

@@ -52,7 +52,7 @@ func compileLogical(op string, arg *Value, at string, inShape bool) (matcher, er
 		for i := range arg.items {
 			item := &arg.items[i]
 			if item.kind != kindObject {
-				return nil, &ConditionError{InvalidArgument, op, at, "needs a non-empty array of condition objects, found " + item.String()}
+				return nil, &ConditionError{InvalidArgument, op, at, "needs a non-empty array of condition objects, found " + item.brief()}
 			}
 			var err error
 			if kids[i], err = compileQuery(item, at, inShape); err != nil {

@@ -1,6 +1,7 @@
 package find
 
 import (
+	"fmt"
 	"strings"
 	"unsafe"
 )
@@ -26,6 +27,9 @@ func Compile(text string) (*Condition, error) {
 	src, err := parse(text, true)
 	if err != nil {
 		return nil, err
+	}
+	if n := regexBytes(&src); n > MaxRegexBytes {
+		return nil, &ConditionError{InvalidArgument, "$regex", "", fmt.Sprintf("the regular expressions of a condition hold at most %d bytes of pattern together, these hold %d", MaxRegexBytes, n)}
 	}
 	root, err := compileQuery(&src, "", false)
 	if err != nil {

@@ -1,6 +1,10 @@
 package find
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/didlight/didlight/core/excerpt"
+)
 
 // SyntaxError reports text that is not a (relaxed) JSON value: what was
 // expected and what was found at which byte offset.
@@ -59,7 +63,7 @@ type ConditionError struct {
 func (e *ConditionError) Error() string {
 	at := "at the top level"
 	if e.Path != "" {
-		at = fmt.Sprintf("on path %q", e.Path)
+		at = "on path " + excerpt.Quote(e.Path)
 	}
-	return fmt.Sprintf("find: %s %s %s: %s", e.Rule, e.Operator, at, e.Detail)
+	return fmt.Sprintf("find: %s %s %s: %s", e.Rule, excerpt.Cut(e.Operator), at, e.Detail)
 }

@@ -163,3 +163,25 @@ func TestParseJSONIsStrict(t *testing.T) {
 		}
 	}
 }
+
+// Regular expressions are refused beyond MaxRegexBytes of pattern in all,
+// before any is compiled; errors about long values quote only their start.
+func TestLongInputs(t *testing.T) {
+	long := strings.Repeat("a", MaxRegexBytes/2)
+	for _, tc := range []struct{ cond, want string }{
+		{`{id: /` + long + long + `x/}`, "at most 16384 bytes of pattern"},
+		{`{id: /` + long + `/, did: {$regex: "` + long + `x"}}`, "at most 16384 bytes of pattern"},
+		{`{a: {$in: [/` + long + `/, /x` + long + `/]}}`, "at most 16384 bytes of pattern"},
+		{`{$or: "` + strings.Repeat("x", 50000) + `"}`, "needs a non-empty array"},
+		{`{"$` + strings.Repeat("x", 50000) + `": 1}`, "unknown operator"},
+		{`{a: {$size: "` + strings.Repeat("x", 50000) + `"}}`, "$size"},
+	} {
+		_, err := Compile(tc.cond)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 400 {
+			t.Errorf("Compile of %d bytes: error %.500v, want a short one with %q", len(tc.cond), err, tc.want)
+		}
+	}
+	if _, err := Compile(`{id: /` + long + `/i, did: {$regex: "` + long + `"}}`); err != nil {
+		t.Errorf("patterns of %d bytes in all: %v", MaxRegexBytes, err)
+	}
+}

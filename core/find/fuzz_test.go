@@ -45,6 +45,9 @@ func FuzzCompile(f *testing.F) {
 			if !errors.As(err, &se) && !errors.As(err, &ce) {
 				t.Fatalf("Compile(%q) failed with %T: %v", text, err, err)
 			}
+			if len(err.Error()) > 1500 {
+				t.Fatalf("Compile of %d bytes: error of %d bytes: %.200s", len(text), len(err.Error()), err)
+			}
 			return
 		}
 		again, err := Compile(c.String())

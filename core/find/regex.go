@@ -1,9 +1,13 @@
 package find
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
+
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // regexOptions are the store's regular expression options: i (ignore
@@ -12,6 +16,30 @@ import (
 // are ignored) and u (Unicode; accepted and redundant, text is always UTF-8).
 // https://www.mongodb.com/docs/manual/reference/operator/query/regex/#mongodb-query-op.-options
 const regexOptions = "imsxu"
+
+// MaxRegexBytes bounds the patterns of a condition's regular expressions,
+// taken together. Compiling a pattern costs some hundred times more per
+// byte than reading the rest of a condition, and more than linearly beyond
+// a few tens of kilobytes (Go's regexp), so that without a bound one query
+// could spend seconds compiling. Patterns people write are short.
+const MaxRegexBytes = 16 << 10
+
+// regexBytes returns how many bytes of pattern v holds: its /regex/
+// literals and the strings given to $regex, at any depth.
+func regexBytes(v *Value) int {
+	n := 0
+	if v.kind == kindRegex {
+		pattern, _ := splitRegexLiteral(v.str)
+		n += len(pattern)
+	}
+	for i := range v.items {
+		if i < len(v.keys) && v.keys[i] == "$regex" && v.items[i].kind == kindString {
+			n += len(v.items[i].str)
+		}
+		n += regexBytes(&v.items[i])
+	}
+	return n
+}
 
 // compileRegex compiles a pattern with the store's options. Patterns use
 // Go's RE2 syntax, which covers the PCRE syntax people use in queries;
@@ -34,6 +62,16 @@ func compileRegex(pattern, options string) (*regexp.Regexp, error) {
 		pattern = "(?" + flags + ")" + pattern
 	}
 	return regexp.Compile(pattern)
+}
+
+// regexProblem says what is wrong with a pattern, quoting the part regexp
+// names briefly (its errors quote it whole).
+func regexProblem(err error) string {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		return "invalid regular expression: " + string(se.Code) + ": " + excerpt.Quote(se.Expr)
+	}
+	return excerpt.Cut(err.Error())
 }
 
 // splitRegexLiteral splits a /pattern/flags literal.

@@ -3,6 +3,8 @@ package find
 import (
 	"math"
 	"strconv"
+
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // kind is the type of a JSON value, numbered in the store's comparison
@@ -55,6 +57,10 @@ func (v *Value) field(name string) *Value {
 func (v Value) String() string {
 	return string(v.appendJSON(nil))
 }
+
+// brief renders v for an error message: as String does, cut to its start
+// when long (see package excerpt).
+func (v Value) brief() string { return excerpt.Cut(v.String()) }
 
 func (v *Value) appendJSON(b []byte) []byte {
 	switch v.kind {
