@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // Args reads the params of a method whose parameters have names, in either
@@ -29,7 +31,7 @@ func Args(params json.RawMessage, names ...string) (map[string]json.RawMessage, 
 	case "an array":
 		var list []json.RawMessage
 		if err := json.Unmarshal(params, &list); err != nil {
-			return nil, InvalidParams(err.Error())
+			return nil, InvalidParams(DescribeError(err, "params"))
 		}
 		if len(list) > len(names) {
 			return nil, InvalidParams(fmt.Sprintf("params holds %d values; %s", len(list), takes(names)))
@@ -39,11 +41,11 @@ func Args(params json.RawMessage, names ...string) (map[string]json.RawMessage, 
 		}
 	case "an object":
 		if err := json.Unmarshal(params, &out); err != nil {
-			return nil, InvalidParams(err.Error())
+			return nil, InvalidParams(DescribeError(err, "params"))
 		}
 		for name := range out {
 			if !slices.Contains(names, name) {
-				return nil, InvalidParams(fmt.Sprintf("unknown parameter %.40q; %s", name, takes(names)))
+				return nil, InvalidParams(fmt.Sprintf("unknown parameter %s; %s", excerpt.Quote(name), takes(names)))
 			}
 		}
 	default:

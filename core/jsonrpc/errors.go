@@ -1,6 +1,10 @@
 package jsonrpc
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/didlight/didlight/core/excerpt"
+)
 
 // Error codes of JSON-RPC 2.0 and of the resolver interface.
 const (
@@ -10,6 +14,7 @@ const (
 	CodeInvalidParams  = -32602
 	CodeInternalError  = -32603
 	CodeResolverError  = -32001 // the resolver could not execute the request
+	CodeRefused        = -32003 // the server's policy refuses the request (a web page of another site, a form)
 )
 
 // Error is a JSON-RPC error object. It implements error so that method
@@ -46,7 +51,7 @@ func InvalidRequest(detail string) *Error {
 
 // MethodNotFound reports an unknown method, naming it.
 func MethodNotFound(method string) *Error {
-	return withData(CodeMethodNotFound, "Method not found", fmt.Sprintf("no method %q", method))
+	return withData(CodeMethodNotFound, "Method not found", "no method "+excerpt.Quote(method))
 }
 
 // InvalidParams reports parameters a method cannot use.
@@ -59,6 +64,10 @@ func InvalidParams(detail string) *Error {
 func QueryParamsInvalid(detail string) *Error {
 	return withData(CodeInvalidParams, "Query parameters invalid.", detail)
 }
+
+// Refused reports a request the server's policy refuses to serve, such as
+// a control sent by a web page of another site; detail says why.
+func Refused(detail string) *Error { return withData(CodeRefused, "Request refused", detail) }
 
 // InternalError reports a failure of the server itself.
 func InternalError(detail string) *Error {

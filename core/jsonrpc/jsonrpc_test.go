@@ -19,7 +19,9 @@ func TestDecodeSingle(t *testing.T) {
 		{"negative id", `{"method":"query","id":-7}`, "query", "-7", 0},
 		{"1.0 style", `{"method":"resolvedid","params":{},"id":3}`, "resolvedid", "3", 0},
 		{"ela-cli style", `{"id":null,"jsonrpc":"","method":"getblockcount","params":{}}`, "getblockcount", "null", 0},
-		{"no id", `{"jsonrpc":"2.0","method":"resolvedid"}`, "resolvedid", "null", 0},
+		{"1.0 style without id", `{"method":"resolvedid"}`, "resolvedid", "null", 0},
+		{"ela-cli's empty version", `{"jsonrpc":"","method":"getblockcount","id":4}`, "getblockcount", "4", 0},
+		{"1.0 named", `{"jsonrpc":"1.0","method":"getblockcount","id":"x"}`, "getblockcount", `"x"`, 0},
 		{"null id", `{"jsonrpc":"2.0","method":"resolvedid","id":null}`, "resolvedid", "null", 0},
 		{"decimal id", `{"jsonrpc":"2.0","method":"m","id":1.5}`, "", "null", CodeInvalidRequest},
 		{"exponent id", `{"jsonrpc":"2.0","method":"m","id":1e3}`, "", "null", CodeInvalidRequest},
@@ -27,6 +29,9 @@ func TestDecodeSingle(t *testing.T) {
 		{"wrong version", `{"jsonrpc":"3.0","method":"m","id":1}`, "", "null", CodeInvalidRequest},
 		{"no method", `{"jsonrpc":"2.0","id":9}`, "", "9", CodeInvalidRequest},
 		{"method not string", `{"jsonrpc":"2.0","method":5,"id":9}`, "", "null", CodeInvalidRequest},
+		{"method null", `{"jsonrpc":"2.0","method":null,"id":9}`, "", "null", CodeInvalidRequest},
+		{"version not a string", `{"jsonrpc":2,"method":"m","id":9}`, "", "null", CodeInvalidRequest},
+		{"names are case-sensitive", `{"jsonrpc":"2.0","METHOD":"m","id":9}`, "", "9", CodeInvalidRequest},
 		{"not an object", `"resolvedid"`, "", "null", CodeInvalidRequest},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -42,6 +47,91 @@ func TestDecodeSingle(t *testing.T) {
 				t.Errorf("method %q id %s, want %q %s", c.Method, c.ID, tc.method, tc.id)
 			}
 		})
+	}
+}
+
+// A 2.0 request without an id member is a notification; one with id null,
+// or without a version (1.0 style, or ela-cli's empty one), is not; an
+// invalid request is answered even without an id.
+func TestNotifications(t *testing.T) {
+	for _, tc := range []struct {
+		body         string
+		notification bool
+		code         int
+	}{
+		{`{"jsonrpc":"2.0","method":"dev_mine"}`, true, 0},
+		{`{"jsonrpc":"2.0","method":"dev_mine","params":{}}`, true, 0},
+		{`{"jsonrpc":"2.0","method":"dev_mine","id":null}`, false, 0},
+		{`{"method":"dev_mine"}`, false, 0},
+		{`{"jsonrpc":"","method":"dev_mine"}`, false, 0},
+		{`{"jsonrpc":"2.0","method":5}`, false, CodeInvalidRequest},
+		{`{"jsonrpc":"2.0"}`, false, CodeInvalidRequest},
+	} {
+		calls, _, err := Decode([]byte(tc.body))
+		if err != nil || len(calls) != 1 {
+			t.Fatalf("Decode(%s): %v", tc.body, err)
+		}
+		if c := calls[0]; c.Notification != tc.notification || code(c.Err) != tc.code {
+			t.Errorf("Decode(%s): notification %v, error %v; want %v, code %d", tc.body, c.Notification, c.Err, tc.notification, tc.code)
+		}
+	}
+}
+
+// Errors say what is wrong in JSON's terms, never in Go's, and quote at
+// most the start of what they were given.
+func TestErrorsSayNoGo(t *testing.T) {
+	long := strings.Repeat("x", 70000)
+	bodies := []string{
+		`{"jsonrpc":"` + long + `","method":"m","id":1}`,
+		`{"jsonrpc":"2.0","method":"m","id":1` + long,
+		`{"jsonrpc":"2.0","method":["m"],"id":1}`,
+		`{"jsonrpc":"2.0","method":"m","id":1.` + strings.Repeat("5", 70000) + `}`,
+		`nul`, `[1,`, `{"a" 1}`,
+	}
+	for _, body := range bodies {
+		calls, _, err := Decode([]byte(body))
+		if err == nil {
+			err = calls[0].Err
+		}
+		checkNoGo(t, body, err)
+	}
+	type params struct {
+		DID   string `json:"did"`
+		Limit int    `json:"limit"`
+		Skip  uint   `json:"skip"`
+	}
+	for in, want := range map[string]string{
+		`{"limit":"x"}`:                "limit: want an integer",
+		`{"limit":1.5}`:                "limit: want an integer",
+		`{"limit":1e30}`:               "limit: want an integer",
+		`{"skip":-1}`:                  "skip: want an integer of 0 or more",
+		`{"did":{"a":1}}`:              "did: want a string",
+		`{"` + long + `":1}`:           "unknown parameter",
+		`[{"did":1},2]`:                "holds 2 elements",
+		`{"did":"` + long + `","x":1}`: `unknown parameter "x": want did, limit or skip`,
+	} {
+		err := DecodeParams(json.RawMessage(in), new(params))
+		if err == nil || !strings.Contains(fmt.Sprint(err.Data), want) {
+			t.Errorf("DecodeParams(%.40s) = %v, want %q", in, err, want)
+		}
+		checkNoGo(t, in, err)
+	}
+}
+
+func checkNoGo(t *testing.T, in string, err *Error) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%.40s: no error", in)
+		return
+	}
+	data := fmt.Sprint(err.Data)
+	for _, goText := range []string{"Go ", "json:", "struct", "unmarshal", "int64", "[]"} {
+		if strings.Contains(data, goText) {
+			t.Errorf("%.40s: data %q speaks Go (%q)", in, data, goText)
+		}
+	}
+	if len(data) > 300 {
+		t.Errorf("%.40s: data of %d bytes, want the input quoted at its start only", in, len(data))
 	}
 }
 
@@ -103,8 +193,11 @@ func TestDecodeParams(t *testing.T) {
 		{`[{"did":"a"},{"did":"b"}]`, params{}, "holds 2 elements"},
 		{`["a"]`, params{}, "params is a string"},
 		{``, params{}, "params is nothing"},
-		{`{"did":"a","al":true}`, params{}, `unknown field "al"`},
-		{`{"did":5}`, params{}, "cannot unmarshal number"},
+		{`{"did":"a","al":true}`, params{}, `unknown parameter "al": want did or all`},
+		{`{"DID":"a"}`, params{}, `unknown parameter "DID"`}, // names are matched exactly
+		{`{"did":5}`, params{}, "did: want a string"},
+		{`{"did":"a","all":"yes"}`, params{}, "all: want true or false"},
+		{`"x"`, params{}, "params is a string"},
 	} {
 		var got params
 		err := DecodeParams(json.RawMessage(tc.in), &got)
@@ -169,6 +262,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		calls, batch, err := Decode(body)
 		if err != nil {
+			checkNoGo(t, string(body), err)
 			if len(calls) != 0 {
 				t.Fatalf("error %v with %d calls", err, len(calls))
 			}
@@ -181,12 +275,40 @@ func FuzzDecode(f *testing.F) {
 			if !json.Valid(c.ID) {
 				t.Fatalf("call id %q is not JSON", c.ID)
 			}
+			if c.Notification && (c.Err != nil || string(c.ID) != "null") {
+				t.Fatalf("a notification with error %v and id %s", c.Err, c.ID)
+			}
+			if c.Err != nil {
+				checkNoGo(t, string(body), c.Err)
+			}
 			if c.Err == nil && c.Method == "" {
 				t.Fatal("valid call without method")
 			}
 			if _, err := json.Marshal(Result(c.ID, nil)); err != nil {
 				t.Fatalf("answer does not encode: %v", err)
 			}
+		}
+	})
+}
+
+func FuzzDecodeParams(f *testing.F) {
+	for _, s := range []string{`{"did":"x","all":true}`, `[{"did":"x"}]`, `{"limit":1.5}`, `{"did":null}`, `[]`, `{"":1}`} {
+		f.Add([]byte(s))
+	}
+	type params struct {
+		DID   *string `json:"did"`
+		All   bool    `json:"all"`
+		Limit int     `json:"limit"`
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if !json.Valid(in) {
+			return // bodies are checked whole before their params are read
+		}
+		if err := DecodeParams(in, new(params)); err != nil {
+			if err.Code != CodeInvalidParams {
+				t.Fatalf("code %d", err.Code)
+			}
+			checkNoGo(t, string(in), err)
 		}
 	})
 }

@@ -3,7 +3,13 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // Request is one decoded call. ID is the raw JSON of the id (a string, an
@@ -12,10 +18,15 @@ type Request struct {
 	Method string
 	Params json.RawMessage
 	ID     json.RawMessage
+
+	// Notification reports a 2.0 request without an id member: the server
+	// must not answer it, not even with an error (JSON-RPC 2.0, section 4.1).
+	Notification bool
 }
 
 // Call is one element of a body: a Request, or the Error that made it
-// invalid (then ID is null).
+// invalid (then ID is null, or the request's id when that was valid). An
+// invalid call is answered even without an id.
 type Call struct {
 	Request
 	Err *Error
@@ -25,6 +36,9 @@ type Call struct {
 // a whole, so that one request cannot make the server do unbounded work.
 const MaxBatch = 100
 
+// Version is the protocol version a 2.0 request names.
+const Version = "2.0"
+
 var null = json.RawMessage("null")
 
 // Decode parses a request body. batch reports whether the body was an array,
@@ -32,13 +46,13 @@ var null = json.RawMessage("null")
 // array or a batch over MaxBatch returns a single error and no calls.
 func Decode(body []byte) (calls []Call, batch bool, err *Error) {
 	body = bytes.TrimSpace(body)
-	if !json.Valid(body) {
-		return nil, false, ParseError(syntaxDetail(body))
+	if err := checkJSON(body); err != nil {
+		return nil, false, err
 	}
 	if len(body) > 0 && body[0] == '[' {
 		var raws []json.RawMessage
 		if err := json.Unmarshal(body, &raws); err != nil {
-			return nil, true, InvalidRequest(err.Error())
+			return nil, true, InvalidRequest("the batch is not an array of requests")
 		}
 		switch {
 		case len(raws) == 0:
@@ -55,45 +69,66 @@ func Decode(body []byte) (calls []Call, batch bool, err *Error) {
 	return []Call{decodeOne(body)}, false, nil
 }
 
-func syntaxDetail(body []byte) string {
-	var v any
-	err := json.Unmarshal(body, &v)
-	if err == nil {
-		return "invalid JSON"
+// checkJSON reports a body that is not JSON, saying where it stops being
+// JSON; it builds nothing.
+func checkJSON(body []byte) *Error {
+	err := json.Unmarshal(body, new(struct{}))
+	var syntax *json.SyntaxError
+	if !errors.As(err, &syntax) {
+		return nil // JSON, whatever its shape
 	}
-	return err.Error()
+	at := int(syntax.Offset)
+	if at >= len(body) {
+		return ParseError(fmt.Sprintf("unexpected end of the JSON text at byte %d", len(body)))
+	}
+	return ParseError(fmt.Sprintf("not JSON: unexpected %s at byte %d", excerpt.Quote(string(body[max(at-1, 0):at])), at))
 }
 
-// wireRequest is a request as it arrives. Pointers tell absent from null.
-type wireRequest struct {
-	JSONRPC *string         `json:"jsonrpc"`
-	Method  *string         `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	ID      json.RawMessage `json:"id"`
-}
-
+// decodeOne reads one request object. Its members are read by name, exactly
+// (JSON-RPC names are case-sensitive), and checked one by one so that an
+// error says which member is wrong and what it should be.
 func decodeOne(raw json.RawMessage) Call {
-	invalid := func(format string, args ...any) Call {
-		return Call{Request: Request{ID: null}, Err: InvalidRequest(fmt.Sprintf(format, args...))}
+	invalid := func(id json.RawMessage, format string, args ...any) Call {
+		return Call{Request: Request{ID: id}, Err: InvalidRequest(fmt.Sprintf(format, args...))}
 	}
-	if len(raw) == 0 || raw[0] != '{' {
-		return invalid("a request is a JSON object, got %s", kind(raw))
+	var members map[string]json.RawMessage
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &members) != nil {
+		return invalid(null, "a request is a JSON object, got %s", kind(raw))
 	}
-	var w wireRequest
-	if err := json.Unmarshal(raw, &w); err != nil {
-		return invalid("%v", err)
-	}
-	id, err := checkID(w.ID)
+	idRaw, hasID := members["id"]
+	id, err := checkID(idRaw)
 	if err != nil {
-		return invalid("%v", err)
+		return invalid(null, "%v", err)
 	}
-	switch {
-	case w.JSONRPC != nil && *w.JSONRPC != "2.0" && *w.JSONRPC != "1.0" && *w.JSONRPC != "":
-		return invalid("jsonrpc is %q, want \"2.0\"", *w.JSONRPC)
-	case w.Method == nil || *w.Method == "":
-		return Call{Request: Request{ID: id}, Err: InvalidRequest("method is missing")}
+	version, err := checkVersion(members["jsonrpc"])
+	if err != nil {
+		return invalid(null, "%v", err)
 	}
-	return Call{Request: Request{Method: *w.Method, Params: w.Params, ID: id}}
+	var method string
+	if m, ok := members["method"]; !ok || json.Unmarshal(m, &method) != nil || method == "" {
+		if ok && (len(m) == 0 || m[0] != '"') {
+			return invalid(null, "method: want a string, got %s", kind(m))
+		}
+		return invalid(id, "method is missing")
+	}
+	return Call{Request: Request{Method: method, Params: members["params"], ID: id, Notification: version == Version && !hasID}}
+}
+
+// checkVersion reads the jsonrpc member: "2.0"; or absent, empty (as ela-cli
+// sends it) or "1.0", all answered as 2.0. It returns the version given.
+func checkVersion(raw json.RawMessage) (string, error) {
+	if raw == nil {
+		return "", nil
+	}
+	var v string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &v) != nil {
+		return "", fmt.Errorf("jsonrpc: want %q, got %s", Version, kind(raw))
+	}
+	switch v {
+	case Version, "", "1.0":
+		return v, nil
+	}
+	return "", fmt.Errorf("jsonrpc is %s, want %q", excerpt.Quote(v), Version)
 }
 
 // checkID returns the id to echo: null when absent; an error for an id that
@@ -109,7 +144,7 @@ func checkID(id json.RawMessage) (json.RawMessage, error) {
 		return null, nil
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		if bytes.ContainsAny(id, ".eE") {
-			return nil, fmt.Errorf("id %s is not an integer", id)
+			return nil, fmt.Errorf("id %s is not an integer", excerpt.Bytes(id))
 		}
 		return id, nil
 	}
@@ -136,15 +171,18 @@ func kind(raw json.RawMessage) string {
 	return "a number"
 }
 
-// DecodeParams unmarshals params into v. It accepts an object, or an array
-// holding exactly one object (the form the Elastos DID SDKs send). Unknown
-// members are refused so that a misspelt parameter is reported, not ignored.
+// DecodeParams unmarshals params into v, a pointer to a struct whose json
+// tags name the parameters. It accepts an object, or an array holding
+// exactly one object (the form the Elastos DID SDKs send). A member that
+// names no parameter is refused, so that a misspelt parameter is reported,
+// not ignored; names are matched exactly. Errors name the parameter and
+// what it should be ("limit: want an integer").
 func DecodeParams(params json.RawMessage, v any) *Error {
 	params = bytes.TrimSpace(params)
 	if len(params) > 0 && params[0] == '[' {
 		var list []json.RawMessage
 		if err := json.Unmarshal(params, &list); err != nil {
-			return InvalidParams(err.Error())
+			return InvalidParams("params: want an object, or an array holding one object")
 		}
 		if len(list) != 1 {
 			return InvalidParams(fmt.Sprintf("params array holds %d elements, want one object", len(list)))
@@ -154,10 +192,96 @@ func DecodeParams(params json.RawMessage, v any) *Error {
 	if len(params) == 0 || params[0] != '{' {
 		return InvalidParams(fmt.Sprintf("params is %s, want an object", kind(params)))
 	}
-	dec := json.NewDecoder(bytes.NewReader(params))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return InvalidParams(err.Error())
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(params, &members); err != nil {
+		return InvalidParams("params: want an object")
+	}
+	names := paramNames(reflect.TypeOf(v))
+	for name := range members {
+		if !slices.Contains(names, name) {
+			return InvalidParams(fmt.Sprintf("unknown parameter %s: want %s", excerpt.Quote(name), orList(names)))
+		}
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return InvalidParams(DescribeError(err, "params"))
 	}
 	return nil
+}
+
+// paramNames returns the parameter names of the struct t points to: its
+// fields' json names.
+func paramNames(t reflect.Type) []string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	names := make([]string, 0, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == "-" || !f.IsExported():
+			continue
+		case name == "":
+			name = f.Name
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// orList writes names as "a, b or c" ("no parameters" for none).
+func orList(names []string) string {
+	switch len(names) {
+	case 0:
+		return "no parameters"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// DescribeError says what is wrong with JSON that encoding/json refused to
+// decode into a struct, in the terms of JSON rather than of Go: which
+// member, and the JSON it wants ("limit: want an integer"), or where the
+// text stops being JSON. whole names the value decoded, for errors about
+// all of it.
+func DescribeError(err error, whole string) string {
+	var typ *json.UnmarshalTypeError
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &typ):
+		name := typ.Field
+		if name == "" {
+			name = whole
+		}
+		return name + ": want " + jsonKind(typ.Type)
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("%s: not JSON (at byte %d)", whole, syntax.Offset)
+	}
+	return whole + ": want an object"
+}
+
+// jsonKind names the JSON values a Go type takes.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "an integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer of 0 or more"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
 }
