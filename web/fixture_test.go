@@ -289,7 +289,7 @@ type queryPage struct {
 }
 
 func (f *fixture) query(q chain.Query) (*queryPage, error) {
-	raw, err := f.chain.Query(q)
+	raw, err := f.chain.Query(context.Background(), q)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ type queryParams struct {
 
 // query answers query: exactly one of service, credential and query, then
 // skip and limit.
-func (s *Server) query(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+func (s *Server) query(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p queryParams
 	if err := jsonrpc.DecodeParams(params, &p); err != nil {
 		return nil, err
@@ -32,7 +32,7 @@ func (s *Server) query(_ context.Context, params json.RawMessage) (any, *jsonrpc
 	if err != nil {
 		return nil, err
 	}
-	result, cerr := s.chain.Query(q)
+	result, cerr := s.chain.Query(ctx, q)
 	if cerr != nil {
 		return nil, s.chainFailure("query", jsonrpc.QueryParamsInvalid, cerr)
 	}

@@ -16,9 +16,10 @@ import (
 // or not found (3). While the id is not declared, issuer (nil for none)
 // says whose revokes count. An unknown id is a result, not an error.
 func (c *Chain) ResolveCredential(id did.URL, issuer *did.DID) ([]byte, error) {
+	key := id.Key() // before the store read: nothing but reading goes on in one
 	var out []byte
 	err := c.view(func(s snapshot) error {
-		h, err := s.credentialHistory(id.Key())
+		h, err := s.credentialHistory(key)
 		if err != nil {
 			return err
 		}
@@ -38,9 +39,9 @@ func (c *Chain) ResolveCredential(id did.URL, issuer *did.DID) ([]byte, error) {
 // resolve.CredentialPage says (limit 0 means its default). A negative skip
 // or limit is an error wrapping ErrQuery.
 func (c *Chain) ListCredentials(d did.DID, skip, limit int) ([]byte, error) {
+	prefix := record.PostingPrefix(d.Key()) // before the store read: nothing but reading goes on in one
 	var out []byte
 	err := c.view(func(s snapshot) error {
-		prefix := record.PostingPrefix(d.Key())
 		var all []string
 		for k, v := range bucket(s.tx, bucketOwned).Scan(store.Range{Prefix: prefix, Reverse: true}) {
 			if _, err := record.ParsePostingKey(prefix, k); err != nil {

@@ -99,10 +99,10 @@ func ExampleChain_Query() {
 		create, _ := idop.NewCreate(doc, primary.ID, key)
 		c.SubmitRequest(ctx, create)
 	}
-	byType, _ := c.Query(chain.Query{Service: "Hub", Limit: 1})
+	byType, _ := c.Query(context.Background(), chain.Query{Service: "Hub", Limit: 1})
 	fmt.Println(string(byType[:30]))
 	cond, _ := find.Compile(`{"service.serviceEndpoint":{$regex:"^https://ben"}}`)
-	byCondition, _ := c.Query(chain.Query{Condition: cond})
+	byCondition, _ := c.Query(context.Background(), chain.Query{Condition: cond})
 	fmt.Println(string(byCondition[:30]))
 	// Output:
 	// {"total":2,"start":0,"count":1

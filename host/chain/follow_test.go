@@ -73,8 +73,8 @@ func TestApplyFollowsProducer(t *testing.T) {
 		}
 	}
 	for _, q := range []Query{{Service: "VaultService", Limit: 10}, {Service: "HubService", Limit: 10}, {Credential: "EmailCredential", Limit: 10}} {
-		want, _ := p.c.Query(q)
-		got, err := f.c.Query(q)
+		want, _ := p.c.Query(context.Background(), q)
+		got, err := f.c.Query(context.Background(), q)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("query %+v: follower %s (%v), producer %s", q, got, err, want)
 		}

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -39,8 +40,9 @@ type Query struct {
 // documents match, and those of the page, in the order their DIDs were
 // created. A condition is matched against each document's query view (see
 // resolve.View); when it requires a service type, a credential type or an
-// id, only the documents that index yields are matched.
-func (c *Chain) Query(q Query) ([]byte, error) {
+// id, only the documents that index yields are matched. A query stops,
+// with ctx's error, once ctx is done: its scan may read every DID.
+func (c *Chain) Query(ctx context.Context, q Query) ([]byte, error) {
 	if err := q.normalize(); err != nil {
 		return nil, err
 	}
@@ -51,11 +53,11 @@ func (c *Chain) Query(q Query) ([]byte, error) {
 		var err error
 		switch {
 		case q.Condition != nil:
-			err = s.match(q.Condition, p.add)
+			err = s.match(ctx, q.Condition, p.add)
 		case q.Service != "":
-			err = s.postings(bucketServices, q.Service, p.add)
+			err = s.postings(ctx, bucketServices, q.Service, p.add)
 		default:
-			err = s.postings(bucketCredTypes, q.Credential, p.add)
+			err = s.postings(ctx, bucketCredTypes, q.Credential, p.add)
 		}
 		if err != nil {
 			return err
@@ -113,10 +115,14 @@ func (p *pager) add(key string) {
 	p.total++
 }
 
-// postings calls visit with the DIDs posted under typ, in creation order.
-func (s snapshot) postings(name, typ string, visit func(key string)) error {
+// postings calls visit with the DIDs posted under typ, in creation order,
+// until ctx is done.
+func (s snapshot) postings(ctx context.Context, name, typ string, visit func(key string)) error {
 	prefix := record.PostingPrefix(typ)
 	for k, v := range bucket(s.tx, name).Scan(store.Range{Prefix: prefix}) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if _, err := record.ParsePostingKey(prefix, k); err != nil {
 			return err
 		}
@@ -126,10 +132,13 @@ func (s snapshot) postings(name, typ string, visit func(key string)) error {
 }
 
 // match calls visit with the DIDs whose view satisfies cond, in creation
-// order.
-func (s snapshot) match(cond *find.Condition, visit func(key string)) error {
+// order, until ctx is done.
+func (s snapshot) match(ctx context.Context, cond *find.Condition, visit func(key string)) error {
 	views := bucket(s.tx, bucketViews)
 	test := func(v []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		view, err := record.ParseView(v)
 		if err != nil {
 			return err

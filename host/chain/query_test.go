@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,7 +85,7 @@ type queried struct {
 
 func (f *fixture) query(q Query) queried {
 	f.t.Helper()
-	b, err := f.c.Query(q)
+	b, err := f.c.Query(context.Background(), q)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -221,6 +222,20 @@ func TestQuery(t *testing.T) {
 	checkIndexes(t, f.c)
 }
 
+// A query whose context is done stops, with its error: one whose client
+// left or whose node is stopping reads no further.
+func TestQueryCancelled(t *testing.T) {
+	f := newFixture(t, Config{})
+	population(t, f, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, q := range []Query{{Condition: compile(t, `{}`)}, {Service: "Hub"}, {Condition: compile(t, `{"service.type":"Hub"}`)}} {
+		if _, err := f.c.Query(ctx, q); !errors.Is(err, context.Canceled) {
+			t.Errorf("Query(%+v) with its context cancelled = %v, want context.Canceled", q, err)
+		}
+	}
+}
+
 func TestQueryParams(t *testing.T) {
 	f := newFixture(t, Config{})
 	cond := compile(t, `{}`)
@@ -231,7 +246,7 @@ func TestQueryParams(t *testing.T) {
 		{Service: "a", Skip: -1},
 		{Service: "a", Limit: -1},
 	} {
-		if _, err := f.c.Query(q); !errors.Is(err, ErrQuery) {
+		if _, err := f.c.Query(context.Background(), q); !errors.Is(err, ErrQuery) {
 			t.Errorf("Query(%+v) = %v, want ErrQuery", q, err)
 		}
 	}

@@ -25,6 +25,7 @@ func (c *Chain) ResolveDIDSDK(d did.DID, all bool) ([]byte, error) {
 }
 
 func (c *Chain) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte, error) {
+	key := d.Key() // before the store read: nothing but reading goes on in one
 	var out []byte
 	err := c.view(func(s snapshot) error {
 		tip, err := readTip(s.tx)
@@ -33,9 +34,9 @@ func (c *Chain) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte
 		}
 		var h []resolve.Entry
 		if all {
-			h, err = s.history(d.Key())
+			h, err = s.history(key)
 		} else {
-			h, err = s.latest(d.Key())
+			h, err = s.latest(key)
 		}
 		if err != nil {
 			return err
