@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/jsonrpc"
 )
 
@@ -52,17 +53,7 @@ func (a args) required(name, want string) (json.RawMessage, *jsonrpc.Error) {
 
 // badArg reports parameter name, which is got instead of want.
 func badArg(name, want string, got json.RawMessage) *jsonrpc.Error {
-	return jsonrpc.InvalidParams(fmt.Sprintf("%s: want %s, got %s", name, want, brief(got)))
-}
-
-// brief quotes a raw value for error data: whole if short, else its start
-// and length.
-func brief(raw []byte) string {
-	const most = 40
-	if len(raw) <= most {
-		return string(raw)
-	}
-	return fmt.Sprintf("%s… (%d bytes)", raw[:most], len(raw))
+	return jsonrpc.InvalidParams(fmt.Sprintf("%s: want %s, got %s", name, want, excerpt.Cut(string(got))))
 }
 
 // height reads a block height. Numbers and decimal strings are both
@@ -170,7 +161,7 @@ func (a args) hexBytes(name string) ([]byte, *jsonrpc.Error) {
 	}
 	b, herr := hex.DecodeString(s)
 	if herr != nil {
-		return nil, jsonrpc.InvalidParams(fmt.Sprintf("%s is not hex: %v", name, herr))
+		return nil, jsonrpc.InvalidParams(fmt.Sprintf("%s is not hex: %s", name, hexProblem(s)))
 	}
 	return b, nil
 }

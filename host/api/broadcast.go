@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/didlight/didlight/core/excerpt"
+	"github.com/didlight/didlight/core/jsonrpc"
 	"github.com/didlight/didlight/core/ledger"
 )
 
@@ -37,17 +39,29 @@ func (s *Server) broadcast(w http.ResponseWriter, r *http.Request) (any, *restEr
 		Data   *string `json:"data"`
 	}
 	if err := json.Unmarshal(buf.Bytes(), &body); err != nil {
-		return nil, fail(illegalDataFormat, fmt.Sprintf(`want {"Action":"sendrawtransaction","data":"<hex>"}: %v`, err))
+		return nil, fail(illegalDataFormat, `want {"Action":"sendrawtransaction","data":"<hex>"}: `+jsonrpc.DescribeError(err, "the body"))
 	}
 	switch {
 	case body.Action != nil && *body.Action != "sendrawtransaction":
-		return nil, fail(invalidParams, fmt.Sprintf("Action %q: this endpoint takes sendrawtransaction", *body.Action))
+		return nil, fail(invalidParams, fmt.Sprintf("Action %s: this endpoint takes sendrawtransaction", excerpt.Quote(*body.Action)))
 	case body.Data == nil:
 		return nil, fail(invalidParams, "need a string parameter named data")
 	}
 	raw, err := hex.DecodeString(*body.Data)
 	if err != nil {
-		return nil, fail(invalidParams, fmt.Sprintf("data is not hex: %v", err))
+		return nil, fail(invalidParams, "data is not hex: "+hexProblem(*body.Data))
 	}
 	return s.submit(r.Context(), raw)
+}
+
+// hexProblem says why s is not hex: the first character that is not a hex
+// digit, and where, or its odd length.
+func hexProblem(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return fmt.Sprintf("%s at byte %d is not a hex digit", excerpt.Quote(s[i:i+1]), i)
+		}
+	}
+	return fmt.Sprintf("%d digits, an odd number", len(s))
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/jsonrpc"
@@ -12,8 +13,20 @@ import (
 )
 
 // method answers one JSON-RPC call: a result (a json.RawMessage when the
-// chain built it) or an error.
+// chain built it) or an error. It reads and checks every parameter before
+// it asks the chain, so that bad input never holds a store read open.
 type method func(s *Server, ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error)
+
+// rpcMethod is a JSON-RPC method: what serves it and what it may do, which
+// decides who may call it from a browser (see access). A method that only
+// reads leaves access at its zero value, read, and is open to every
+// origin; one that changes the chain or controls the node must be
+// registered with access control, and one that relays a transaction its
+// sender signed with broadcast.
+type rpcMethod struct {
+	serve  method
+	access access
+}
 
 // methods are the JSON-RPC methods. The DID methods are served under the
 // resolver interface's names and under the names the published DID SDKs
@@ -22,42 +35,42 @@ type method func(s *Server, ctx context.Context, params json.RawMessage) (any, *
 // but for the status of an expired DID. The chain's general methods
 // (chainrpc.go, noderpc.go) take named or positional params
 // (jsonrpc.Args), as the Elastos nodes read them.
-var methods = map[string]method{
+var methods = map[string]rpcMethod{
 	// DID reads.
-	"resolvedid":            (*Server).resolveDID,
-	"did_resolveDID":        (*Server).resolveDIDForSDK,
-	"query":                 (*Server).query,
-	"resolvecredential":     (*Server).resolveCredential,
-	"did_resolveCredential": (*Server).resolveCredential,
-	"listcredentials":       (*Server).listCredentials,
-	"did_listCredentials":   (*Server).listCredentials,
+	"resolvedid":            {serve: (*Server).resolveDID},
+	"did_resolveDID":        {serve: (*Server).resolveDIDForSDK},
+	"query":                 {serve: (*Server).query},
+	"resolvecredential":     {serve: (*Server).resolveCredential},
+	"did_resolveCredential": {serve: (*Server).resolveCredential},
+	"listcredentials":       {serve: (*Server).listCredentials},
+	"did_listCredentials":   {serve: (*Server).listCredentials},
 
-	// Devnet controls.
-	"dev_mine":         (*Server).devMine,
-	"dev_increaseTime": (*Server).devIncreaseTime,
+	// Devnet controls: they change the chain on the node's authority.
+	"dev_mine":         {serve: (*Server).devMine, access: control},
+	"dev_increaseTime": {serve: (*Server).devIncreaseTime, access: control},
 
 	// The chain's general reads.
-	"getblockcount":        noArgs((*Server).getBlockCount),
-	"getcurrentheight":     noArgs((*Server).getCurrentHeight),
-	"getbestblockhash":     noArgs((*Server).getBestBlockHash),
-	"getblockhash":         oneArg("height", args.height, (*Server).hashAtHeight),
-	"getblock":             (*Server).getBlock,
-	"getblockbyheight":     oneArg("height", args.height, (*Server).blockAtHeight),
-	"getrawtransaction":    (*Server).getRawTransaction,
-	"getrawmempool":        noArgs((*Server).getRawMempool),
-	"getreceivedbyaddress": oneArg("address", args.address, (*Server).received),
-	"listunspent":          oneArg("addresses", args.addresses, (*Server).listUnspent),
-	"getconnectioncount":   noArgs((*Server).getConnectionCount),
-	"getneighbors":         noArgs((*Server).getNeighbors),
-	"getnodestate":         noArgs((*Server).getNodeState),
+	"getblockcount":        {serve: noArgs((*Server).getBlockCount)},
+	"getcurrentheight":     {serve: noArgs((*Server).getCurrentHeight)},
+	"getbestblockhash":     {serve: noArgs((*Server).getBestBlockHash)},
+	"getblockhash":         {serve: oneArg("height", args.height, (*Server).hashAtHeight)},
+	"getblock":             {serve: (*Server).getBlock},
+	"getblockbyheight":     {serve: oneArg("height", args.height, (*Server).blockAtHeight)},
+	"getrawtransaction":    {serve: (*Server).getRawTransaction},
+	"getrawmempool":        {serve: noArgs((*Server).getRawMempool)},
+	"getreceivedbyaddress": {serve: oneArg("address", args.address, (*Server).received)},
+	"listunspent":          {serve: oneArg("addresses", args.addresses, (*Server).listUnspent)},
+	"getconnectioncount":   {serve: noArgs((*Server).getConnectionCount)},
+	"getneighbors":         {serve: noArgs((*Server).getNeighbors)},
+	"getnodestate":         {serve: noArgs((*Server).getNodeState)},
 	// The EID chain's endpoint probes (reads).
-	"eth_blockNumber": noArgs((*Server).ethBlockNumber),
-	"eth_chainId":     noArgs((*Server).ethChainID),
-	"net_version":     noArgs((*Server).netVersion),
+	"eth_blockNumber": {serve: noArgs((*Server).ethBlockNumber)},
+	"eth_chainId":     {serve: noArgs((*Server).ethChainID)},
+	"net_version":     {serve: noArgs((*Server).netVersion)},
 
 	// The chain's one broadcast: a transaction its sender signed, which
 	// spends nothing of the node's.
-	"sendrawtransaction": oneArg("data", args.hexBytes, (*Server).broadcastRaw),
+	"sendrawtransaction": {serve: oneArg("data", args.hexBytes, (*Server).broadcastRaw), access: broadcast},
 }
 
 // resolveDID answers resolvedid: params {did, all}, the status as the
@@ -109,9 +122,9 @@ func (s *Server) resolveCredential(_ context.Context, params json.RawMessage) (a
 	if p.ID == nil {
 		return nil, jsonrpc.InvalidParams("id is missing: give the credential's DID URL")
 	}
-	id, err := did.ParseURL(*p.ID, did.DID{})
-	if err != nil || id.DID.IsZero() {
-		return nil, jsonrpc.InvalidParams(fmt.Sprintf("id %q is not a credential id (a DID URL such as did:elastos:…#name)", *p.ID))
+	id, err := did.ParseCredentialID(*p.ID)
+	if err != nil {
+		return nil, paramError("id", err)
 	}
 	var issuer *did.DID
 	if p.Issuer != nil {
@@ -161,9 +174,15 @@ func didParam(name string, s *string) (did.DID, *jsonrpc.Error) {
 	}
 	d, err := did.Parse(*s)
 	if err != nil {
-		return did.DID{}, jsonrpc.InvalidParams(fmt.Sprintf("%s: %v", name, err))
+		return did.DID{}, paramError(name, err)
 	}
 	return d, nil
+}
+
+// paramError reports parameter name that core's did package refused, its
+// error without the package's prefix ("did: DID … is 600 bytes long").
+func paramError(name string, err error) *jsonrpc.Error {
+	return jsonrpc.InvalidParams(name + ": " + strings.TrimPrefix(err.Error(), "did: "))
 }
 
 // nonNegative checks paging parameters; errors are made by invalid.
@@ -182,8 +201,11 @@ func nonNegative(skip, limit int, invalid func(string) *jsonrpc.Error) *jsonrpc.
 // failure of its store, as -32001 "Resolver internal error.", which is
 // logged.
 func (s *Server) chainFailure(method string, invalid func(string) *jsonrpc.Error, err error) *jsonrpc.Error {
-	if errors.Is(err, chain.ErrQuery) {
+	switch {
+	case errors.Is(err, chain.ErrQuery):
 		return invalid(err.Error())
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return jsonrpc.ResolverError("the request was cancelled: the client left or the node is stopping")
 	}
 	s.log.Error("resolver failed", "method", method, "err", err)
 	return jsonrpc.ResolverError(err.Error())

@@ -30,6 +30,7 @@ const adminToken = "test-token"
 type node struct {
 	t      testing.TB
 	chain  *chain.Chain
+	srv    *api.Server
 	db     *failingDB
 	rest   string // REST base URL, ending in /api/v1
 	rpcURL string // JSON-RPC URL, ending in /
@@ -42,12 +43,18 @@ type node struct {
 // soon as transactions arrive) until the test ends.
 func startNode(t testing.TB, blockTime time.Duration) *node {
 	t.Helper()
+	return startNodeWith(t, blockTime, api.Options{AdminToken: adminToken, Version: "test"})
+}
+
+// startNodeWith is startNode with the server's options.
+func startNodeWith(t testing.TB, blockTime time.Duration, opts api.Options) *node {
+	t.Helper()
 	db := &failingDB{DB: mem.New()}
 	c, err := chain.Open(chain.Config{DB: db, BlockTime: blockTime})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := api.New(c, api.Options{AdminToken: adminToken, Version: "test"})
+	srv := api.New(c, opts)
 	if err := srv.Listen("127.0.0.1:0", "127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +80,7 @@ func startNode(t testing.TB, blockTime time.Duration) *node {
 			t.Errorf("Close: %v", err)
 		}
 	})
-	return &node{t: t, chain: c, db: db, rest: srv.RESTURL(), rpcURL: srv.RPCURL(), stopServing: stopServing,
+	return &node{t: t, chain: c, srv: srv, db: db, rest: srv.RESTURL(), rpcURL: srv.RPCURL(), stopServing: stopServing,
 		client: &http.Client{Timeout: 70 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 }
 
@@ -248,4 +255,12 @@ func (n *node) height() uint32 {
 	var h uint32
 	n.ok("/block/height", &h)
 	return h
+}
+
+// unchanged fails the test when the chain moved from before (n.state).
+func (n *node) unchanged(what, before string) {
+	n.t.Helper()
+	if after := n.state(); after != before {
+		n.t.Errorf("%s changed the chain:\nbefore %s\nafter  %s", what, before, after)
+	}
 }

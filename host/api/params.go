@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // Path parameters of the REST API. Each parser returns the value or the
@@ -17,12 +18,12 @@ func heightParam(r *http.Request) (uint32, *restError) {
 	s := r.PathValue("height")
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
-			return 0, fail(invalidParams, fmt.Sprintf("height %q is not a decimal block height", s))
+			return 0, fail(invalidParams, fmt.Sprintf("height %s is not a decimal block height", excerpt.Quote(s)))
 		}
 	}
 	n, err := strconv.ParseUint(s, 10, 64)
 	if err != nil || n > math.MaxUint32 {
-		return 0, fail(invalidParams, fmt.Sprintf("height %q is not a decimal block height up to %d", s, uint32(math.MaxUint32)))
+		return 0, fail(invalidParams, fmt.Sprintf("height %s is not a decimal block height up to %d", excerpt.Quote(s), uint32(math.MaxUint32)))
 	}
 	return uint32(n), nil
 }

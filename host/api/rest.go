@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/host/follow"
 )
 
@@ -12,9 +13,10 @@ import (
 // envelope (the confirm endpoints: the JSON-RPC style one), including the
 // answer to a path or method it does not serve (42001).
 func (s *Server) restHandler() http.Handler {
-	mux := http.NewServeMux()
+	rt := newRouter(&s.policy, refuseREST)
+	s.rest.routes = &rt.routes
 	get := func(path string, h func(*http.Request) (any, *restError)) {
-		mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
+		rt.handle("GET "+path, read, func(w http.ResponseWriter, r *http.Request) {
 			result, err := h(r)
 			writeREST(w, result, err)
 		})
@@ -34,26 +36,42 @@ func (s *Server) restHandler() http.Handler {
 	get("/api/v1/asset/balance/{addr}/{assetid}", s.balanceByAsset)
 	get("/api/v1/asset/utxo/{addr}/{assetid}", s.utxosByAsset)
 	for _, path := range []string{"/api/v1/confirm/details/height/{height}", "/api/v1/confirm/details/hash/{hash}"} {
-		mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
+		rt.handle("GET "+path, read, func(w http.ResponseWriter, r *http.Request) {
 			result, err := s.confirm(r)
 			writeConfirm(w, result, err)
 		})
 	}
-	mux.HandleFunc("GET "+identifiersPath+"{identifier...}", s.serveIdentifier)
-	mux.HandleFunc("OPTIONS "+identifiersPath, preflight)
-	mux.HandleFunc("GET /api/v1/restart", s.serveRestart)
-	mux.HandleFunc("POST /api/v1/transaction", s.serveBroadcast)
-	mux.HandleFunc("OPTIONS /api/v1/", preflight)
+	rt.handle("GET "+identifiersPath+"{identifier...}", read, s.serveIdentifier)
+	rt.handle("OPTIONS "+identifiersPath, read, preflight)
+	rt.handle("GET /api/v1/restart", control, s.serveRestart)
+	rt.handle("POST /api/v1/transaction", broadcast, s.serveBroadcast)
+	rt.handle("OPTIONS /api/v1/", read, preflight)
 	notEndpoint := func(w http.ResponseWriter, r *http.Request) {
-		writeREST(w, nil, fail(invalidMethod, fmt.Sprintf("%s %s is not an endpoint of this API", r.Method, r.URL.Path)))
+		writeREST(w, nil, fail(invalidMethod, fmt.Sprintf("%s %s is not an endpoint of this API", excerpt.Cut(r.Method), excerpt.Cut(r.URL.Path))))
 	}
-	mux.HandleFunc("/api/", notEndpoint)
+	rt.handle("/api/", read, notEndpoint)
 	if s.opts.Web != nil {
-		mux.Handle("/", s.opts.Web)
+		rt.handle("/", read, s.opts.Web.ServeHTTP)
 	} else {
-		mux.HandleFunc("/", notEndpoint)
+		rt.handle("/", read, notEndpoint)
 	}
-	return cors(s.observe(mux))
+	return cors(s.observe(rt))
+}
+
+// refuseREST answers a request the browser policy refuses, in the REST
+// envelope with the HTTP status the refusal says.
+func refuseREST(w http.ResponseWriter, no *refusal) {
+	c := refusalCode(no)
+	writeJSON(w, no.status, envelope{Desc: c.desc(), Error: c, Result: no.reason})
+}
+
+// refusalCode is the ELA code of a refusal: 42003 (Verify token error) for
+// a page of another site, 41003 (Illegal Dataformat) for a form body.
+func refusalCode(no *refusal) code {
+	if no.status == http.StatusUnsupportedMediaType {
+		return illegalDataFormat
+	}
+	return invalidToken
 }
 
 // connectionCount is the number of connected nodes: the neighbors.

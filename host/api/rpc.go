@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/jsonrpc"
 )
 
@@ -18,21 +19,32 @@ const maxRPCBody = 1 << 20
 
 // rpcHandler routes the JSON-RPC listener: the resolver on / and /resolve
 // (the path the SDKs' simulated-chain adapter uses) and the DID-SDK test
-// endpoints.
+// endpoints. The JSON-RPC routes are read routes: the browser policy is
+// applied to each body by the methods it calls (see serveRPC).
 func (s *Server) rpcHandler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /{$}", s.serveRPC)
-	mux.HandleFunc("POST /resolve", s.serveRPC)
-	mux.HandleFunc("POST /idtx", s.serveIDTx)
-	mux.HandleFunc("POST /reset", s.serveReset)
-	mux.HandleFunc("OPTIONS /", preflight)
-	mux.HandleFunc("/", rpcNotFound)
-	return cors(mux)
+	rt := newRouter(&s.policy, refuseSDK)
+	s.rpc.routes = &rt.routes
+	rt.handle("POST /{$}", read, s.serveRPC)
+	rt.handle("POST /resolve", read, s.serveRPC)
+	rt.handle("POST /idtx", control, s.serveIDTx)
+	rt.handle("POST /reset", control, s.serveReset)
+	rt.handle("OPTIONS /", read, preflight)
+	rt.handle("/", read, rpcNotFound)
+	return cors(rt)
+}
+
+// refuseSDK answers a request to a DID-SDK endpoint that the browser policy
+// refuses, as the endpoint answers its errors.
+func refuseSDK(w http.ResponseWriter, no *refusal) {
+	writeJSON(w, no.status, sdkError{Code: int(refusalCode(no)), Message: no.reason})
 }
 
 // serveRPC answers one JSON-RPC body: a call or a batch. JSON-RPC errors
 // are answered with HTTP 200, so that clients that treat any other status
-// as a network failure (the SDKs do) read them.
+// as a network failure (the SDKs do) read them. A body whose calls the
+// browser policy refuses (one control is enough) is answered 403 or 415
+// with one error, and none of its calls is made. Notifications are made
+// but not answered: a body of notifications only is answered 204.
 func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 	buf := getBuffer()
 	defer putBuffer(buf)
@@ -41,26 +53,61 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	calls, batch, derr := jsonrpc.Decode(buf.Bytes())
+	if derr != nil {
+		writeBody(w, http.StatusOK, appendResponse(nil, nil, nil, derr))
+		return
+	}
+	if no := s.policy.check(r, callsAccess(calls)); no != nil {
+		var id json.RawMessage
+		if !batch {
+			id = calls[0].ID
+		}
+		writeBody(w, no.status, appendResponse(nil, id, nil, jsonrpc.Refused(no.reason)))
+		return
+	}
 	out := getBuffer()
 	defer putBuffer(out)
 	b := out.AvailableBuffer()
-	switch {
-	case derr != nil:
-		b = appendResponse(b, nil, nil, derr)
-	case batch:
-		b = append(b, '[')
-		for i, c := range calls {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = s.answer(r.Context(), b, c)
+	answered := 0
+	for _, c := range calls {
+		if r.Context().Err() != nil {
+			return // the client left, or the server is stopping: nobody reads the rest
 		}
+		if c.Notification && c.Err == nil {
+			s.notify(r.Context(), c)
+			continue
+		}
+		if batch {
+			sep := byte(',')
+			if answered == 0 {
+				sep = '['
+			}
+			b = append(b, sep)
+		}
+		b = s.answer(r.Context(), b, c)
+		answered++
+	}
+	switch {
+	case answered == 0:
+		w.WriteHeader(http.StatusNoContent)
+		return
+	case batch:
 		b = append(b, ']')
-	default:
-		b = s.answer(r.Context(), b, calls[0])
 	}
 	out.Write(b) // keeps the bytes in the pooled buffer, grown if they had to be
 	writeBody(w, http.StatusOK, out.Bytes())
+}
+
+// callsAccess returns what the calls of a body may do together: the most
+// any of them may (unknown methods read nothing).
+func callsAccess(calls []jsonrpc.Call) access {
+	a := read
+	for _, c := range calls {
+		if m, ok := methods[c.Method]; ok && c.Err == nil {
+			a = max(a, m.access)
+		}
+	}
+	return a
 }
 
 // answer appends the response to one call.
@@ -72,8 +119,16 @@ func (s *Server) answer(ctx context.Context, dst []byte, c jsonrpc.Call) []byte 
 	if !ok {
 		return appendResponse(dst, c.ID, nil, jsonrpc.MethodNotFound(c.Method))
 	}
-	result, err := m(s, ctx, c.Params)
+	result, err := m.serve(s, ctx, c.Params)
 	return appendResponse(dst, c.ID, result, err)
+}
+
+// notify makes a notification's call and drops its answer. A read is not
+// made at all: no one would see what it finds.
+func (s *Server) notify(ctx context.Context, c jsonrpc.Call) {
+	if m, ok := methods[c.Method]; ok && m.access != read {
+		m.serve(s, ctx, c.Params)
+	}
 }
 
 // appendResponse appends the JSON of jsonrpc.Result(id, result) or
@@ -124,7 +179,7 @@ func readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer, limit i
 // serve.
 func rpcNotFound(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusNotFound, jsonrpc.Failure(nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Invalid Request",
-		"%s %s is not served here: POST JSON-RPC to / or /resolve, DID requests to /idtx, resets to /reset", r.Method, r.URL.Path)))
+		"%s %s is not served here: POST JSON-RPC to / or /resolve, DID requests to /idtx, resets to /reset", excerpt.Cut(r.Method), excerpt.Cut(r.URL.Path))))
 }
 
 // buffers recycles request and response buffers; each request needs two.

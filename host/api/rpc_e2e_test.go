@@ -34,7 +34,7 @@ func TestRPCErrors(t *testing.T) {
 		{"resolve without params", `{"jsonrpc":"2.0","method":"resolvedid","id":1}`, -32602, "Invalid params", "params is nothing", "1"},
 		{"resolve without did", `{"jsonrpc":"2.0","method":"resolvedid","params":{"all":true},"id":1}`, -32602, "Invalid params", "did is missing", "1"},
 		{"resolve with a bad did", `{"jsonrpc":"2.0","method":"resolvedid","params":{"did":"did:web:x"},"id":1}`, -32602, "Invalid params", "did:", "1"},
-		{"resolve with a misspelt member", `{"jsonrpc":"2.0","method":"resolvedid","params":{"did":"x","al":true},"id":1}`, -32602, "Invalid params", `unknown field \"al\"`, "1"},
+		{"resolve with a misspelt member", `{"jsonrpc":"2.0","method":"resolvedid","params":{"did":"x","al":true},"id":1}`, -32602, "Invalid params", `unknown parameter \"al\": want did or all`, "1"},
 		{"resolve with all a string", `{"jsonrpc":"2.0","method":"resolvedid","params":{"did":"x","all":"yes"},"id":1}`, -32602, "Invalid params", "all", "1"},
 		{"SDK params holding two objects", `{"jsonrpc":"2.0","method":"did_resolveDID","params":[{"did":"x"},{"did":"y"}],"id":1}`, -32602, "Invalid params", "holds 2 elements", "1"},
 		{"query with service and query", `{"jsonrpc":"2.0","method":"query","params":{"service":"HiveVault","query":"{}"},"id":2}`, -32602, "Query parameters invalid.", "2 given", "2"},

@@ -23,7 +23,8 @@ const (
 	idleTimeout       = 120 * time.Second
 
 	// shutdownGrace is how long Serve lets in-flight requests finish once
-	// its context ends.
+	// its context ends; then their contexts are cancelled, which stops
+	// their work, and their connections closed.
 	shutdownGrace = 10 * time.Second
 )
 
@@ -32,6 +33,11 @@ type Options struct {
 	// AdminToken, when set, lets a client that is not on the loopback
 	// interface restart the REST service by presenting it.
 	AdminToken string
+	// CORSOrigins are web origins (as ParseOrigin reads them) whose pages
+	// may call the node's controls (/reset, /idtx, dev_*, restart), like
+	// its own pages: a dApp under development. Reads and broadcasts are
+	// open to every origin anyway (docs/security.md).
+	CORSOrigins []string
 	// Version is the build version the node state shows as Compile.
 	Version string
 	// Logger receives request failures and listener events; nil discards.
@@ -51,21 +57,25 @@ type Options struct {
 // Server serves a chain's REST API on one listener and its JSON-RPC API and
 // DID-SDK endpoints on another.
 type Server struct {
-	chain *chain.Chain
-	opts  Options
-	log   *slog.Logger
+	chain  *chain.Chain
+	opts   Options
+	log    *slog.Logger
+	policy policy // the browser policy; its ports are set by Listen
 
 	rest, rpc *listener
 	restart   chan struct{} // a restart request, taken by Serve
 }
 
-// listener is one of the two HTTP services. addr is fixed by Listen; ln and
-// srv change when the REST service restarts and belong to Serve.
+// listener is one of the two HTTP services. routes and addr are fixed by
+// New and Listen; ln, srv and cancel change when the REST service restarts
+// and belong to Serve.
 type listener struct {
 	handler http.Handler
+	routes  *[]route // what the handler serves, for tests to walk
 	addr    string
 	ln      net.Listener
 	srv     *http.Server
+	cancel  context.CancelFunc // cancels the contexts of srv's requests
 }
 
 // New returns a server for c. Call Listen, then Serve.
@@ -75,8 +85,13 @@ func New(c *chain.Chain, opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{chain: c, opts: opts, log: log, restart: make(chan struct{}, 1)}
-	s.rest = &listener{handler: s.restHandler()}
-	s.rpc = &listener{handler: s.rpcHandler()}
+	for _, o := range opts.CORSOrigins {
+		if origin, err := ParseOrigin(o); err == nil {
+			s.policy.origins = append(s.policy.origins, origin)
+		}
+	}
+	s.rest, s.rpc = &listener{}, &listener{}
+	s.rest.handler, s.rpc.handler = s.restHandler(), s.rpcHandler()
 	return s
 }
 
@@ -94,6 +109,7 @@ func (s *Server) Listen(restAddr, rpcAddr string) error {
 	}
 	s.rest.ln, s.rest.addr = rest, rest.Addr().String()
 	s.rpc.ln, s.rpc.addr = rpc, rpc.Addr().String()
+	s.policy.ports = []int{s.rest.port(), s.rpc.port()}
 	return nil
 }
 
@@ -105,8 +121,8 @@ func (s *Server) RPCURL() string { return "http://" + s.rpc.addr + "/" }
 
 // Serve answers requests on both listeners until ctx ends, then stops
 // accepting connections and lets in-flight requests finish for up to ten
-// seconds. It returns nil after such a shutdown, or the error that stopped a
-// listener. A restart request (GET /api/v1/restart) shuts the REST service
+// seconds, after which their work is cancelled. It returns nil after such a
+// shutdown, or the error that stopped a listener. A restart request (GET /api/v1/restart) shuts the REST service
 // down gracefully and serves it again on the same address.
 func (s *Server) Serve(ctx context.Context) error {
 	if s.rest.ln == nil || s.rpc.ln == nil {
@@ -130,8 +146,12 @@ func (s *Server) Serve(ctx context.Context) error {
 }
 
 // start serves l on its listener, reporting an unexpected stop on errc.
+// Its requests' contexts derive from one that stop cancels.
 func (s *Server) start(l *listener, errc chan<- error) {
+	base, cancel := context.WithCancel(context.Background())
+	l.cancel = cancel
 	l.srv = &http.Server{
+		BaseContext:       func(net.Listener) context.Context { return base },
 		Handler:           l.handler,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
@@ -155,10 +175,7 @@ func (s *Server) restartREST(errc chan<- error) error {
 	s.log.Info("restarting the REST service", "addr", addr)
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	if err := s.rest.srv.Shutdown(ctx); err != nil {
-		s.log.Warn("REST service did not stop gracefully", "err", err)
-		s.rest.srv.Close()
-	}
+	s.stop(ctx, s.rest)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("api: restarting the REST listener: %w", err)
@@ -173,13 +190,25 @@ func (s *Server) restartREST(errc chan<- error) error {
 func (s *Server) shutdown(cause error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	for _, l := range []*listener{s.rest, s.rpc} {
-		if err := l.srv.Shutdown(ctx); err != nil {
-			s.log.Warn("closing connections that did not finish in time", "addr", l.addr, "err", err)
-			l.srv.Close()
-		}
-	}
+	done := make(chan struct{})
+	go func() {
+		s.stop(ctx, s.rest)
+		close(done)
+	}()
+	s.stop(ctx, s.rpc)
+	<-done
 	return cause
+}
+
+// stop shuts l down gracefully until ctx ends; then it cancels the work of
+// the requests still in flight and closes their connections.
+func (s *Server) stop(ctx context.Context, l *listener) {
+	defer l.cancel()
+	if err := l.srv.Shutdown(ctx); err != nil {
+		s.log.Warn("cancelling requests that did not finish in time", "addr", l.addr, "err", err)
+		l.cancel()
+		l.srv.Close()
+	}
 }
 
 // port returns the TCP port l is bound to.

@@ -1,0 +1,40 @@
+package api
+
+import "net/http"
+
+// route is a pattern one of the listeners serves (as http.ServeMux reads
+// it: "GET /api/v1/block/hash/{height}") and what it may do.
+type route struct {
+	pattern string
+	access  access
+}
+
+// router is an http.ServeMux that remembers the routes registered on it,
+// so that tests walk every one, and guards each with the browser policy
+// for its access: the one place a route says what it may do.
+type router struct {
+	mux    *http.ServeMux
+	policy *policy
+	refuse func(http.ResponseWriter, *refusal) // writes a refusal in the listener's error shape
+	routes []route
+}
+
+func newRouter(p *policy, refuse func(http.ResponseWriter, *refusal)) *router {
+	return &router{mux: http.NewServeMux(), policy: p, refuse: refuse}
+}
+
+// handle serves pattern with h, for requests the policy lets do what a
+// says. Register a route that changes the chain or controls the node as
+// control; read is for routes that only read.
+func (rt *router) handle(pattern string, a access, h http.HandlerFunc) {
+	rt.routes = append(rt.routes, route{pattern, a})
+	rt.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		if no := rt.policy.check(r, a); no != nil {
+			rt.refuse(w, no)
+			return
+		}
+		h(w, r)
+	})
+}
+
+func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) { rt.mux.ServeHTTP(w, r) }
