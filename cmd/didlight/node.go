@@ -36,6 +36,9 @@ func runNode(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
+	for _, w := range cfg.warnings {
+		log.Warn(w)
+	}
 	if err := serveNode(ctx, cfg, stdout, log); err != nil {
 		fmt.Fprintf(stderr, "didlight node: %v\n", err)
 		return 1
@@ -76,7 +79,7 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 	if err := checkUpstream(ctx, f, log); err != nil {
 		return err
 	}
-	srv = api.New(c, serverOptions(api.Options{AdminToken: cfg.adminToken, Version: version(), Logger: log, Web: webApp(mod)}, f))
+	srv = api.New(c, serverOptions(api.Options{AdminToken: cfg.adminToken, CORSOrigins: cfg.corsOrigins.origins, Version: version(), Logger: log, Web: webApp(mod)}, f))
 	if err := srv.Listen(cfg.restAddr, cfg.rpcAddr); err != nil {
 		return err
 	}

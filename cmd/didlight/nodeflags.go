@@ -22,9 +22,13 @@ type nodeConfig struct {
 	devSeed    string
 	demo       bool
 	adminToken string
-	engine     string // engineNative or engineWasm
-	modulePath string // the module to use instead of the embedded one
-	follow     string // the upstream's REST base URL; "" makes blocks here (follow.go)
+	// adminTokenFile, corsOrigins and warnings: see nodeaccess.go.
+	adminTokenFile string
+	corsOrigins    originList
+	warnings       []string // what the node logs at start, about its settings
+	engine         string   // engineNative or engineWasm
+	modulePath     string   // the module to use instead of the embedded one
+	follow         string   // the upstream's REST base URL; "" makes blocks here (follow.go)
 }
 
 // The engines --engine chooses between: core run natively, or the
@@ -58,7 +62,8 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.IntVar(&c.arbiters, "arbiters", 1, "number of arbiter keys that sign each block's DPoS confirm")
 	fs.StringVar(&c.devSeed, "dev-seed", "didlight", "seed of the dev account's and arbiters' keys")
 	fs.BoolVar(&c.demo, "demo", false, "publish demo DIDs (services, credentials, updates, deactivations, expiries) unless already there")
-	fs.StringVar(&c.adminToken, "admin-token", "", "token that lets non-loopback clients call GET /api/v1/restart")
+	fs.StringVar(&c.adminToken, "admin-token", "", "token that lets non-loopback clients call GET /api/v1/restart (visible in the process list: prefer --admin-token-file)")
+	accessFlags(fs, &c)
 	fs.StringVar(&c.engine, "engine", engineNative, "what validates transactions and identity operations: native (core in this process) or wasm (the didlight WebAssembly module in wazero)")
 	followFlag(fs, &c)
 	fs.StringVar(&c.modulePath, "module", "", "didlight.wasm to use (for --engine wasm and the browser app) instead of the module embedded in the binary")
@@ -83,11 +88,15 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	if envErr != nil {
 		return c, envErr
 	}
+	c.corsOrigins.fromEnv = set["cors-origin"]
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	return c, c.check(fs.Args(), set)
+	if err := c.check(fs.Args(), set); err != nil {
+		return c, err
+	}
+	return c, c.checkAccess(args, set)
 }
 
 // check refuses settings that cannot work together or at all.
