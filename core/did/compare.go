@@ -8,29 +8,36 @@ import (
 // compareURL orders DID URLs as the SDKs do, by their full string form,
 // without building the strings.
 func compareURL(a, b URL) int {
+	if a.DID == b.DID && a.Path == b.Path && a.Query == b.Query && a.Fragment != "" && b.Fragment != "" {
+		return strings.Compare(a.Fragment, b.Fragment) // the usual case in a document: ids #name
+	}
 	pa, pb := a.pieces(), b.pieces()
-	if a.DID == b.DID { // the usual case in a document: compare what follows
+	if a.DID == b.DID {
 		return comparePieces(pa[2:], pb[2:])
 	}
 	return comparePieces(pa[:], pb[:])
 }
 
 // sortedByID returns list sorted by the DID URL id gives each element, as
-// documents order their keys, services and credentials. It sorts positions
-// and then moves each element once, so that large elements are not swapped
-// over and over.
+// documents order their keys, services and credentials. It sorts the ids
+// with their positions, side by side, and then moves each element once, so
+// that large elements are not swapped over and over.
 func sortedByID[T any](list []T, id func(*T) URL) []T {
 	if len(list) < 2 {
 		return list
 	}
-	order := make([]int, len(list))
-	for i := range order {
-		order[i] = i
+	type idAt struct {
+		id URL
+		at int
 	}
-	slices.SortFunc(order, func(a, b int) int { return compareURL(id(&list[a]), id(&list[b])) })
+	order := make([]idAt, len(list))
+	for i := range list {
+		order[i] = idAt{id(&list[i]), i}
+	}
+	slices.SortFunc(order, func(a, b idAt) int { return compareURL(a.id, b.id) })
 	sorted := make([]T, len(list))
-	for i, j := range order {
-		sorted[i] = list[j]
+	for i, o := range order {
+		sorted[i] = list[o.at]
 	}
 	return sorted
 }

@@ -54,6 +54,11 @@ func FuzzParseURL(f *testing.F) {
 		if len(s) > MaxURLLength {
 			t.Fatalf("ParseURL accepted %d bytes, over MaxURLLength", len(s))
 		}
+		for _, o := range []URL{{DID: base, Fragment: "key"}, {DID: base, Query: "a=1", Fragment: "k"}, {DID: DID{id: "bas"}, Path: "/e"}, {Fragment: "x"}} {
+			if got, want := sign(compareURL(u, o)), sign(strings.Compare(u.String(), o.String())); got != want {
+				t.Fatalf("compareURL(%s, %s) = %d, want %d as their strings compare", u, o, got, want)
+			}
+		}
 		again, err := ParseURL(u.String(), DID{})
 		if err != nil || again != u {
 			t.Fatalf("ParseURL(%q) = %#v, but its string %q parses to %#v, %v", s, u, u.String(), again, err)

@@ -24,7 +24,7 @@ type Decoder struct {
 	path    []step
 	err     error
 	depth   int
-	scratch []Member // a stack for values being read
+	scratch []Member // a stack for values being read; what it keeps past its length goes with the decoder, which lives for one JSON text
 	sorting bool     // objects are being read with their members sorted
 }
 

@@ -1,6 +1,9 @@
 package sdkjson
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Kind is the kind of a JSON value.
 type Kind uint8
@@ -163,7 +166,6 @@ func (d *Decoder) list(k Kind) Value {
 	items := d.scratch[base:]
 	list := make([]Member, len(items))
 	copy(list, items)
-	clear(items)
 	d.scratch = d.scratch[:base]
 	return Value{kind: k, list: list}
 }
@@ -179,17 +181,25 @@ func (d *Decoder) popSorted(base int) []Member {
 		key string
 		at  int
 	}
-	var buf [16]keyAt
-	order := buf[:0]
+	order := make([]keyAt, 0, len(items))
 	for i := range items {
 		order = append(order, keyAt{items[i].Key, i})
 	}
-	slices.SortFunc(order, func(a, b keyAt) int {
-		if c := CompareUTF16(a.key, b.key); c != 0 {
-			return c
-		}
-		return a.at - b.at
-	})
+	if slices.ContainsFunc(order, func(k keyAt) bool { return hasUTF16Divergence(k.key) }) {
+		slices.SortFunc(order, func(a, b keyAt) int {
+			if c := CompareUTF16(a.key, b.key); c != 0 {
+				return c
+			}
+			return a.at - b.at
+		})
+	} else { // byte order is the same, and faster
+		slices.SortFunc(order, func(a, b keyAt) int {
+			if c := strings.Compare(a.key, b.key); c != 0 {
+				return c
+			}
+			return a.at - b.at
+		})
+	}
 	list := make([]Member, 0, len(items))
 	for n, k := range order {
 		if n+1 < len(order) && order[n+1].key == k.key {
@@ -197,7 +207,6 @@ func (d *Decoder) popSorted(base int) []Member {
 		}
 		list = append(list, items[k.at])
 	}
-	clear(items)
 	d.scratch = d.scratch[:base]
 	return list
 }
@@ -213,6 +222,18 @@ func lookup(members []Member, index map[string]int, key string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// hasUTF16Divergence reports whether s holds a byte that leads a sequence
+// CompareUTF16 orders otherwise than bytes do (0xEE to 0xF4): without one,
+// byte order is UTF-16 order.
+func hasUTF16Divergence(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xEE {
+			return true
+		}
+	}
+	return false
 }
 
 // CompareUTF16 compares two strings by their UTF-16 code units, the order of
