@@ -9,17 +9,21 @@ import (
 	"unicode/utf8"
 )
 
-// Max is how many bytes of an input a quote shows.
+// Max is how long a quote may be, in bytes of the quoted text, quotes
+// excluded: at most Max bytes of the input, fewer when they need escapes.
 const Max = 100
 
-// Quote returns s as a double-quoted Go string literal (strconv.Quote),
-// cut after its first Max bytes (at a character boundary) and then followed
-// by how long s is, as in "abc…"… (70000 bytes).
+// Quote returns s as a double-quoted Go string literal (strconv.Quote). When
+// that is longer than Max bytes between its quotes, it quotes only as much
+// of the start of s as fits (cut at a character boundary), followed by the
+// length of s, as in "abc…"… (70000 bytes).
 func Quote(s string) string {
 	if len(s) <= Max {
-		return strconv.Quote(s)
+		if q := strconv.Quote(s); len(q) <= Max+2 {
+			return q
+		}
 	}
-	return quoteHead(s[:Max+1], len(s))
+	return quoteHead(s[:min(len(s), Max+utf8.UTFMax)], len(s))
 }
 
 // Cut returns s as it is when it is at most Max bytes long, and quoted by
@@ -35,17 +39,23 @@ func Cut(s string) string {
 // Bytes is Quote for a byte slice; it copies no more than Max bytes of b.
 func Bytes(b []byte) string {
 	if len(b) <= Max {
-		return strconv.Quote(string(b))
+		return Quote(string(b))
 	}
-	return quoteHead(string(b[:Max+1]), len(b))
+	return quoteHead(string(b[:min(len(b), Max+utf8.UTFMax)]), len(b))
 }
 
-// quoteHead quotes the first Max bytes of head, backing off to the start of
-// a character, and notes the whole input's length n.
+// quoteHead quotes as much of head, the start of an input of n bytes, as
+// fits in Max bytes once quoted, cut at the start of a character, and
+// notes n. It backs off one character at a time: at most Max steps.
 func quoteHead(head string, n int) string {
-	cut := Max
-	for cut > Max-utf8.UTFMax && !utf8.RuneStart(head[cut]) {
+	cut := min(len(head), Max)
+	for {
+		for cut > 0 && cut < len(head) && !utf8.RuneStart(head[cut]) {
+			cut--
+		}
+		if q := strconv.Quote(head[:cut]); len(q) <= Max+2 {
+			return q + "… (" + strconv.Itoa(n) + " bytes)"
+		}
 		cut--
 	}
-	return strconv.Quote(head[:cut]) + "… (" + strconv.Itoa(n) + " bytes)"
 }

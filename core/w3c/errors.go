@@ -1,9 +1,6 @@
 package w3c
 
-import (
-	"strconv"
-	"unicode/utf8"
-)
+import "github.com/didlight/didlight/core/excerpt"
 
 // ErrorType is the type URI of a resolution or dereferencing error, as the
 // DID Resolution draft lists them (§Errors).
@@ -71,26 +68,6 @@ func (e *Error) Error() string { return "w3c: " + e.Type.title() + " " + e.Detai
 
 func fail(t ErrorType, detail string) *Error { return &Error{Type: t, Detail: detail} }
 
-// maxEcho bounds how much of a caller's input an error detail quotes, in
-// bytes of the quoted text.
-const maxEcho = 100
-
-// echo returns s quoted for an error detail (strconv.Quote), cut to about
-// maxEcho bytes at a character boundary, with an ellipsis, so that a long
-// input is not sent back whole.
-func echo(s string) string {
-	q := strconv.Quote(s)
-	if len(q) <= maxEcho+2 {
-		return q
-	}
-	n := min(len(s), maxEcho)
-	for {
-		for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		if q = strconv.Quote(s[:n]); len(q) <= maxEcho+2 {
-			return q + "…"
-		}
-		n = n * 3 / 4
-	}
-}
+// echo quotes a caller's input for an error detail, at most its start
+// (see package excerpt), so that a long input is not sent back whole.
+func echo(s string) string { return excerpt.Quote(s) }
