@@ -24,6 +24,10 @@ func TestIdentifierLimits(t *testing.T) {
 			full(MaxDIDLength), []string{full(MaxDIDLength + 1)}},
 		{"ParseURL", func(s string) error { _, err := ParseURL(s, DID{}); return err },
 			full(MaxDIDLength) + "#" + id(MaxURLLength-MaxDIDLength-1), []string{full(MaxDIDLength) + "#" + id(MaxURLLength-MaxDIDLength), "#" + id(512<<10)}},
+		// A reference is measured in its full form, resolved against the base:
+		// what ParseURL returns must read back from its String.
+		{"ParseURL relative", func(s string) error { _, err := ParseURL(s, DID{id: "base"}); return err },
+			"#" + id(MaxURLLength-len(prefix+"base#")), []string{"#" + id(MaxURLLength-len(prefix+"base")), id(MaxURLLength - len(prefix+"base"))}},
 		{"ParseCredentialID", func(s string) error { _, err := ParseCredentialID(s); return err },
 			full(100) + "#" + id(MaxURLLength-101), []string{full(100) + "#" + id(MaxURLLength-100)}},
 	} {

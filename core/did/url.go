@@ -22,7 +22,9 @@ type URL struct {
 // stays without a DID. Each path segment, query name and value and the
 // fragment is a token of letters, digits, '.', '_', '-' and %XX escapes that
 // starts with a letter, digit or escape, as the SDKs require. A DID URL
-// over MaxURLLength bytes is refused before it is read.
+// over MaxURLLength bytes is refused before it is read, and so is a
+// reference whose full form, resolved against base, would be: a URL this
+// returns always reads back from its String.
 func ParseURL(s string, base DID) (URL, error) {
 	if err := tooLong("DID URL", s, MaxURLLength); err != nil {
 		return URL{}, err
@@ -67,6 +69,9 @@ func ParseURL(s string, base DID) (URL, error) {
 	}
 	if pos < len(t) {
 		return URL{}, fmt.Errorf("did: DID URL %s: unexpected %s", excerpt.Quote(s), excerpt.Quote(t[pos:]))
+	}
+	if n := u.length(); n > MaxURLLength {
+		return URL{}, fmt.Errorf("did: DID URL %s is %d bytes in full form: %w (at most %d)", excerpt.Quote(s), n, ErrTooLong, MaxURLLength)
 	}
 	return u, nil
 }
@@ -180,6 +185,21 @@ func (u URL) IsZero() bool { return u == URL{} }
 func (u URL) Key() string {
 	u.DID = DID{id: u.DID.Key()}
 	return u.String()
+}
+
+// length is the length of u's full form, as String writes it.
+func (u URL) length() int {
+	n := len(u.Path)
+	if !u.DID.IsZero() {
+		n += len(prefix) + len(u.DID.id)
+	}
+	if u.Query != "" {
+		n += 1 + len(u.Query)
+	}
+	if u.Fragment != "" {
+		n += 1 + len(u.Fragment)
+	}
+	return n
 }
 
 func (u URL) appendTo(dst []byte, base DID) []byte {
