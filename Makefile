@@ -6,15 +6,41 @@ PKGS      ?= ./...
 FUZZTIME  ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run build test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench loadbench w3cbench wrk
+.PHONY: run build noshim test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench loadbench w3cbench wrk
 
 ## run: start a node on the embedded default store with demo data (and the browser app, with its module).
 run: build
 	./didlight node --demo
 
+# The browser app runs the module under a WASI shim from npm (wasm/js's
+# lockfile). Without npm, `make build` and `make run` still succeed: the
+# binary embeds the module (--engine wasm, the CLI) but not the shim, so the
+# browser app shows answers unverified and says why (as a binary without the
+# module does), and the build prints how to get it. We chose this over
+# installing Node with apt, as `chromium` installs Chromium for the tests,
+# because `make run` is a newcomer's first command: it should not ask for
+# root or change the system, should work where there is no apt, and Debian
+# 12's own nodejs (18) is older than the loader supports (20). `make test`
+# does need Node and npm: the loader's tests run in Node.
+SHIM := wasm/js/node_modules/@bjorn3/browser_wasi_shim/package.json
+ifneq ($(wildcard $(SHIM)),)
+BUILD_TAGS := didlight_wasm
+SHIM_STEP  :=
+else ifneq ($(shell command -v npm 2>/dev/null),)
+BUILD_TAGS := didlight_wasm
+SHIM_STEP  := jsdeps
+else
+BUILD_TAGS := didlight_wasm,didlight_noshim
+SHIM_STEP  := noshim
+endif
+
 ## build: ./didlight with the WebAssembly module and its WASI shim embedded (the browser app and --engine wasm need them).
-build: wasm jsdeps
-	$(GO) build -tags didlight_wasm -o didlight ./cmd/didlight
+build: wasm $(SHIM_STEP)
+	$(GO) build -tags $(BUILD_TAGS) -o didlight ./cmd/didlight
+
+noshim:
+	@echo "note: npm not found: building without the browser's WASI shim. The node, the CLI and --engine wasm"
+	@echo "      work; the browser app shows answers unverified. Install Node.js 20+ with npm, then make build."
 
 ## test: every check CI runs — formatting, vet, staticcheck, all tests, brief fuzzing.
 test: lint unit jstest fuzz
@@ -51,6 +77,7 @@ wrk:
 	fi
 
 jsdeps:
+	@command -v npm >/dev/null || { echo "npm not found: the loader's tests and the browser's WASI shim need Node.js 20+ with npm"; exit 1; }
 	cd wasm/js && { [ -d node_modules ] || npm ci --no-audit --no-fund; }
 
 ## unit: every Go test; host/ (the concurrent node) runs under the race detector.

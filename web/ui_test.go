@@ -7,26 +7,37 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/didlight/didlight/wasm/js"
 	"github.com/didlight/didlight/web"
 )
 
-// A node built without the module still serves the app: the verifier's
-// failure says why (the node's 503 text), and answers are shown marked
-// as not verified.
+// A node built without the module, or with the module but without the
+// WASI shim the browser loader imports (`make build` where npm is
+// missing), still serves the app: the verifier's failure says why (the
+// node's 503 text), and answers are shown marked as not verified.
 func TestWithoutModule(t *testing.T) {
 	f := env(t)
-	const why = "this node was built without its module (test)"
-	s := appServer(t, web.Options{Missing: why})
-	tb := newTab(t)
-	p := resolveIn(tb, s.URL+"/", "?rest="+url.QueryEscape(f.rest)+"&rpc="+url.QueryEscape(f.rpc), f.bob)
-	if p.Verdict != "unverified" || !strings.Contains(p.VerdictText, why) || !strings.Contains(p.VerdictText, "Not verified") {
-		t.Errorf("verdict %q:\n%s", p.Verdict, p.VerdictText)
-	}
-	if !strings.Contains(p.DocNote, "unverified") || len(p.Ops) != 2 || p.Ops[0].Badge != "unchecked" {
-		t.Errorf("document note %q, operations %+v; want the node's answer marked unverified", p.DocNote, p.Ops)
-	}
-	if footer := eval[string](tb, `document.getElementById('verifier-info').innerText`); !strings.Contains(footer, why) {
-		t.Errorf("the footer does not say why the verifier is missing: %q", footer)
+	for _, tc := range []struct {
+		name, why string
+		module    []byte
+	}{
+		{"no module", "this node was built without its module (test)", nil},
+		{"no shim", js.ErrNoShim.Error(), f.module},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := appServer(t, web.Options{Module: tc.module, Missing: tc.why})
+			tb := newTab(t)
+			p := resolveIn(tb, s.URL+"/", "?rest="+url.QueryEscape(f.rest)+"&rpc="+url.QueryEscape(f.rpc), f.bob)
+			if p.Verdict != "unverified" || !strings.Contains(p.VerdictText, tc.why) || !strings.Contains(p.VerdictText, "Not verified") {
+				t.Errorf("verdict %q:\n%s", p.Verdict, p.VerdictText)
+			}
+			if !strings.Contains(p.DocNote, "unverified") || len(p.Ops) != 2 || p.Ops[0].Badge != "unchecked" {
+				t.Errorf("document note %q, operations %+v; want the node's answer marked unverified", p.DocNote, p.Ops)
+			}
+			if footer := eval[string](tb, `document.getElementById('verifier-info').innerText`); !strings.Contains(footer, tc.why) {
+				t.Errorf("the footer does not say why the verifier is missing: %q", footer)
+			}
+		})
 	}
 }
 

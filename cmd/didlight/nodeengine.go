@@ -89,5 +89,8 @@ func webLine(srv *api.Server, m nodeModule) string {
 	if m.bytes == nil {
 		return url + "  (without the module: it shows answers unverified; `make build` embeds it)"
 	}
+	if _, err := js.Shim(); err != nil {
+		return url + "  (without the WASI shim browsers need: it shows answers unverified; install npm, then `make build`)"
+	}
 	return url + "  (resolves and verifies DIDs in the browser)"
 }

@@ -22,4 +22,7 @@ func TestNotEmbedded(t *testing.T) {
 	if msg := ErrNotEmbedded.Error(); !strings.Contains(msg, "make build") || !strings.Contains(msg, "-tags "+BuildTag) {
 		t.Errorf("ErrNotEmbedded does not say how to build: %q", msg)
 	}
+	if msg := ErrNoShim.Error(); !strings.Contains(msg, "npm") || !strings.Contains(msg, "make build") {
+		t.Errorf("ErrNoShim does not say what is missing and how to build: %q", msg)
+	}
 }

@@ -5,21 +5,32 @@
 
 const moduleURL = new URL('../wasm/didlight.wasm', import.meta.url);
 const loaderURL = new URL('../wasm/browser.js', import.meta.url);
+const shimURL = new URL('../wasm/shim/dist/index.js', import.meta.url);
 
 /**
  * loadVerifier fetches, compiles and instantiates the module and returns
  * {didlight, ms, bytes}, ms being the whole time from the request to a
- * ready instance. A node built without the module answers 503 with why;
- * that text is the error's message.
+ * ready instance. A node built without the module or without the WASI
+ * shim the loader imports answers 503 with why; that text is the error's
+ * message.
  */
 export async function loadVerifier() {
   const t0 = performance.now();
   const resp = await fetch(moduleURL);
-  if (!resp.ok) throw new Error((await resp.text()).trim() || `HTTP ${resp.status} for ${moduleURL}`);
-  const [{ load }, module] = await Promise.all([import(loaderURL.href), WebAssembly.compileStreaming(resp)]);
+  if (!resp.ok) throw await refusal(resp, moduleURL);
+  const loader = import(loaderURL.href).catch(async (e) => {
+    const shim = await fetch(shimURL).catch(() => null);
+    throw shim && !shim.ok ? await refusal(shim, shimURL) : e;
+  });
+  const [{ load }, module] = await Promise.all([loader, WebAssembly.compileStreaming(resp)]);
   const didlight = await load({ wasm: module });
   const bytes = Number(resp.headers.get('X-Module-Size')) || undefined;
   return { didlight, ms: performance.now() - t0, bytes };
+}
+
+/** refusal is the error of a node's answer that is not the file asked for: its text says why. */
+async function refusal(resp, url) {
+  return new Error((await resp.text()).trim() || `HTTP ${resp.status} for ${url}`);
 }
 
 /** maxDepth bounds the chain of controllers fetched for one DID. */
