@@ -50,6 +50,7 @@ func TestAccessibleAndResponsive(t *testing.T) {
 	for _, width := range []int64{1280, 390} {
 		tb.do(chromedp.EmulateViewport(width, 900))
 		for _, v := range []struct{ route, ready, tab string }{
+			{"#/resolve", `document.querySelector('table.recent-dids')`, "resolve"},
 			{"#/resolve/" + f.acme, `document.querySelector('[data-verdict]')`, "resolve"},
 			{"#/resolve/" + f.long, `document.querySelector('[data-verdict]')`, "resolve"},
 			{"#/query?kind=credential&q=EmailCredential&limit=5", `document.querySelector('.results .page')`, "query"},

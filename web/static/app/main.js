@@ -1,10 +1,12 @@
-// The didlight app: routes (#/resolve/<did>, #/query?…, #/chain/…), the
-// node it talks to and the verifier it loads.
+// The didlight app: routes (#/resolve/<did>, #/query?…, #/chain/…; the
+// bare #/resolve lists the chain's recent DIDs), the node it talks to and
+// the verifier it loads.
 
 import { h, replace, code, errorBox } from './dom.js';
 import { connect } from './node.js';
 import { loadVerifier } from './verify.js';
 import * as resolve from './resolve.js';
+import * as recent from './recent.js';
 import * as query from './query.js';
 import * as chain from './chain.js';
 
@@ -55,8 +57,10 @@ async function route() {
   if (view === 'chain') return chain.render(app, main, parts.slice(1));
   const did = parts[1] ?? '';
   const results = h('div', { id: 'result' });
-  replace(main, h('section', { 'aria-labelledby': 'resolve-title' }, h('h2', { id: 'resolve-title', class: did ? 'visually-hidden' : '' }, 'Resolve a DID'), resolve.form(app, did), results));
+  const entry = resolve.form(app, did);
+  replace(main, h('section', { 'aria-labelledby': 'resolve-title' }, h('h2', { id: 'resolve-title', class: did ? 'visually-hidden' : '' }, 'Resolve a DID'), entry, results));
   if (did) await resolve.render(app, results, did);
+  else await recent.render(app, results, entry.querySelector('input'));
 }
 
 async function start() {

@@ -19,6 +19,19 @@ export function parse(params) {
   return { kind, q: params.get('q') ?? '', skip: int('skip', 0), limit: Math.min(Math.max(int('limit', 10), 1), 256) };
 }
 
+/** documentColumns head the table of documentRow rows. */
+export const documentColumns = ['DID', 'Services', 'Credentials', 'Expires'];
+
+/** documentRow is a table row for a document a query found: its DID (a link to resolve it), service types, credential types and expiry. */
+export function documentRow(d) {
+  return [
+    link(didRoute(d.id), d.id, { class: 'mono' }),
+    [d.service ?? []].flat().map((s) => s.type).join(', ') || '—',
+    [d.verifiableCredential ?? []].flat().flatMap((c) => [c.type ?? []].flat()).filter((t) => t !== 'SelfProclaimedCredential').join(', ') || '—',
+    d.expires ? time(d.expires) : '—',
+  ];
+}
+
 const route = (p) => '#/query?' + new URLSearchParams({ kind: p.kind, q: p.q, skip: p.skip, limit: p.limit });
 
 /** render shows the form and, when it has a value, the page of results. */
@@ -67,12 +80,7 @@ async function page(app, out, p) {
   const first = r.count > 0 ? r.start + 1 : r.start;
   const pages = Math.max(1, Math.ceil(r.total / p.limit));
   const current = Math.floor(r.start / p.limit) + 1;
-  const rows = docs.map((d) => [
-    link(didRoute(d.id), d.id, { class: 'mono' }),
-    [d.service ?? []].flat().map((s) => s.type).join(', ') || '—',
-    [d.verifiableCredential ?? []].flat().flatMap((c) => [c.type ?? []].flat()).filter((t) => t !== 'SelfProclaimedCredential').join(', ') || '—',
-    d.expires ? time(d.expires) : '—',
-  ]);
+  const rows = docs.map(documentRow);
   const prev = h('button', { type: 'button', class: 'prev', disabled: p.skip === 0, onclick: () => (location.hash = route({ ...p, skip: Math.max(0, p.skip - p.limit) })) }, '← Previous');
   const next = h('button', { type: 'button', class: 'next', disabled: r.start + r.count >= r.total, onclick: () => (location.hash = route({ ...p, skip: p.skip + p.limit })) }, 'Next →');
   replace(
@@ -81,7 +89,7 @@ async function page(app, out, p) {
       'div',
       { class: 'page', 'data-total': r.total, 'data-start': r.start, 'data-count': r.count },
       h('h3', {}, r.total === 0 ? 'No DID matches' : `${r.total} DID${r.total === 1 ? '' : 's'} match; showing ${first}–${r.start + r.count}`),
-      rows.length > 0 && table(null, ['DID', 'Services', 'Credentials', 'Expires'], rows, { class: 'query-results' }),
+      rows.length > 0 && table(null, documentColumns, rows, { class: 'query-results' }),
       r.total > 0 && h('nav', { class: 'pager', 'aria-label': 'Result pages' }, prev, h('span', { class: 'page-no' }, `Page ${current} of ${pages}`), next),
       h('p', { class: 'hint' }, 'Query answers are the node’s word: a light client can check a document but not that a list is complete. Open a DID to verify its history.'),
     ),

@@ -7,9 +7,13 @@ import { check, badges, documentOf } from './verify.js';
 const statusNames = { 0: 'valid', 1: 'expired', 2: 'deactivated', 3: 'notfound' };
 const statusText = { 0: 'Valid', 1: 'Expired', 2: 'Deactivated', 3: 'Not found' };
 
-/** form is the DID entry form; it sends the user to #/resolve/<did>. */
+/**
+ * form is the DID entry form; it sends the user to #/resolve/<did>. Its
+ * placeholder becomes a DID of the chain once the landing page has listed
+ * them (recent.js).
+ */
 export function form(app, value = '') {
-  const input = h('input', { id: 'did-input', name: 'did', type: 'text', value, required: true, autocomplete: 'off', spellcheck: 'false', placeholder: 'did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y or the bare id', 'aria-describedby': 'did-hint' });
+  const input = h('input', { id: 'did-input', name: 'did', type: 'text', value, required: true, autocomplete: 'off', spellcheck: 'false', placeholder: 'did:elastos:… or the bare id', 'aria-describedby': 'did-hint' });
   return h(
     'form',
     {
