@@ -53,13 +53,41 @@ func startEngine(ctx context.Context, cfg nodeConfig, m nodeModule, log *slog.Lo
 	if m.bytes == nil {
 		return nil, nil, errors.New("--engine wasm: " + m.missing)
 	}
+	log.Info("compiling the wasm engine: the first time takes seconds to a minute, later starts read wazero's cache",
+		"module", m.from, "bytes", len(m.bytes))
 	start := time.Now()
+	stop := every(compileProgress, func() { log.Info("still compiling the wasm engine", "elapsed", time.Since(start).Round(time.Second)) })
 	rt, err := wasmrt.New(ctx, m.bytes)
+	stop()
 	if err != nil {
 		return nil, nil, fmt.Errorf("--engine wasm: %w", err)
 	}
 	log.Info("wasm engine ready", "module", m.from, "bytes", len(m.bytes), "took", time.Since(start).Round(time.Millisecond))
 	return wasmrt.NewEngine(rt), func() error { return rt.Close(context.Background()) }, nil
+}
+
+// compileProgress is how often the node says it is still compiling the
+// module for --engine wasm.
+var compileProgress = 5 * time.Second
+
+// every calls f every interval until stop is called; f is not called once
+// stop has returned.
+func every(interval time.Duration, f func()) (stop func()) {
+	done, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				f()
+			}
+		}
+	}()
+	return func() { close(done); <-exited }
 }
 
 // webApp is the browser app with what the binary has of the module and

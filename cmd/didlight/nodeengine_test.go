@@ -6,10 +6,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,15 +24,22 @@ import (
 	"github.com/didlight/didlight/wasm/js"
 )
 
-// moduleFile builds the module from this checkout into a file, for
+// builtModule is the module built from this checkout (stripped), built
+// once for the tests that need it.
+var builtModule = sync.OnceValues(func() ([]byte, error) {
+	m, err := build.Build(context.Background(), "../../wasm")
+	if err != nil {
+		return nil, err
+	}
+	return build.Strip(m)
+})
+
+// moduleFile writes the module built from this checkout into a file, for
 // --module.
 func moduleFile(t *testing.T) string {
 	t.Helper()
-	m, err := build.Build(context.Background(), "../../wasm")
+	m, err := builtModule()
 	if err != nil {
-		t.Fatal(err)
-	}
-	if m, err = build.Strip(m); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "didlight.wasm")
@@ -37,6 +47,59 @@ func moduleFile(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// --engine wasm says at once that it is compiling, how long it has been
+// at it while it lasts, and how long it took once ready.
+func TestEngineSaysItIsCompiling(t *testing.T) {
+	m, err := builtModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(d time.Duration) { compileProgress = d }(compileProgress)
+	compileProgress = time.Millisecond // a compile, even from the cache, takes longer
+	var logged syncBuffer
+	_, closeEngine, err := startEngine(context.Background(), nodeConfig{engine: engineWasm}, nodeModule{bytes: m, from: "test"}, slog.New(slog.NewTextHandler(&logged, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := closeEngine(); err != nil {
+		t.Error(err)
+	}
+	lines := strings.Split(strings.TrimSpace(logged.String()), "\n")
+	first, last := lines[0], lines[len(lines)-1]
+	if !strings.Contains(first, `msg="compiling the wasm engine`) || !strings.Contains(first, "bytes=") {
+		t.Errorf("the first line does not say it is compiling: %s", first)
+	}
+	if !strings.Contains(last, `msg="wasm engine ready"`) || !strings.Contains(last, "took=") {
+		t.Errorf("the last line does not say it is ready and how long it took: %s", last)
+	}
+	progress := lines[1 : len(lines)-1]
+	if len(progress) == 0 {
+		t.Errorf("no progress while compiling:\n%s", logged.String())
+	}
+	for _, l := range progress {
+		if !strings.Contains(l, `msg="still compiling the wasm engine" elapsed=`) {
+			t.Errorf("a line between the first and the last: %s", l)
+		}
+	}
+}
+
+// every calls f until stop, and never once stop has returned.
+func TestEvery(t *testing.T) {
+	var calls atomic.Int32
+	stop := every(time.Millisecond, func() { calls.Add(1) })
+	for deadline := time.Now().Add(10 * time.Second); calls.Load() < 3; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls in 10s at a 1ms interval", calls.Load())
+		}
+	}
+	stop()
+	n := calls.Load()
+	time.Sleep(20 * time.Millisecond)
+	if calls.Load() != n {
+		t.Errorf("%d calls after stop", calls.Load()-n)
+	}
 }
 
 // `didlight node --engine wasm` validates through the module: a payment
@@ -111,7 +174,7 @@ func TestNodeWasmEngine(t *testing.T) {
 		t.Errorf("a create with a wrong signature: %s %+v (%v); want 400, 45009, rule signature", resp.Status, refusal, err)
 	}
 	c.stop()
-	if log := c.stderr.String(); !strings.Contains(log, `msg="wasm engine ready"`) || strings.Contains(log, "level=ERROR") {
+	if log := c.stderr.String(); !strings.Contains(log, `msg="compiling the wasm engine`) || !strings.Contains(log, `msg="wasm engine ready"`) || strings.Contains(log, "level=ERROR") {
 		t.Errorf("log:\n%s", log)
 	}
 }
