@@ -1,13 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -188,24 +188,6 @@ func (c *cmdSpec) parse(e *env, args []string) ([]string, error) {
 	}
 }
 
-// nodeFlags are the flags that pick the node.
-type nodeFlags struct {
-	rest, rpc string
-	timeout   time.Duration
-}
-
-func (n *nodeFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&n.rest, "rest", client.DefaultREST, "URL of the node's REST API")
-	fs.StringVar(&n.rpc, "rpc", client.DefaultRPC, "URL of the node's JSON-RPC API")
-	fs.DurationVar(&n.timeout, "timeout", 2*time.Minute, "give up on the node after this long (waiting for a block included)")
-}
-
-// client returns the node client and a context bounded by --timeout.
-func (n *nodeFlags) client() (*client.Client, context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithTimeout(context.Background(), n.timeout)
-	return client.New(n.rest, n.rpc, nil), ctx, cancel
-}
-
 // printJSON writes v as indented JSON.
 func printJSON(w io.Writer, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
@@ -224,3 +206,28 @@ func indentJSON(w io.Writer, raw []byte) error {
 	}
 	return printJSON(w, v)
 }
+
+// durationValue is a time.Duration flag whose error says what a duration
+// looks like: flag's own says only "parse error", and a bare number such
+// as 5 has no unit.
+type durationValue time.Duration
+
+// durationFlag defines a duration flag, as flag.DurationVar does.
+func durationFlag(fs *flag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
+	*p = value
+	fs.Var((*durationValue)(p), name, usage)
+}
+
+func (d *durationValue) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		if _, nerr := strconv.ParseFloat(s, 64); nerr == nil {
+			return fmt.Errorf("a duration needs a unit: %ss, %sm or %sms, for example", s, s, s)
+		}
+		return errors.New("not a duration: want a number and a unit, such as 5s, 1m30s or 250ms")
+	}
+	*d = durationValue(v)
+	return nil
+}
+
+func (d *durationValue) String() string { return time.Duration(*d).String() }

@@ -272,7 +272,10 @@ func (o *opFlags) publish(e *env, w *keystore.Wallet, subject did.DID, req idop.
 	if err != nil {
 		return err
 	}
-	cl, ctx, cancel := o.n.client()
+	cl, ctx, cancel, err := o.n.client(bothAPIs)
+	if err != nil {
+		return err
+	}
 	defer cancel()
 	payload := &ela.Operation{
 		Header:  ela.OperationHeader(req.Header),
@@ -359,7 +362,10 @@ writes documents with one key (#primary) and services: a document holding more
 	if err != nil {
 		return err
 	}
-	cl, ctx, cancel := o.n.client()
+	cl, ctx, cancel, err := o.n.client(bothAPIs)
+	if err != nil {
+		return err
+	}
 	defer cancel()
 	cur, err := current(ctx, cl, target)
 	if err != nil {

@@ -49,16 +49,17 @@ func envName(name string) string {
 
 // parseNodeFlags reads the node's flags from args, each defaulting to its
 // environment variable (looked up with getenv) when that is set. Usage
-// and errors go to stderr; -h returns flag.ErrHelp.
+// goes to stderr; -h returns flag.ErrHelp, and errors are returned.
 func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer) (nodeConfig, error) {
 	var c nodeConfig
 	fs := flag.NewFlagSet("didlight node", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // errors are returned, to be printed once
+	fs.Usage = func() {}
 	fs.BoolVar(&c.mem, "mem", false, "keep the chain in memory only (nothing survives the process)")
 	fs.StringVar(&c.dataDir, "datadir", "./didlight-data", "directory of the chain's store file")
 	fs.StringVar(&c.restAddr, "rest-addr", "127.0.0.1:20334", "host:port of the REST API (/api/v1)")
 	fs.StringVar(&c.rpcAddr, "rpc-addr", "127.0.0.1:20336", "host:port of the JSON-RPC API and the DID-SDK endpoints (/idtx, /resolve, /reset)")
-	fs.DurationVar(&c.blockTime, "block-time", 0, "mine a block every interval, empty or not; 0 mines as soon as transactions arrive")
+	durationFlag(fs, &c.blockTime, "block-time", 0, "mine a block every interval (5s, 1m…), empty or not; 0 mines as soon as transactions arrive")
 	fs.IntVar(&c.arbiters, "arbiters", 1, "number of arbiter keys that sign each block's DPoS confirm")
 	fs.StringVar(&c.devSeed, "dev-seed", "didlight", "seed of the dev account's and arbiters' keys")
 	fs.BoolVar(&c.demo, "demo", false, "publish demo DIDs (services, credentials, updates, deactivations, expiries) unless already there")
@@ -67,13 +68,6 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.StringVar(&c.engine, "engine", engineNative, "what validates transactions and identity operations: native (core in this process) or wasm (the didlight WebAssembly module in wazero)")
 	followFlag(fs, &c)
 	fs.StringVar(&c.modulePath, "module", "", "didlight.wasm to use (for --engine wasm and the browser app) instead of the module embedded in the binary")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: didlight node [flags]\n\nRuns a local identity chain: it mines blocks, accepts transactions and DID\n"+
-			"operations, and serves the REST and JSON-RPC APIs. Each flag may also be set\nwith its environment variable; the command line wins.\n\nFlags:\n")
-		fs.VisitAll(func(f *flag.Flag) {
-			fmt.Fprintf(stderr, "  --%s (%s, default %q)\n      %s\n", f.Name, envName(f.Name), f.DefValue, f.Usage)
-		})
-	}
 
 	set := map[string]bool{}
 	var envErr error
@@ -89,14 +83,27 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 		return c, envErr
 	}
 	c.corsOrigins.fromEnv = set["cors-origin"]
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		nodeUsage(fs, stderr)
 		return c, err
+	} else if err != nil {
+		return c, fmt.Errorf("%v (run \"didlight node -h\")", err)
 	}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if err := c.check(fs.Args(), set); err != nil {
 		return c, err
 	}
 	return c, c.checkAccess(args, set)
+}
+
+// nodeUsage writes the node's help: what it does, and every flag with its
+// environment variable and default.
+func nodeUsage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintf(w, "Usage: didlight node [flags]\n\nRuns a local identity chain: it mines blocks, accepts transactions and DID\n"+
+		"operations, and serves the REST and JSON-RPC APIs. Each flag may also be set\nwith its environment variable; the command line wins.\n\nFlags:\n")
+	fs.VisitAll(func(f *flag.Flag) {
+		fmt.Fprintf(w, "  --%s (%s, default %q)\n      %s\n", f.Name, envName(f.Name), f.DefValue, f.Usage)
+	})
 }
 
 // check refuses settings that cannot work together or at all.

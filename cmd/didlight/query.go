@@ -9,6 +9,7 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/host/chain"
 	"github.com/didlight/didlight/host/client"
 )
 
@@ -40,7 +41,7 @@ with --skip and --limit (the node's default page is 20, at most 256).`, `
 	c.fs.StringVar(&q.Credential, "credential", "", "a credential type")
 	c.fs.StringVar(&q.Condition, "find", "", "a find condition (strict JSON or the relaxed form: {$exists:true})")
 	c.fs.IntVar(&skip, "skip", 0, "documents to skip")
-	c.fs.IntVar(&limit, "limit", 0, "documents to return (0: the node's default)")
+	c.fs.IntVar(&limit, "limit", 0, fmt.Sprintf("documents to return (0: the node's default, %d; at most %d)", chain.DefaultQueryLimit, chain.MaxQueryLimit))
 	c.fs.BoolVar(&asJSON, "json", false, "print the query result object as the node sent it")
 	if err := noArgs(c, e, args); err != nil {
 		return err
@@ -63,11 +64,18 @@ with --skip and --limit (the node's default page is 20, at most 256).`, `
 		}
 	}
 	q.Skip, q.Limit = skip, limit
-	cl, ctx, cancel := n.client()
+	cl, ctx, cancel, err := n.client(rpcAPI)
+	if err != nil {
+		return err
+	}
 	defer cancel()
 	raw, err := cl.QueryDIDs(ctx, q)
 	if err != nil {
 		return err
+	}
+	if limit > chain.MaxQueryLimit {
+		fmt.Fprintf(e.stderr, "note: --limit %d is above the query method's maximum, %d: the node returns at most %d documents a page (page on with --skip)\n",
+			limit, chain.MaxQueryLimit, chain.MaxQueryLimit)
 	}
 	if asJSON {
 		return indentJSON(e.stdout, raw)

@@ -42,6 +42,7 @@ an invalid DID or DID URL (400), 1 for any other error status.`, `
   didlight resolve did:elastos:iY4Ghz9tCuWvB5rNwvn4ngWvthZMNzEA7U
   didlight resolve iY4Ghz9tCuWvB5rNwvn4ngWvthZMNzEA7U --all --verify
   didlight resolve did:elastos:foobar --verify --json
+  didlight resolve --rpc http://node.example:20336/ --verify foobar   # the REST URL is asked of the node
   didlight resolve --format w3c did:elastos:foobar
   didlight resolve --format w3c --verify 'did:elastos:foobar#vault'
   didlight resolve --format w3c --accept application/did+json 'did:elastos:foobar?versionTime=2026-01-01T00:00:00Z'`)
@@ -53,7 +54,7 @@ an invalid DID or DID URL (400), 1 for any other error status.`, `
 	n.add(c.fs)
 	c.fs.BoolVar(&all, "all", false, "show every operation, newest first")
 	c.fs.BoolVar(&verify, "verify", false, "check the answer locally (light-client verification)")
-	c.fs.BoolVar(&asJSON, "json", false, "print the resolve result object as the node sent it (--format json)")
+	c.fs.BoolVar(&asJSON, "json", false, `print the resolve result object as the node sent it (--format json), with a "verification" member: {"ran":false}, or what --verify found`)
 	c.fs.StringVar(&format, "format", formatTable, "what to print: table, json (the resolve result object) or w3c (the W3C DID Resolution result)")
 	c.fs.StringVar(&accept, "accept", "", "with --format w3c: the media type asked for (application/did+json, application/did+ld+json, …); default the resolution result")
 	rest, err := c.parse(e, args)
@@ -80,16 +81,25 @@ an invalid DID or DID URL (400), 1 for any other error status.`, `
 	if err != nil {
 		return usagef("%q is not a DID: %v", rest[0], err)
 	}
-	cl, ctx, cancel := n.client()
+	uses := rpcAPI
+	if verify {
+		uses |= restAPI // the chain tip's time
+	}
+	cl, ctx, cancel, err := n.client(uses)
+	if err != nil {
+		return err
+	}
 	defer cancel()
 	raw, err := cl.Resolve(ctx, d.String(), all)
 	if err != nil {
 		return err
 	}
-	var checked *resolve.Verified
+	var (
+		checked *resolve.Verified
+		lc      *lightClient
+	)
 	if verify {
-		lc, err := newLightClient(ctx, cl)
-		if err != nil {
+		if lc, err = newLightClient(ctx, cl); err != nil {
 			return err
 		}
 		if checked, err = lc.verify(d, raw); err != nil {
@@ -97,9 +107,54 @@ an invalid DID or DID URL (400), 1 for any other error status.`, `
 		}
 	}
 	if format == formatJSON {
-		return indentJSON(e.stdout, raw)
+		return printResolvedJSON(e.stdout, raw, checked, lc)
 	}
 	return printResolved(e.stdout, raw, checked)
+}
+
+// verification is what `resolve --json` adds to the node's result object,
+// as its "verification" member: whether the answer was checked here, and
+// what that found. A check that fails prints no result at all.
+type verification struct {
+	Ran bool `json:"ran"`
+	// Outcome is "verified", or "nothing to verify" for a DID the node
+	// says does not exist (which no light client can check).
+	Outcome string `json:"outcome,omitempty"`
+	// Complete reports that every operation from the create on was
+	// checked; false: the operations shown, the oldest on its own.
+	Complete *bool `json:"complete,omitempty"`
+	// ChainTime is the chain tip's block time the status was judged at.
+	ChainTime string `json:"chainTime,omitempty"`
+}
+
+// The outcomes of a verification that passed.
+const (
+	outcomeVerified = "verified"
+	outcomeNothing  = "nothing to verify"
+	nothingToVerify = "nothing to verify: the node says this DID does not exist, which a light client cannot check (another node may know it)"
+)
+
+// verificationOf describes the verification that gave checked at lc's
+// time; nil checked means none ran.
+func verificationOf(checked *resolve.Verified, lc *lightClient) verification {
+	switch {
+	case checked == nil:
+		return verification{}
+	case checked.Status == resolve.NotFound:
+		return verification{Ran: true, Outcome: outcomeNothing}
+	}
+	return verification{Ran: true, Outcome: outcomeVerified, Complete: &checked.Complete, ChainTime: did.FormatTime(lc.now)}
+}
+
+// printResolvedJSON writes the resolve result object with its
+// "verification" member.
+func printResolvedJSON(w io.Writer, raw []byte, checked *resolve.Verified, lc *lightClient) error {
+	var r map[string]any
+	if err := json.Unmarshal(raw, &r); err != nil || r == nil {
+		return fmt.Errorf("the node's answer is not a resolve result: %.200s", raw)
+	}
+	r["verification"] = verificationOf(checked, lc)
+	return printJSON(w, r)
 }
 
 // The formats of `didlight resolve`.
@@ -185,7 +240,11 @@ func printResolved(w io.Writer, raw []byte, checked *resolve.Verified) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "DID\t%s\nstatus\t%d %s\n", r.DID, r.Status, resolve.Status(r.Status))
-	if checked != nil {
+	switch {
+	case checked == nil:
+	case checked.Status == resolve.NotFound:
+		fmt.Fprintf(tw, "verified\t%s\n", nothingToVerify)
+	default:
 		scope := "every operation from the create on"
 		if !checked.Complete {
 			scope = "the operations shown (the oldest on its own: ask --all for the whole chain)"

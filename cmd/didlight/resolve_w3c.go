@@ -19,7 +19,14 @@ func resolveW3CCmd(e *env, n nodeFlags, id, accept string, verify bool) error {
 	if !strings.HasPrefix(id, "did:") {
 		id = "did:elastos:" + id // a bare id, as the other formats take it
 	}
-	cl, ctx, cancel := n.client()
+	uses := restAPI // the node's /1.0/identifiers
+	if verify {
+		uses = bothAPIs // resolvedid and the chain tip's time
+	}
+	cl, ctx, cancel, err := n.client(uses)
+	if err != nil {
+		return err
+	}
 	defer cancel()
 	var answer *client.W3CAnswer
 	if verify {
@@ -27,7 +34,6 @@ func resolveW3CCmd(e *env, n nodeFlags, id, accept string, verify bool) error {
 		var raw []byte
 		lc := &lightClient{}
 		if d, ok := req.DID(); ok {
-			var err error
 			if raw, err = cl.Resolve(ctx, d.String(), true); err != nil {
 				return err
 			}
@@ -41,7 +47,6 @@ func resolveW3CCmd(e *env, n nodeFlags, id, accept string, verify bool) error {
 		}
 		answer = &client.W3CAnswer{Status: resp.Status, ContentType: resp.ContentType, Location: resp.Location, Body: resp.Body}
 	} else {
-		var err error
 		if answer, err = cl.ResolveW3C(ctx, id, accept); err != nil {
 			return err
 		}

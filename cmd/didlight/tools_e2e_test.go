@@ -103,7 +103,9 @@ func (c *cli) pay(wallet, pwFile, to, amount string) (signed, txid string) {
 }
 
 // resolveVerified resolves d with --verify and returns the result's status
-// and the human output of the same verified resolve.
+// and the human output of the same verified resolve. Both say that the
+// answer was verified, or that there was nothing to verify for a DID the
+// node does not know.
 func (c *cli) resolveVerified(d string, all bool) (int, string) {
 	c.t.Helper()
 	args := []string{"resolve", d, "--verify"}
@@ -111,15 +113,24 @@ func (c *cli) resolveVerified(d string, all bool) (int, string) {
 		args = append(args, "--all")
 	}
 	var r struct {
-		Status      int
-		Transaction []json.RawMessage
+		Status       int
+		Transaction  []json.RawMessage
+		Verification verification
 	}
 	if err := json.Unmarshal([]byte(c.ok(append(args, "--json")...)), &r); err != nil {
 		c.t.Fatal(err)
 	}
 	human := c.ok(args...)
-	if !strings.Contains(human, "verified  yes, locally") {
-		c.t.Fatalf("resolve --verify does not say it verified:\n%s", human)
+	v := r.Verification
+	switch {
+	case r.Status == 3:
+		if v != (verification{Ran: true, Outcome: "nothing to verify"}) || !strings.Contains(human, "verified  nothing to verify: the node says this DID does not exist") || strings.Contains(human, "yes") {
+			c.t.Fatalf("resolve --verify of a DID not found: %+v\n%s", v, human)
+		}
+	case !v.Ran || v.Outcome != "verified" || v.Complete == nil || v.ChainTime == "" || !strings.Contains(human, "verified  yes, locally"):
+		c.t.Fatalf("resolve --verify does not say it verified: %+v\n%s", v, human)
+	case *v.Complete != strings.Contains(human, "every operation from the create on"):
+		c.t.Fatalf("--json says complete %v, the table says otherwise:\n%s", *v.Complete, human)
 	}
 	return r.Status, human
 }

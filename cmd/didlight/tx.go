@@ -79,7 +79,10 @@ summary on stderr; sign it with "didlight tx sign", then "didlight tx send".`, `
 	if err != nil {
 		return err
 	}
-	cl, ctx, cancel := n.client()
+	cl, ctx, cancel, err := n.client(restAPI)
+	if err != nil {
+		return err
+	}
 	defer cancel()
 	tx, err := buildSpend(ctx, cl, fromHash, spend.Order{To: []spend.Payment{{To: toHash, Amount: amount}}, Fee: fee})
 	if err != nil {
@@ -222,7 +225,10 @@ waits until it is in a block. A transaction spending an output already spent
 	if err != nil {
 		return err
 	}
-	cl, ctx, cancel := n.client()
+	cl, ctx, cancel, err := n.client(restAPI)
+	if err != nil {
+		return err
+	}
 	defer cancel()
 	txid, block, err := sendTx(ctx, e, cl, tx, wait)
 	if err != nil {

@@ -380,7 +380,10 @@ as the node's chain holds them (pending transactions not counted).`, `
 	if _, err := parseAddress("--address", address); err != nil {
 		return err
 	}
-	cl, ctx, cancel := n.client()
+	cl, ctx, cancel, err := n.client(restAPI)
+	if err != nil {
+		return err
+	}
 	defer cancel()
 	balance, err := cl.Balance(ctx, address)
 	if err != nil {
