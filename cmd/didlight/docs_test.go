@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -103,7 +104,7 @@ func runExample(t *testing.T, demo *child, command string) string {
 	case len(args) >= 2 && args[0] == "./didlight" && args[1] == "node":
 		// A node of its own, with the documented flags, on free ports and
 		// a fresh data directory.
-		if !contains(args, "--mem") {
+		if !slices.Contains(args, "--mem") {
 			args = append(args, "--datadir", t.TempDir())
 		}
 		n := startNodeProcess(t, args[2:]...)
@@ -122,15 +123,6 @@ func runExample(t *testing.T, demo *child, command string) string {
 	}
 	t.Fatalf("console examples run ./didlight or curl, not %q", args[0])
 	return ""
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // docAddrs writes n's real addresses as the docs' ports.
