@@ -1,10 +1,15 @@
 package cputime
 
 import (
+	"crypto/sha256"
 	"testing"
 	"time"
 )
 
+// The busy work is a fixed amount of computation, not a stretch of wall
+// time: on a loaded machine a 50 ms busy loop may get only a few ms of a
+// core, while hashing 64 MiB costs the same CPU time however loaded the
+// machine is (tens of ms on any current core).
 func TestProcessCountsWorkNotSleep(t *testing.T) {
 	before, ok := Process()
 	time.Sleep(50 * time.Millisecond)
@@ -15,15 +20,16 @@ func TestProcessCountsWorkNotSleep(t *testing.T) {
 		}
 		return
 	}
-	x := 0
-	for deadline := time.Now().Add(50 * time.Millisecond); time.Now().Before(deadline); {
-		x++
+	block := make([]byte, 1<<20)
+	var sum [32]byte
+	for range 64 {
+		sum = sha256.Sum256(append(block[:len(block)-32], sum[:]...))
 	}
 	worked, _ := Process()
 	if slept-before > 30*time.Millisecond {
 		t.Errorf("sleeping 50ms counted %v of CPU time", slept-before)
 	}
-	if worked-slept < 10*time.Millisecond {
-		t.Errorf("50ms of busy work counted only %v of CPU time (%d loops)", worked-slept, x)
+	if worked-slept < 2*time.Millisecond {
+		t.Errorf("hashing 64 MiB counted only %v of CPU time (%x)", worked-slept, sum[:4])
 	}
 }
