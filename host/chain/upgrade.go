@@ -80,7 +80,7 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 		if err := w.count(bucketViews, nil, true); err != nil {
 			return err
 		}
-		if done++; done%max(of/10, 1) == 0 {
+		if done++; done%max((of+9)/10, 1) == 0 {
 			c.log.Info(logUpgrade, "done", done, "of", of)
 		}
 	}
