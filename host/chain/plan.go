@@ -131,6 +131,9 @@ func (s snapshot) find(ctx context.Context, cond *find.Condition, p *pager) erro
 	if d.scan {
 		return s.scan(ctx, cond, p)
 	}
+	if d.plan.Exact && d.plan.Op == find.PlanLookup && len(d.plan.Values) <= 1 {
+		return s.page(ctx, lookupPrefixes(d.plan)[0], p)
+	}
 	seqs, err := s.lookup(ctx, d.plan)
 	if err != nil {
 		return err
@@ -144,11 +147,7 @@ func (s snapshot) find(ctx context.Context, cond *find.Condition, p *pager) erro
 			p.total++
 			continue
 		}
-		v, ok := views.Get(record.SeqKey(seq))
-		if !ok {
-			return fmt.Errorf("chain: an index names DID number %d, which has no view: %w", seq, record.ErrCorrupt)
-		}
-		view, err := record.ParseView(v)
+		view, err := viewAt(views, seq)
 		if err != nil {
 			return err
 		}
@@ -156,6 +155,39 @@ func (s snapshot) find(ctx context.Context, cond *find.Condition, p *pager) erro
 			p.add(view.DIDKey)
 		}
 	}
+	return nil
+}
+
+// page pages the DIDs posted under one prefix of the fields: the total
+// from its count, and only the postings up to the page's end read.
+func (s snapshot) page(ctx context.Context, prefix []byte, p *pager) error {
+	total, err := s.postingCount(bucketFields, prefix)
+	if err != nil {
+		return err
+	}
+	views := bucket(s.tx, bucketViews)
+	for k := range bucket(s.tx, bucketFields).Scan(store.Range{Prefix: prefix}) {
+		if !p.inPage() {
+			if p.total >= p.skip {
+				break
+			}
+			p.total++
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		seq, err := record.ParsePostingKey(prefix, k)
+		if err != nil {
+			return err
+		}
+		view, err := viewAt(views, seq)
+		if err != nil {
+			return err
+		}
+		p.add(view.DIDKey)
+	}
+	p.total = total
 	return nil
 }
 
@@ -237,4 +269,14 @@ func unite(a, b []uint64) []uint64 {
 	out := append(slices.Clip(a), b...)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// viewAt reads the view of the DID with creation number seq, which an
+// index names.
+func viewAt(views store.Bucket, seq uint64) (*record.View, error) {
+	v, ok := views.Get(record.SeqKey(seq))
+	if !ok {
+		return nil, fmt.Errorf("chain: an index names DID number %d, which has no view: %w", seq, record.ErrCorrupt)
+	}
+	return record.ParseView(v)
 }
