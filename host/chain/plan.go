@@ -191,9 +191,9 @@ func (s snapshot) page(ctx context.Context, prefix []byte, p *pager) error {
 	return nil
 }
 
-// scan matches every view with cond.
+// scan matches every view with cond, in place in the store.
 func (s snapshot) scan(ctx context.Context, cond *find.Condition, p *pager) error {
-	for _, v := range bucket(s.tx, bucketViews).Scan(store.Range{}) {
+	for _, v := range bucket(s.tx, bucketViews).ScanShared(store.Range{}) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -202,7 +202,7 @@ func (s snapshot) scan(ctx context.Context, cond *find.Condition, p *pager) erro
 			return err
 		}
 		if cond.Match(view.JSON) {
-			p.add(view.DIDKey)
+			p.add(view.DIDKey) // a string: a copy
 		}
 	}
 	return nil
