@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/didlight/didlight/core/synth"
@@ -168,5 +169,30 @@ func TestGenerateRefusesAChain(t *testing.T) {
 	}
 	if h, _, _ := open(t, db, false).Tip(); h != 1 {
 		t.Errorf("the chain is at height %d after the refusal, want 1", h)
+	}
+}
+
+// A planned block too large for one block is spread over several, in
+// order, each within the limits.
+func TestChunks(t *testing.T) {
+	tx := func(n int) []byte { return make([]byte, n) }
+	big := maxBlockBytes / 3
+	for _, tc := range []struct {
+		name  string
+		raws  [][]byte
+		sizes []int // transactions per block
+	}{
+		{"one", [][]byte{tx(10)}, []int{1}},
+		{"by bytes", [][]byte{tx(big), tx(big), tx(big), tx(big), tx(10)}, []int{3, 2}},
+		{"a transaction larger than the limit alone", [][]byte{tx(10), tx(maxBlockBytes + 1), tx(10)}, []int{1, 1, 1}},
+		{"by count", make([][]byte, 2*maxBlockTxs+1), []int{maxBlockTxs, maxBlockTxs, 1}},
+	} {
+		var sizes []int
+		for _, c := range chunks(tc.raws) {
+			sizes = append(sizes, len(c))
+		}
+		if !slices.Equal(sizes, tc.sizes) {
+			t.Errorf("%s: blocks of %v transactions, want %v", tc.name, sizes, tc.sizes)
+		}
 	}
 }
