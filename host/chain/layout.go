@@ -26,6 +26,8 @@ const (
 	bucketCredHist  = "credhistory" // HistoryKey(credential id's did.URL.Key, height, position) → record.Entry
 	bucketCreds     = "credentials" // credential id's did.URL.Key → record.Credential
 	bucketOwned     = "owned"       // PostingKey(owner's DID key, sequence) → credential id; its sequence counts declares
+	bucketFields    = "fields"      // FieldPrefix(path, value) ‖ creation sequence → nothing: postings of the views (viewIndex)
+	bucketCounts    = "counts"      // CountKey(bucket, prefix) → how many keys of the bucket have the prefix; views: how many
 	metaGenesis     = "genesis"     // the genesis block's hash
 	metaTip         = "tip"         // record.Tip
 	metaNodeID      = "node"        // the node's random id
@@ -39,7 +41,7 @@ const (
 // allBuckets are the buckets a reset empties (every one but meta).
 var allBuckets = []string{bucketBlocks, bucketHashes, bucketConfirms, bucketTxs, bucketUTXOs, bucketAddresses,
 	bucketBalances, bucketPool, bucketDIDs, bucketHistory, bucketViews, bucketServices, bucketCredTypes,
-	bucketCredHist, bucketCreds, bucketOwned}
+	bucketCredHist, bucketCreds, bucketOwned, bucketFields, bucketCounts}
 
 // bucket returns a bucket of tx.
 func bucket(tx store.Tx, name string) store.Bucket {
