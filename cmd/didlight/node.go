@@ -66,7 +66,7 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 		return err
 	}
 	defer closeWith(&err, db.Close)
-	c, err := chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Arbiters: cfg.arbiters, BlockTime: cfg.blockTime, Engine: engine, Logger: log, Follower: cfg.follow != ""})
+	c, err := chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Arbiters: cfg.arbiters, BlockTime: cfg.blockTime, Engine: engine, Logger: log, Follower: cfg.follow != "", GenesisTime: cfg.genesisTime})
 	if err != nil {
 		return err
 	}

@@ -25,10 +25,11 @@ type nodeConfig struct {
 	// adminTokenFile, corsOrigins and warnings: see nodeaccess.go.
 	adminTokenFile string
 	corsOrigins    originList
-	warnings       []string // what the node logs at start, about its settings
-	engine         string   // engineNative or engineWasm
-	modulePath     string   // the module to use instead of the embedded one
-	follow         string   // the upstream's REST base URL; "" makes blocks here (follow.go)
+	warnings       []string  // what the node logs at start, about its settings
+	engine         string    // engineNative or engineWasm
+	modulePath     string    // the module to use instead of the embedded one
+	follow         string    // the upstream's REST base URL; "" makes blocks here (follow.go)
+	genesisTime    time.Time // a new chain's genesis time (nodetime.go); zero for the default
 }
 
 // The engines --engine chooses between: core run natively, or the
@@ -67,6 +68,7 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	accessFlags(fs, &c)
 	fs.StringVar(&c.engine, "engine", engineNative, "what validates transactions and identity operations: native (core in this process) or wasm (the didlight WebAssembly module in wazero)")
 	followFlag(fs, &c)
+	genesisTimeFlag(fs, &c)
 	fs.StringVar(&c.modulePath, "module", "", "didlight.wasm to use (for --engine wasm and the browser app) instead of the module embedded in the binary")
 
 	set := map[string]bool{}

@@ -4,14 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
+	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/jsonrpc"
+	"github.com/didlight/didlight/host/chain"
 )
 
 // Devnet controls, as local chains offer them: mine a block now, move the
-// chain clock forward. A node that is not a devnet does not serve them.
+// chain clock forward or set the next block's time, reset the chain to a
+// genesis time. A node that is not a devnet does not serve them.
 
 // devMine answers dev_mine (no params, or an empty object): {height, hash}
 // of the block mined, empty if the mempool was.
@@ -56,6 +61,108 @@ func (s *Server) devIncreaseTime(_ context.Context, params json.RawMessage) (any
 	return struct {
 		Time int64 `json:"time"`
 	}{t.Unix()}, nil
+}
+
+// devSetNextBlockTime answers dev_setNextBlockTime {time: T}, T an RFC
+// 3339 time or Unix seconds after the tip's time: {time} is T in Unix
+// seconds. The next block carries T exactly, later ones T plus the time
+// elapsed since; no block is made.
+func (s *Server) devSetNextBlockTime(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	var p struct {
+		Time json.RawMessage `json:"time"`
+	}
+	if err := s.devnetOnly("dev_setNextBlockTime", params, &p); err != nil {
+		return nil, err
+	}
+	if p.Time == nil {
+		return nil, jsonrpc.InvalidParams("time is missing: want an RFC 3339 time or Unix seconds")
+	}
+	t, perr := parseTimeParam(p.Time)
+	if perr != nil {
+		return nil, perr
+	}
+	next, err := s.chain.SetNextBlockTime(t)
+	if errors.Is(err, chain.ErrBadTime) {
+		return nil, jsonrpc.InvalidParams(err.Error())
+	}
+	if err != nil {
+		return nil, jsonrpc.Errorf(codeServerError, "Server error", "setting the next block time failed: %v", err)
+	}
+	return struct {
+		Time int64 `json:"time"`
+	}{next.Unix()}, nil
+}
+
+// devReset answers dev_reset, with no params or {time: T}: it wipes the
+// chain back to its genesis block, begun at T (an RFC 3339 time or Unix
+// seconds) if given, else where it began. {height, hash, time} describe
+// the genesis block.
+func (s *Server) devReset(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	var p struct {
+		Time json.RawMessage `json:"time"`
+	}
+	if err := s.devnetOnly("dev_reset", params, &p); err != nil {
+		return nil, err
+	}
+	var at time.Time
+	if p.Time != nil {
+		var perr *jsonrpc.Error
+		if at, perr = parseTimeParam(p.Time); perr != nil {
+			return nil, perr
+		}
+	}
+	err := s.resetAt(ctx, at)
+	if errors.Is(err, chain.ErrBadTime) {
+		return nil, jsonrpc.InvalidParams(err.Error())
+	}
+	if err != nil {
+		return nil, jsonrpc.Errorf(codeServerError, "Server error", "reset failed: %v", err)
+	}
+	b, _, err := s.chain.BlockByHeight(0)
+	if err != nil {
+		return nil, jsonrpc.Errorf(codeServerError, "Server error", "reading the genesis block: %v", err)
+	}
+	return struct {
+		Height uint32 `json:"height"`
+		Hash   string `json:"hash"`
+		Time   int64  `json:"time"`
+	}{0, b.Hash().String(), int64(b.Header.Timestamp)}, nil
+}
+
+// resetAt resets the chain to a genesis time, zero for where it began.
+func (s *Server) resetAt(ctx context.Context, at time.Time) error {
+	if at.IsZero() {
+		return s.chain.Reset(ctx)
+	}
+	return s.chain.ResetAt(ctx, at)
+}
+
+// parseTimeParam reads the time param of a devnet control: an RFC 3339
+// string or a whole number of Unix seconds (parseTime).
+func parseTimeParam(raw json.RawMessage) (time.Time, *jsonrpc.Error) {
+	text := string(bytes.TrimSpace(raw))
+	if json.Unmarshal(raw, &text) != nil && (text == "" || text[0] == '"') {
+		return time.Time{}, jsonrpc.InvalidParams("time is not a JSON string or number")
+	}
+	t, err := parseTime(text)
+	if err != nil {
+		return time.Time{}, jsonrpc.InvalidParams(err.Error())
+	}
+	return t, nil
+}
+
+// parseTime reads a time a devnet control is given: RFC 3339 (a fraction
+// of a second is dropped, block times being whole seconds) or a whole
+// number of Unix seconds.
+func parseTime(text string) (time.Time, error) {
+	if secs, err := strconv.ParseInt(text, 10, 64); err == nil {
+		return time.Unix(secs, 0).UTC(), nil
+	}
+	t, err := time.Parse(time.RFC3339, text)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("time %s is neither an RFC 3339 time such as 2025-06-01T00:00:00Z nor whole Unix seconds", excerpt.Quote(text))
+	}
+	return t.UTC().Truncate(time.Second), nil
 }
 
 // devnetOnly refuses name on a node that is not a devnet, and decodes its

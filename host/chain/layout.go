@@ -29,7 +29,9 @@ const (
 	metaGenesis     = "genesis"     // the genesis block's hash
 	metaTip         = "tip"         // record.Tip
 	metaNodeID      = "node"        // the node's random id
-	metaOffset      = "offset"      // the devnet clock's offset, seconds
+	metaOffset      = "offset"      // the lead dev_increaseTime gave the clock, seconds; read only from stores older than metaClock
+	metaClock       = "clock"       // record.Clock: the devnet's clock
+	metaGenesisTime = "genesistime" // the genesis time asked for (Config.GenesisTime, ResetAt), Unix seconds; absent: GenesisTime
 	metaEpoch       = "epoch"       // counts resets; pooled transactions carry it
 	metaFormat      = "format"      // the store's record formats (storeFormat); absent in format 1
 	metaTxnCount    = "txn"         // transactions in blocks
