@@ -57,6 +57,13 @@ func (c Clock) Mined(t uint32, now int64) Clock {
 	return StartAt(int64(t), now)
 }
 
+// Rewound returns the clock that reads at now what c read at then (a
+// snapshot's time, given back at a revert): the time that passed between
+// is taken out of the skew; a pinned time stays pinned.
+func (c Clock) Rewound(then, now int64) Clock {
+	return Clock{Skew: c.Skew - (now - then), Next: c.Next}
+}
+
 // Advance returns the clock moved forward by d (whole seconds, at least
 // one) when the wall clock reads now; it fails if the chain's time would
 // pass MaxBlockTime.

@@ -109,3 +109,12 @@ func TestCheckGenesisTime(t *testing.T) {
 		}
 	}
 }
+
+func TestClockRewound(t *testing.T) {
+	for _, c := range []Clock{{}, {Skew: -86400}, {Skew: 5, Next: 1_750_000_000}} {
+		got := c.Rewound(1_800_000_000, 1_800_000_600)
+		if got.Read(1_800_000_600) != c.Read(1_800_000_000) || got.Next != c.Next {
+			t.Errorf("%+v rewound 600 s: %+v reads %d, want %d", c, got, got.Read(1_800_000_600), c.Read(1_800_000_000))
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/didlight/didlight/core/excerpt"
@@ -16,7 +17,8 @@ import (
 
 // Devnet controls, as local chains offer them: mine a block now, move the
 // chain clock forward or set the next block's time, reset the chain to a
-// genesis time. A node that is not a devnet does not serve them.
+// genesis time, take a snapshot and revert to it. A node that is not a
+// devnet does not serve them.
 
 // devMine answers dev_mine (no params, or an empty object): {height, hash}
 // of the block mined, empty if the mempool was.
@@ -127,6 +129,70 @@ func (s *Server) devReset(ctx context.Context, params json.RawMessage) (any, *js
 		Hash   string `json:"hash"`
 		Time   int64  `json:"time"`
 	}{0, b.Hash().String(), int64(b.Header.Timestamp)}, nil
+}
+
+// devSnapshot answers dev_snapshot (no params): {id}, the snapshot's id as
+// a hex string ("0x1", as Anvil and Hardhat name theirs), which dev_revert
+// takes.
+func (s *Server) devSnapshot(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	if err := s.devnetOnly("dev_snapshot", params, &struct{}{}); err != nil {
+		return nil, err
+	}
+	id, err := s.chain.Snapshot()
+	if err != nil {
+		return nil, jsonrpc.Errorf(codeServerError, "Server error", "snapshot failed: %v", err)
+	}
+	return struct {
+		ID string `json:"id"`
+	}{"0x" + strconv.FormatUint(id, 16)}, nil
+}
+
+// devRevert answers dev_revert {id}: the chain, its mempool, indexes and
+// clock go back to snapshot id (a hex string "0x…" or a number), which is
+// dropped with every later one; {height, hash} name the tip then. An
+// unknown id is refused with -32602, and nothing changes.
+func (s *Server) devRevert(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	var p struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if err := s.devnetOnly("dev_revert", params, &p); err != nil {
+		return nil, err
+	}
+	id, perr := parseSnapshotID(p.ID)
+	if perr != nil {
+		return nil, perr
+	}
+	err := s.chain.Revert(ctx, id)
+	if errors.Is(err, chain.ErrUnknownSnapshot) {
+		return nil, jsonrpc.InvalidParams(fmt.Sprintf("no snapshot 0x%x: never taken, or dropped by a revert to it or to an earlier one", id))
+	}
+	if err != nil {
+		return nil, jsonrpc.Errorf(codeServerError, "Server error", "revert failed: %v", err)
+	}
+	height, hash, _ := s.chain.Tip()
+	return struct {
+		Height uint32 `json:"height"`
+		Hash   string `json:"hash"`
+	}{height, hash.String()}, nil
+}
+
+// parseSnapshotID reads the id param of dev_revert: "0x" and hex digits,
+// as dev_snapshot gives it, or a whole number.
+func parseSnapshotID(raw json.RawMessage) (uint64, *jsonrpc.Error) {
+	if raw == nil {
+		return 0, jsonrpc.InvalidParams("id is missing: want the id dev_snapshot gave, such as \"0x1\"")
+	}
+	text := string(bytes.TrimSpace(raw))
+	if json.Unmarshal(raw, &text) == nil {
+		if hex, ok := strings.CutPrefix(strings.ToLower(text), "0x"); ok {
+			if id, err := strconv.ParseUint(hex, 16, 64); err == nil {
+				return id, nil
+			}
+		}
+	} else if id, err := strconv.ParseUint(text, 10, 64); err == nil {
+		return id, nil
+	}
+	return 0, jsonrpc.InvalidParams(fmt.Sprintf("id %s is not a snapshot id: want the id dev_snapshot gave, such as \"0x1\"", excerpt.Quote(text)))
 }
 
 // resetAt resets the chain to a genesis time, zero for where it began.

@@ -50,6 +50,8 @@ var methods = map[string]rpcMethod{
 	"dev_increaseTime":     {serve: (*Server).devIncreaseTime, access: control},
 	"dev_setNextBlockTime": {serve: (*Server).devSetNextBlockTime, access: control},
 	"dev_reset":            {serve: (*Server).devReset, access: control},
+	"dev_snapshot":         {serve: (*Server).devSnapshot, access: control},
+	"dev_revert":           {serve: (*Server).devRevert, access: control},
 
 	// The chain's general reads.
 	"getblockcount":        {serve: noArgs((*Server).getBlockCount)},

@@ -66,7 +66,7 @@ type Chain struct {
 
 	pool    *mempool
 	persist groupCommit[*entry]
-	mining  sync.Mutex // held while a block is made, and by Reset
+	mining  sync.Mutex // held while a block is made, and by the devnet controls (lockControl)
 	funding sync.Mutex // held while SubmitRequest picks the dev outputs to spend
 	docs    docCache
 	subs    subscribers
@@ -226,15 +226,7 @@ func (c *Chain) writeGenesis(tx store.Tx, b beginning) error {
 
 // load reads the state the chain keeps in memory.
 func (c *Chain) load(tx store.Tx) error {
-	tip, err := readTip(tx)
-	if err != nil {
-		return err
-	}
-	blk, err := readBlock(tx, tip.Height)
-	if err != nil {
-		return err
-	}
-	clock, err := readClock(tx)
+	h, err := readHead(tx)
 	if err != nil {
 		return err
 	}
@@ -243,16 +235,47 @@ func (c *Chain) load(tx store.Tx) error {
 		return fmt.Errorf("chain: the node id is missing: %w", record.ErrCorrupt)
 	}
 	c.nodeID = binary.BigEndian.Uint64(v)
-	c.tip, c.tipHeader, c.clock = tip, blk.Header, clock
-	if c.epoch, err = getU64(tx, metaEpoch); err != nil {
-		return err
-	}
-	if c.txnCount, err = getU64(tx, metaTxnCount); err != nil {
-		return err
-	}
+	c.setHead(h)
 	received, err := getU64(tx, metaReceived)
 	c.received.Store(received)
 	return err
+}
+
+// head is the chain's state that c.mu guards, as the store holds it.
+type head struct {
+	tip      record.Tip
+	header   ela.Header
+	clock    ledger.Clock
+	epoch    uint64
+	txnCount uint64
+}
+
+// readHead reads the chain's head from the store.
+func readHead(tx store.Tx) (head, error) {
+	var h head
+	var err error
+	if h.tip, err = readTip(tx); err != nil {
+		return h, err
+	}
+	blk, err := readBlock(tx, h.tip.Height)
+	if err != nil {
+		return h, err
+	}
+	h.header = blk.Header
+	if h.clock, err = readClock(tx); err != nil {
+		return h, err
+	}
+	if h.epoch, err = getU64(tx, metaEpoch); err != nil {
+		return h, err
+	}
+	h.txnCount, err = getU64(tx, metaTxnCount)
+	return h, err
+}
+
+// setHead makes h the chain's head in memory; the caller holds c.mu, or
+// is Open.
+func (c *Chain) setHead(h head) {
+	c.tip, c.tipHeader, c.clock, c.epoch, c.txnCount = h.tip, h.header, h.clock, h.epoch, h.txnCount
 }
 
 // position returns the state the chain is at.
@@ -306,8 +329,9 @@ func (c *Chain) isClosed() bool {
 func (c *Chain) DevAccount() Account { return c.dev }
 
 // Devnet reports whether the chain is a development chain that accepts the
-// devnet controls (Mine, IncreaseTime, Reset, SubmitRequest). Every chain
-// this package opens is one, except a follower's (Config.Follower).
+// devnet controls (Mine, IncreaseTime, SetNextBlockTime, Reset, ResetAt,
+// Snapshot, Revert, SubmitRequest). Every chain this package opens is one,
+// except a follower's (Config.Follower).
 func (c *Chain) Devnet() bool { return c.follower == nil }
 
 // reverse returns b reversed, for showing a stored hash.

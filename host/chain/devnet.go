@@ -39,14 +39,10 @@ func (c *Chain) SetNextBlockTime(t time.Time) (time.Time, error) {
 // tip's time and the wall clock's, and makes a block if mine is set. It
 // returns the time the next block carries, or the block's if it made one.
 func (c *Chain) setClock(next func(ledger.Clock, uint32, int64) (ledger.Clock, error), mine bool) (time.Time, error) {
-	if err := c.produces(); err != nil {
+	if err := c.lockControl(context.Background()); err != nil {
 		return time.Time{}, err
 	}
-	c.mining.Lock()
 	defer c.mining.Unlock()
-	if c.isClosed() {
-		return time.Time{}, ErrClosed
-	}
 	c.mu.RLock()
 	clock, tip := c.clock, c.tip.Time
 	c.mu.RUnlock()
@@ -91,17 +87,10 @@ func (c *Chain) ResetAt(ctx context.Context, t time.Time) error {
 
 // reset is Reset to a chain begun at asked, zero for where it began.
 func (c *Chain) reset(ctx context.Context, asked time.Time) error {
-	if err := ctx.Err(); err != nil {
+	if err := c.lockControl(ctx); err != nil {
 		return err
 	}
-	if err := c.produces(); err != nil {
-		return err
-	}
-	c.mining.Lock()
 	defer c.mining.Unlock()
-	if c.isClosed() {
-		return ErrClosed
-	}
 	c.mu.RLock()
 	epoch := c.epoch + 1
 	c.mu.RUnlock()
@@ -134,18 +123,41 @@ func (c *Chain) reset(ctx context.Context, asked time.Time) error {
 	}
 	c.genesis = b.genesis
 	g := b.genesis
+	c.restart(head{tip: record.Tip{Height: 0, Hash: g.Hash(), Time: g.Header.Timestamp}, header: g.Header,
+		clock: b.clock, epoch: epoch, txnCount: uint64(len(g.Transactions))})
+	c.log.Info("chain reset to genesis", "epoch", epoch, "genesis time", time.Unix(int64(g.Header.Timestamp), 0).UTC())
+	return nil
+}
+
+// lockControl begins a devnet control: it checks that ctx is alive and the
+// chain makes its own blocks and is open, and takes c.mining, which the
+// caller releases.
+func (c *Chain) lockControl(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := c.produces(); err != nil {
+		return err
+	}
+	c.mining.Lock()
+	if c.isClosed() {
+		c.mining.Unlock()
+		return ErrClosed
+	}
+	return nil
+}
+
+// restart makes h the chain's head after a reset or a revert: the pooled
+// transactions go (their waiting submitters get ErrReset), cached
+// documents too, and subscribers hear of the new tip.
+func (c *Chain) restart(h head) {
 	c.mu.Lock()
-	c.epoch, c.clock = epoch, b.clock
-	c.tip = record.Tip{Height: 0, Hash: g.Hash(), Time: g.Header.Timestamp}
-	c.tipHeader = g.Header
-	c.txnCount = uint64(len(g.Transactions))
-	at := position{epoch: epoch, height: 0, tip: c.tip.Hash}
+	c.setHead(h)
+	at := position{epoch: h.epoch, height: h.tip.Height, tip: h.tip.Hash}
 	c.mu.Unlock()
 	for _, e := range c.pool.reset(at) {
 		e.done <- ErrReset
 	}
 	c.docs.clear()
-	c.subs.notify(0)
-	c.log.Info("chain reset to genesis", "epoch", epoch, "genesis time", time.Unix(int64(g.Header.Timestamp), 0).UTC())
-	return nil
+	c.subs.notify(h.tip.Height)
 }

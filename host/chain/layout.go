@@ -26,6 +26,7 @@ const (
 	bucketCredHist  = "credhistory" // HistoryKey(credential id's did.URL.Key, height, position) → record.Entry
 	bucketCreds     = "credentials" // credential id's did.URL.Key → record.Credential
 	bucketOwned     = "owned"       // PostingKey(owner's DID key, sequence) → credential id; its sequence counts declares
+	bucketSnapshots = "snapshots"   // snapshot id (record.SeqKey) → record.Snapshot; the copies are buckets "snap/ID/NAME" (snapshot.go)
 	metaGenesis     = "genesis"     // the genesis block's hash
 	metaTip         = "tip"         // record.Tip
 	metaNodeID      = "node"        // the node's random id
