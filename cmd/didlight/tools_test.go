@@ -25,7 +25,7 @@ func TestToolsHelp(t *testing.T) {
 		"did":     {"create", "update", "deactivate"},
 		"resolve": nil,
 		"query":   nil,
-		"devnet":  {"generate"},
+		"devnet":  {"generate", "export", "import"},
 	}
 	for group, verbs := range groups {
 		var out, errOut bytes.Buffer

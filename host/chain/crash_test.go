@@ -55,6 +55,12 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 	}
+	if dir := os.Getenv(revertEnv); dir != "" {
+		if err := revertChild(dir); err != nil {
+			fmt.Fprintln(os.Stderr, "revert child:", err)
+			os.Exit(2)
+		}
+	}
 	os.Exit(m.Run())
 }
 

@@ -16,7 +16,8 @@ import (
 // blocks it makes itself, and makes none: Devnet is false, and the calls
 // that make blocks or take transactions fail with ErrFollower.
 
-// ErrFollower is returned by Mine, IncreaseTime, Reset, SubmitTx and
+// ErrFollower is returned by Mine, the other devnet controls (IncreaseTime,
+// SetNextBlockTime, Reset, ResetAt, Snapshot, Revert), SubmitTx and
 // SubmitRequest on a follower's chain: its upstream makes its blocks.
 var ErrFollower = errors.New("chain: a follower's chain makes no blocks and takes no transactions: its upstream does")
 
