@@ -6,7 +6,7 @@ PKGS      ?= ./...
 FUZZTIME  ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run build noshim test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench loadbench w3cbench wrk
+.PHONY: run build noshim test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench loadbench w3cbench scalebench wrk
 
 ## run: start a node on the embedded default store with demo data (and the browser app, with its module).
 run: build
@@ -129,3 +129,9 @@ loadbench: wrk
 ## with their ratio (-versus resolvedid); LOADBENCH_FLAGS adds flags (-duration, -rounds, …).
 w3cbench: wrk
 	$(GO) run ./host/internal/cmd/loadbench -kinds resolvedid,w3c -versus resolvedid $(LOADBENCH_FLAGS)
+
+## scalebench: the node as its chain grows: generates chains of 10k and 100k DIDs (cached in $TMPDIR/didlight-scalebench),
+## then measures generation, store size, start, RSS, resolve and query CPU and a follower's catch-up on each, in processes
+## of their own (docs/scale.md). SCALEBENCH_FLAGS passes flags (-sizes 10000,100000,1000000, -requests, -cache).
+scalebench:
+	$(GO) run ./host/internal/cmd/scalebench $(SCALEBENCH_FLAGS)

@@ -36,6 +36,7 @@ var commands = []command{
 	{"did", "create, update and deactivate DIDs, paid by a wallet", runDID},
 	{"resolve", "resolve a DID, optionally verifying the answer locally", runResolve},
 	{"query", "find DIDs by service type, credential type or find condition", runQuery},
+	{"devnet", "tools for development chains: generate a large chain, export and import fixture files", runDevnet},
 }
 
 // run executes one subcommand and returns the process exit code: 0 on

@@ -25,10 +25,12 @@ type nodeConfig struct {
 	// adminTokenFile, corsOrigins and warnings: see nodeaccess.go.
 	adminTokenFile string
 	corsOrigins    originList
-	warnings       []string // what the node logs at start, about its settings
-	engine         string   // engineNative or engineWasm
-	modulePath     string   // the module to use instead of the embedded one
-	follow         string   // the upstream's REST base URL; "" makes blocks here (follow.go)
+	warnings       []string  // what the node logs at start, about its settings
+	engine         string    // engineNative or engineWasm
+	modulePath     string    // the module to use instead of the embedded one
+	follow         string    // the upstream's REST base URL; "" makes blocks here (follow.go)
+	genesisTime    time.Time // a new chain's genesis time (nodetime.go); zero for the default
+	importFile     string    // a fixture file to begin the chain from (devnet.go)
 }
 
 // The engines --engine chooses between: core run natively, or the
@@ -67,6 +69,8 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	accessFlags(fs, &c)
 	fs.StringVar(&c.engine, "engine", engineNative, "what validates transactions and identity operations: native (core in this process) or wasm (the didlight WebAssembly module in wazero)")
 	followFlag(fs, &c)
+	genesisTimeFlag(fs, &c)
+	fs.StringVar(&c.importFile, "import", "", "begin the chain from this fixture file (didlight devnet export), validating every block; the store must hold no chain yet (use --mem, or a new --datadir). Its dev seed is taken unless --dev-seed is given")
 	fs.StringVar(&c.modulePath, "module", "", "didlight.wasm to use (for --engine wasm and the browser app) instead of the module embedded in the binary")
 
 	set := map[string]bool{}
@@ -123,6 +127,11 @@ func (c *nodeConfig) check(extra []string, set map[string]bool) error {
 		return errors.New("--dev-seed is empty")
 	case c.engine != engineNative && c.engine != engineWasm:
 		return fmt.Errorf("--engine %q: want %s or %s", c.engine, engineNative, engineWasm)
+	case c.importFile != "" && c.follow != "":
+		return errors.New("--import and --follow exclude each other: a follower takes its blocks from its upstream")
+	}
+	if c.importFile != "" && !set["dev-seed"] {
+		c.devSeed = "" // the file's
 	}
 	return c.checkFollow(set)
 }

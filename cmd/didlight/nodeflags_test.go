@@ -35,6 +35,12 @@ func TestParseNodeFlags(t *testing.T) {
 			}},
 		{"flag wins over env", []string{"--rest-addr", ":7"}, map[string]string{"DIDLIGHT_REST_ADDR": ":9"}, func(c *nodeConfig) { c.restAddr = ":7" }},
 		{"mem from env", nil, map[string]string{"DIDLIGHT_MEM": "1"}, func(c *nodeConfig) { c.mem = true }},
+		{"genesis time", []string{"--genesis-time", "2025-06-01T12:00:00.9+02:00"}, nil, func(c *nodeConfig) {
+			c.genesisTime = time.Date(2025, 6, 1, 10, 0, 0, 0, time.UTC)
+		}},
+		{"genesis time from env", nil, map[string]string{"DIDLIGHT_GENESIS_TIME": "2025-06-01T00:00:00Z"}, func(c *nodeConfig) {
+			c.genesisTime = time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+		}},
 		{"engine from env", nil, map[string]string{"DIDLIGHT_ENGINE": "wasm", "DIDLIGHT_MODULE": "/m"}, func(c *nodeConfig) { c.engine, c.modulePath = "wasm", "/m" }},
 		{"a token on the command line is warned about", []string{"--admin-token=t"}, nil, func(c *nodeConfig) {
 			c.adminToken, c.warnings = "t", []string{tokenWarning}
@@ -78,6 +84,9 @@ func TestParseNodeFlagsRefuses(t *testing.T) {
 		{[]string{"--arbiters", "65"}, nil, "--arbiters 65"},
 		{[]string{"--dev-seed", ""}, nil, "--dev-seed is empty"},
 		{[]string{"extra"}, nil, `unexpected argument "extra"`},
+		{[]string{"--genesis-time", "2025-06-01"}, nil, `invalid value "2025-06-01" for flag -genesis-time: not an RFC 3339 time: want one such as 2025-06-01T00:00:00Z`},
+		{[]string{"--genesis-time", "1960-01-01T00:00:00Z"}, nil, "genesis time -315619200 is out of range: want a time after 1970-01-01T00:00:00Z and before 2106-02-07T06:28:15Z"},
+		{nil, map[string]string{"DIDLIGHT_GENESIS_TIME": "now"}, `DIDLIGHT_GENESIS_TIME="now": not an RFC 3339 time`},
 		{[]string{"--engine", "WASM"}, nil, `--engine "WASM": want native or wasm`},
 		{nil, map[string]string{"DIDLIGHT_ENGINE": "js"}, `--engine "js"`},
 		{[]string{"--nope"}, nil, "flag provided but not defined: -nope"},

@@ -25,6 +25,7 @@ func TestToolsHelp(t *testing.T) {
 		"did":     {"create", "update", "deactivate"},
 		"resolve": nil,
 		"query":   nil,
+		"devnet":  {"generate", "export", "import"},
 	}
 	for group, verbs := range groups {
 		var out, errOut bytes.Buffer

@@ -67,6 +67,11 @@ func TestControlsRefuseOtherSites(t *testing.T) {
 			{"/idtx", "idtx", "text/plain", idtx},
 			{"dev_increaseTime", "", "text/plain", []byte(`{"jsonrpc":"2.0","method":"dev_increaseTime","params":{"seconds":1576800000},"id":1}`)},
 			{"dev_mine in a batch", "", "application/json", []byte(`[{"method":"resolvedid","params":{"did":"x"},"id":1},{"method":"dev_mine","id":2}]`)},
+			{"/reset at a time", "reset?time=2025-12-01T00:00:00Z", "", nil},
+			{"dev_reset", "", "text/plain", []byte(`{"jsonrpc":"2.0","method":"dev_reset","params":{"time":"2025-12-01T00:00:00Z"},"id":1}`)},
+			{"dev_setNextBlockTime", "", "application/json", []byte(`{"jsonrpc":"2.0","method":"dev_setNextBlockTime","params":{"time":4000000000},"id":1}`)},
+			{"dev_snapshot", "", "application/json", []byte(`{"jsonrpc":"2.0","method":"dev_snapshot","id":1}`)},
+			{"dev_revert", "", "application/json", []byte(`{"jsonrpc":"2.0","method":"dev_revert","params":{"id":"0x1"},"id":1}`)},
 		} {
 			before := n.state()
 			status, _, body := n.do("POST", n.rpcURL+req.path, req.contentType, req.body, headers...)

@@ -46,8 +46,12 @@ var methods = map[string]rpcMethod{
 	"did_listCredentials":   {serve: (*Server).listCredentials},
 
 	// Devnet controls: they change the chain on the node's authority.
-	"dev_mine":         {serve: (*Server).devMine, access: control},
-	"dev_increaseTime": {serve: (*Server).devIncreaseTime, access: control},
+	"dev_mine":             {serve: (*Server).devMine, access: control},
+	"dev_increaseTime":     {serve: (*Server).devIncreaseTime, access: control},
+	"dev_setNextBlockTime": {serve: (*Server).devSetNextBlockTime, access: control},
+	"dev_reset":            {serve: (*Server).devReset, access: control},
+	"dev_snapshot":         {serve: (*Server).devSnapshot, access: control},
+	"dev_revert":           {serve: (*Server).devRevert, access: control},
 
 	// The chain's general reads.
 	"getblockcount":        {serve: noArgs((*Server).getBlockCount)},

@@ -74,12 +74,22 @@ func (s *Server) writeSubmitError(w http.ResponseWriter, err error) {
 	}
 }
 
-// serveReset wipes a devnet back to its genesis block. The simulated chain
-// can also drop only ID or only credential transactions (?idtxsonly,
-// ?vctxsonly); a ledger cannot drop one kind of transaction and keep the
-// blocks that hold the other, so those are refused.
+// serveReset wipes a devnet back to its genesis block: begun at
+// ?time=T (an RFC 3339 time or Unix seconds) if given, else where it
+// began. The simulated chain can also drop only ID or only credential
+// transactions (?idtxsonly, ?vctxsonly); a ledger cannot drop one kind of
+// transaction and keep the blocks that hold the other, so those are
+// refused.
 func (s *Server) serveReset(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	var at time.Time
+	if q.Has("time") {
+		var err error
+		if at, err = parseTime(q.Get("time")); err != nil {
+			writeJSON(w, http.StatusBadRequest, sdkError{Code: int(invalidParams), Message: err.Error()})
+			return
+		}
+	}
 	switch {
 	case q.Has("idtxsonly") || q.Has("vctxsonly"):
 		writeJSON(w, http.StatusBadRequest, sdkError{Code: int(invalidParams),
@@ -87,7 +97,12 @@ func (s *Server) serveReset(w http.ResponseWriter, r *http.Request) {
 	case !s.chain.Devnet():
 		writeJSON(w, http.StatusForbidden, sdkError{Code: int(invalidMethod), Message: "only a devnet node can be reset"})
 	default:
-		if err := s.chain.Reset(r.Context()); err != nil {
+		err := s.resetAt(r.Context(), at)
+		if errors.Is(err, chain.ErrBadTime) {
+			writeJSON(w, http.StatusBadRequest, sdkError{Code: int(invalidParams), Message: err.Error()})
+			return
+		}
+		if err != nil {
 			s.log.Error("/reset failed", "err", err)
 			writeJSON(w, http.StatusInternalServerError, sdkError{Code: int(internalError), Message: err.Error()})
 			return

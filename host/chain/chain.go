@@ -33,6 +33,7 @@ type Config struct {
 	MempoolSize  int              // most pooled transactions; 0 means DefaultMempoolSize
 	MempoolBytes int              // most bytes of pooled transactions; 0 means DefaultMempoolBytes
 	Follower     bool             // blocks come from another node through Apply (follow.go); none are made here
+	GenesisTime  time.Time        // a new chain's genesis time, its clock starting there (StartAt); zero: GenesisTime and the wall clock
 }
 
 // Chain is an open chain. Its methods are safe for concurrent use.
@@ -47,7 +48,7 @@ type Chain struct {
 	dev       Account
 	arbiters  []*keys.PrivateKey
 	producer  ela.ProgramHash // arbiter 0's address, paid every coinbase
-	genesis   *ela.Block
+	genesis   *ela.Block      // written by Open and by Reset, with mining held
 	nodeID    uint64
 	follower  *follower // nil unless Config.Follower
 	room      blockRoom // what one block takes at most
@@ -55,7 +56,7 @@ type Chain struct {
 	mu        sync.RWMutex // guards the fields below
 	tip       record.Tip
 	tipHeader ela.Header
-	offset    time.Duration // the devnet clock's lead over the wall clock
+	clock     ledger.Clock // the devnet's clock; the zero Clock on a follower's chain
 	epoch     uint64
 	txnCount  uint64
 	closed    bool
@@ -65,7 +66,7 @@ type Chain struct {
 
 	pool    *mempool
 	persist groupCommit[*entry]
-	mining  sync.Mutex // held while a block is made, and by Reset
+	mining  sync.Mutex // held while a block is made, and by the devnet controls (lockControl)
 	funding sync.Mutex // held while SubmitRequest picks the dev outputs to spend
 	docs    docCache
 	subs    subscribers
@@ -82,7 +83,7 @@ func Open(cfg Config) (*Chain, error) {
 		return nil, err
 	}
 	c := cfg.chain()
-	if err := c.db.Update(c.initStore); err != nil {
+	if err := c.db.Update(func(tx store.Tx) error { return c.initStore(tx, cfg.GenesisTime) }); err != nil {
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
 	if err := c.db.View(c.load); err != nil {
@@ -108,6 +109,10 @@ func (cfg *Config) complete() error {
 		return fmt.Errorf("chain: negative block time %s", cfg.BlockTime)
 	case cfg.MempoolSize < 0 || cfg.MempoolBytes < 0:
 		return fmt.Errorf("chain: negative mempool limit %d transactions, %d bytes", cfg.MempoolSize, cfg.MempoolBytes)
+	case !cfg.GenesisTime.IsZero():
+		if err := ledger.CheckGenesisTime(cfg.GenesisTime.Unix()); err != nil {
+			return fmt.Errorf("chain: %w", err)
+		}
 	}
 	if cfg.DevSeed == "" {
 		cfg.DevSeed = DefaultDevSeed
@@ -155,14 +160,29 @@ func (cfg *Config) chain() *Chain {
 	if cfg.Follower {
 		c.follower = newFollower(cfg.DevSeed)
 	}
-	c.genesis = c.params.Genesis(c.dev.ProgramHash, DevFunds, uint32(GenesisTime.Unix()))
+	c.genesis = c.genesisAt(GenesisTime)
 	return c
 }
 
+// genesisAt returns the genesis block of the chain's seed stamped t.
+func (c *Chain) genesisAt(t time.Time) *ela.Block {
+	return c.params.Genesis(c.dev.ProgramHash, DevFunds, uint32(t.Unix()))
+}
+
 // initStore writes the genesis block and a node id into an empty store, or
-// checks that the store holds this seed's chain.
-func (c *Chain) initStore(tx store.Tx) error {
+// checks that the store holds this seed's chain, begun at the genesis time
+// asked for if one was.
+func (c *Chain) initStore(tx store.Tx, asked time.Time) error {
 	if v, ok := getMeta(tx, metaGenesis); ok {
+		began, err := readBegan(tx)
+		if err != nil {
+			return err
+		}
+		if !asked.IsZero() && (!began.asked || asked.Unix() != began.at.Unix()) {
+			return fmt.Errorf("the store holds a chain begun at %s, not at the genesis time given, %s: start from an empty store, or reset the chain to that time",
+				began, asked.UTC().Format(time.RFC3339))
+		}
+		c.genesis = c.genesisAt(began.at)
 		if want := c.genesis.Hash(); string(v) != string(want[:]) {
 			return fmt.Errorf("the store holds the chain of another dev seed (genesis %x, this seed's is %s)", reverse(v), want)
 		}
@@ -178,38 +198,35 @@ func (c *Chain) initStore(tx store.Tx) error {
 	if err := putMeta(tx, metaFormat, record.U64(storeFormat)); err != nil {
 		return err
 	}
-	return c.writeGenesis(tx)
+	b := c.beginAt(asked)
+	c.genesis = b.genesis
+	return c.writeGenesis(tx, b)
 }
 
-// writeGenesis writes the genesis block and its confirm, as the chain's
-// only block.
-func (c *Chain) writeGenesis(tx store.Tx) error {
-	h := c.genesis.Hash()
+// writeGenesis writes the genesis block of b and its confirm, as the
+// chain's only block, with b's time and clock.
+func (c *Chain) writeGenesis(tx store.Tx, b beginning) error {
+	h := b.genesis.Hash()
 	if err := putMeta(tx, metaGenesis, h[:]); err != nil {
 		return err
 	}
-	w := newBatch(c, tx, c.genesis.Header.Timestamp)
-	txids := make([]ela.Hash, len(c.genesis.Transactions))
-	for i, t := range c.genesis.Transactions {
+	if err := b.put(tx); err != nil {
+		return err
+	}
+	w := newBatch(c, tx, b.genesis.Header.Timestamp)
+	txids := make([]ela.Hash, len(b.genesis.Transactions))
+	for i, t := range b.genesis.Transactions {
 		txids[i] = t.Hash()
 		if err := w.applyTx(t, txids[i], t.Bytes(), 0, uint32(i), nil); err != nil {
 			return err
 		}
 	}
-	return w.putBlock(c.genesis, txids, c.confirm(h))
+	return w.putBlock(b.genesis, txids, c.confirm(h))
 }
 
 // load reads the state the chain keeps in memory.
 func (c *Chain) load(tx store.Tx) error {
-	tip, err := readTip(tx)
-	if err != nil {
-		return err
-	}
-	blk, err := readBlock(tx, tip.Height)
-	if err != nil {
-		return err
-	}
-	offset, err := getU64(tx, metaOffset)
+	h, err := readHead(tx)
 	if err != nil {
 		return err
 	}
@@ -218,16 +235,47 @@ func (c *Chain) load(tx store.Tx) error {
 		return fmt.Errorf("chain: the node id is missing: %w", record.ErrCorrupt)
 	}
 	c.nodeID = binary.BigEndian.Uint64(v)
-	c.tip, c.tipHeader, c.offset = tip, blk.Header, time.Duration(offset)*time.Second
-	if c.epoch, err = getU64(tx, metaEpoch); err != nil {
-		return err
-	}
-	if c.txnCount, err = getU64(tx, metaTxnCount); err != nil {
-		return err
-	}
+	c.setHead(h)
 	received, err := getU64(tx, metaReceived)
 	c.received.Store(received)
 	return err
+}
+
+// head is the chain's state that c.mu guards, as the store holds it.
+type head struct {
+	tip      record.Tip
+	header   ela.Header
+	clock    ledger.Clock
+	epoch    uint64
+	txnCount uint64
+}
+
+// readHead reads the chain's head from the store.
+func readHead(tx store.Tx) (head, error) {
+	var h head
+	var err error
+	if h.tip, err = readTip(tx); err != nil {
+		return h, err
+	}
+	blk, err := readBlock(tx, h.tip.Height)
+	if err != nil {
+		return h, err
+	}
+	h.header = blk.Header
+	if h.clock, err = readClock(tx); err != nil {
+		return h, err
+	}
+	if h.epoch, err = getU64(tx, metaEpoch); err != nil {
+		return h, err
+	}
+	h.txnCount, err = getU64(tx, metaTxnCount)
+	return h, err
+}
+
+// setHead makes h the chain's head in memory; the caller holds c.mu, or
+// is Open.
+func (c *Chain) setHead(h head) {
+	c.tip, c.tipHeader, c.clock, c.epoch, c.txnCount = h.tip, h.header, h.clock, h.epoch, h.txnCount
 }
 
 // position returns the state the chain is at.
@@ -281,8 +329,9 @@ func (c *Chain) isClosed() bool {
 func (c *Chain) DevAccount() Account { return c.dev }
 
 // Devnet reports whether the chain is a development chain that accepts the
-// devnet controls (Mine, IncreaseTime, Reset, SubmitRequest). Every chain
-// this package opens is one, except a follower's (Config.Follower).
+// devnet controls (Mine, IncreaseTime, SetNextBlockTime, Reset, ResetAt,
+// Snapshot, Revert, SubmitRequest). Every chain this package opens is one,
+// except a follower's (Config.Follower).
 func (c *Chain) Devnet() bool { return c.follower == nil }
 
 // reverse returns b reversed, for showing a stored hash.

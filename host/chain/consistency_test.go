@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"encoding/binary"
 	"fmt"
 	"testing"
 
@@ -65,7 +66,7 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 	want := map[string]map[string]string{}
 	for _, name := range []string{bucketBlocks, bucketHashes, bucketTxs, bucketUTXOs, bucketAddresses,
 		bucketBalances, bucketDIDs, bucketHistory, bucketViews, bucketServices, bucketCredTypes,
-		bucketCredHist, bucketCreds, bucketOwned} {
+		bucketCredHist, bucketCreds, bucketOwned, bucketFields, bucketCounts} {
 		want[name] = map[string]string{}
 	}
 	tip, err := readTip(s.tx)
@@ -137,6 +138,7 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 			want[bucketBalances][k] = string(record.Amount(v))
 		}
 	}
+	counts := map[string]uint64{}
 	for _, key := range order {
 		m := dids[key]
 		want[bucketDIDs][key] = string(m.rec.Bytes())
@@ -150,6 +152,21 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 		for _, typ := range m.rec.Credentials {
 			want[bucketCredTypes][string(record.PostingKey(typ, m.rec.Seq))] = key
 		}
+		counts[string(record.CountKey(bucketViews, nil))]++
+		for _, typ := range m.rec.Services {
+			counts[string(record.CountKey(bucketServices, record.PostingPrefix(typ)))]++
+		}
+		for _, typ := range m.rec.Credentials {
+			counts[string(record.CountKey(bucketCredTypes, record.PostingPrefix(typ)))]++
+		}
+		for _, p := range viewIndex.Postings(m.view) {
+			prefix, _ := record.FieldPrefix(p.Path, p.Value)
+			want[bucketFields][string(binary.BigEndian.AppendUint64(prefix, m.rec.Seq))] = ""
+			counts[string(record.CountKey(bucketFields, prefix))]++
+		}
+	}
+	for k, n := range counts {
+		want[bucketCounts][k] = string(record.U64(n))
 	}
 	for key, rec := range creds {
 		want[bucketCreds][key] = string(rec.Bytes())

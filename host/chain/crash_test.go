@@ -43,9 +43,21 @@ const (
 const crashWorkers = 4
 
 func TestMain(m *testing.M) {
+	if dir := os.Getenv(upgradeEnv); dir != "" {
+		if err := upgradeChild(dir); err != nil {
+			fmt.Fprintln(os.Stderr, "upgrade child:", err)
+			os.Exit(2)
+		}
+	}
 	if dir := os.Getenv(crashEnv); dir != "" {
 		if err := crashChild(dir); err != nil {
 			fmt.Fprintln(os.Stderr, "crash child:", err)
+			os.Exit(2)
+		}
+	}
+	if dir := os.Getenv(revertEnv); dir != "" {
+		if err := revertChild(dir); err != nil {
+			fmt.Fprintln(os.Stderr, "revert child:", err)
 			os.Exit(2)
 		}
 	}

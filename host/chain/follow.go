@@ -16,7 +16,8 @@ import (
 // blocks it makes itself, and makes none: Devnet is false, and the calls
 // that make blocks or take transactions fail with ErrFollower.
 
-// ErrFollower is returned by Mine, IncreaseTime, Reset, SubmitTx and
+// ErrFollower is returned by Mine, the other devnet controls (IncreaseTime,
+// SetNextBlockTime, Reset, ResetAt, Snapshot, Revert), SubmitTx and
 // SubmitRequest on a follower's chain: its upstream makes its blocks.
 var ErrFollower = errors.New("chain: a follower's chain makes no blocks and takes no transactions: its upstream does")
 
@@ -106,7 +107,14 @@ func (c *Chain) Apply(ctx context.Context, b *ela.Block, cf *ela.Confirm) error 
 	if err := c.follower.checkConfirm(cf, h, c.verifier); err != nil {
 		return refuse(-1, err)
 	}
-	err := c.db.Update(func(tx store.Tx) error { return c.applyBlock(ctx, tx, b, cf, refuse) })
+	entries, err := c.prepareAll(ctx, rawTxs(b.Transactions[1:]))
+	if be, ok := errors.AsType[*BlockError](err); ok {
+		return refuse(be.Tx, be.Err)
+	}
+	if err != nil {
+		return err
+	}
+	err = c.db.Update(func(tx store.Tx) error { return c.applyBlock(ctx, tx, b, entries, cf, refuse) })
 	if err != nil {
 		if _, ok := errors.AsType[*BlockError](err); ok || ctx.Err() != nil {
 			return err
@@ -117,34 +125,25 @@ func (c *Chain) Apply(ctx context.Context, b *ela.Block, cf *ela.Confirm) error 
 	return nil
 }
 
+// rawTxs returns the encodings of txs.
+func rawTxs(txs []*ela.Tx) [][]byte {
+	out := make([][]byte, len(txs))
+	for i, t := range txs {
+		out[i] = t.Bytes()
+	}
+	return out
+}
+
 // applyBlock writes b and its confirm cf inside the store transaction tx,
-// validating each transaction as admission and block making do (prepare,
-// check) against the state the earlier ones leave. The coinbase comes last,
-// as when the chain makes a block, so that no transaction spends it.
-func (c *Chain) applyBlock(ctx context.Context, tx store.Tx, b *ela.Block, cf *ela.Confirm, refuse func(int, error) error) error {
-	height, t := b.Header.Height, b.Header.Timestamp
-	w := newBatch(c, tx, t)
-	txids := make([]ela.Hash, len(b.Transactions))
-	var fees ela.Fixed64
-	for pos := 1; pos < len(b.Transactions); pos++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		e, err := c.prepare(b.Transactions[pos].Bytes())
-		if err == nil {
-			err = c.check(w.snapshot, e, height, t)
-		}
-		if err != nil {
-			if _, ok := errors.AsType[*RejectError](err); ok {
-				return refuse(pos, err)
-			}
-			return err
-		}
-		if err := w.applyTx(e.tx, e.txid, e.raw, height, uint32(pos), e.id); err != nil {
-			return err
-		}
-		txids[pos] = e.txid
-		fees += e.fee
+// checking each of its transactions but the coinbase (entries, prepared by
+// prepareAll) against the state the earlier ones leave. The coinbase comes
+// last, as when the chain makes a block, so that no transaction spends it.
+func (c *Chain) applyBlock(ctx context.Context, tx store.Tx, b *ela.Block, entries []*entry, cf *ela.Confirm, refuse func(int, error) error) error {
+	height := b.Header.Height
+	w := newBatch(c, tx, b.Header.Timestamp)
+	txids, fees, err := c.applyAll(ctx, w, entries, height, refuse)
+	if err != nil {
+		return err
 	}
 	cb := b.Transactions[0]
 	if err := c.params.CheckCoinbase(cb, height, fees); err != nil {

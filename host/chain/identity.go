@@ -101,6 +101,12 @@ func (w *batch) index(key string, rec *record.DID, view []byte) error {
 	if err := bucket(w.tx, bucketViews).Put(record.SeqKey(rec.Seq), v.Bytes()); err != nil {
 		return err
 	}
+	if err := w.count(bucketViews, nil, true); err != nil {
+		return err
+	}
+	if err := w.postFields(view, rec.Seq, true); err != nil {
+		return err
+	}
 	if err := w.post(bucketServices, rec.Services, rec.Seq, key); err != nil {
 		return err
 	}
@@ -112,7 +118,23 @@ func (w *batch) index(key string, rec *record.DID, view []byte) error {
 
 // unindex removes a DID's query view and postings.
 func (w *batch) unindex(key string, rec *record.DID) error {
-	if err := bucket(w.tx, bucketViews).Delete(record.SeqKey(rec.Seq)); err != nil {
+	views := bucket(w.tx, bucketViews)
+	seqKey := record.SeqKey(rec.Seq)
+	v, ok := views.Get(seqKey)
+	if !ok {
+		return fmt.Errorf("chain: DID %s (number %d) has no view: %w", key, rec.Seq, record.ErrCorrupt)
+	}
+	view, err := record.ParseView(v)
+	if err != nil {
+		return err
+	}
+	if err := w.postFields(view.JSON, rec.Seq, false); err != nil {
+		return err
+	}
+	if err := views.Delete(seqKey); err != nil {
+		return err
+	}
+	if err := w.count(bucketViews, nil, false); err != nil {
 		return err
 	}
 	if err := w.post(bucketServices, rec.Services, rec.Seq, ""); err != nil {
@@ -134,6 +156,9 @@ func (w *batch) post(name string, types []string, seq uint64, key string) error 
 			err = b.Put(k, []byte(key))
 		}
 		if err != nil {
+			return err
+		}
+		if err := w.count(name, record.PostingPrefix(t), key != ""); err != nil {
 			return err
 		}
 	}

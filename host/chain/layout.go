@@ -26,10 +26,15 @@ const (
 	bucketCredHist  = "credhistory" // HistoryKey(credential id's did.URL.Key, height, position) → record.Entry
 	bucketCreds     = "credentials" // credential id's did.URL.Key → record.Credential
 	bucketOwned     = "owned"       // PostingKey(owner's DID key, sequence) → credential id; its sequence counts declares
+	bucketFields    = "fields"      // FieldPrefix(path, value) ‖ creation sequence → nothing: postings of the views (viewIndex)
+	bucketCounts    = "counts"      // CountKey(bucket, prefix) → how many keys of the bucket have the prefix; views: how many
+	bucketSnapshots = "snapshots"   // snapshot id (record.SeqKey) → record.Snapshot; the copies are buckets "snap/ID/NAME" (snapshot.go)
 	metaGenesis     = "genesis"     // the genesis block's hash
 	metaTip         = "tip"         // record.Tip
 	metaNodeID      = "node"        // the node's random id
-	metaOffset      = "offset"      // the devnet clock's offset, seconds
+	metaOffset      = "offset"      // the lead dev_increaseTime gave the clock, seconds; read only from stores older than metaClock
+	metaClock       = "clock"       // record.Clock: the devnet's clock
+	metaGenesisTime = "genesistime" // the genesis time asked for (Config.GenesisTime, ResetAt), Unix seconds; absent: GenesisTime
 	metaEpoch       = "epoch"       // counts resets; pooled transactions carry it
 	metaFormat      = "format"      // the store's record formats (storeFormat); absent in format 1
 	metaTxnCount    = "txn"         // transactions in blocks
@@ -39,7 +44,7 @@ const (
 // allBuckets are the buckets a reset empties (every one but meta).
 var allBuckets = []string{bucketBlocks, bucketHashes, bucketConfirms, bucketTxs, bucketUTXOs, bucketAddresses,
 	bucketBalances, bucketPool, bucketDIDs, bucketHistory, bucketViews, bucketServices, bucketCredTypes,
-	bucketCredHist, bucketCreds, bucketOwned}
+	bucketCredHist, bucketCreds, bucketOwned, bucketFields, bucketCounts}
 
 // bucket returns a bucket of tx.
 func bucket(tx store.Tx, name string) store.Bucket {

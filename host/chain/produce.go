@@ -138,12 +138,14 @@ const blockReserve = 64 << 10
 // for is stored in the mempool by the same Update.
 func (c *Chain) mine() (*ela.Block, error) {
 	c.mu.RLock()
-	prev := c.tipHeader
+	prev, clock := c.tipHeader, c.clock
 	c.mu.RUnlock()
 	if prev.Timestamp == maxChainTime {
 		return nil, fmt.Errorf("chain: block %d is stamped %d, the last time a block can carry", prev.Height, prev.Timestamp)
 	}
-	t := c.nextBlockTime(prev.Timestamp)
+	now := c.now().Unix()
+	t := clock.BlockTime(prev.Timestamp, now)
+	after := clock.Mined(t, now)
 	var m made
 	// From now until the block's Update begins, transactions waiting for
 	// their mempool commit wait for the block instead.
@@ -164,6 +166,11 @@ func (c *Chain) mine() (*ela.Block, error) {
 			}
 		}
 		m = made{evicted: make(map[*entry]error)}
+		if after != clock {
+			if err := putMeta(tx, metaClock, record.Clock(after)); err != nil {
+				return err
+			}
+		}
 		if err := c.build(tx, &m, entries, &prev, t); err != nil || len(taken) == 0 {
 			return err
 		}
@@ -186,6 +193,9 @@ func (c *Chain) mine() (*ela.Block, error) {
 		return nil, fmt.Errorf("chain: making block %d: %w", prev.Height+1, err)
 	}
 	c.markPersisted(late, seqs)
+	c.mu.Lock()
+	c.clock = after
+	c.mu.Unlock()
 	c.advance(&m)
 	for _, p := range taken {
 		if dropped[p.item] {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/find"
@@ -39,9 +38,10 @@ type Query struct {
 // Query returns the query result object (see resolve.QueryResult): how many
 // documents match, and those of the page, in the order their DIDs were
 // created. A condition is matched against each document's query view (see
-// resolve.View); when it requires a service type, a credential type or an
-// id, only the documents that index yields are matched. A query stops,
-// with ctx's error, once ctx is done: its scan may read every DID.
+// resolve.View), through the plan find.Condition.Plan makes over the
+// chain's indexes (see Explain): only the documents the indexes find are
+// read, and none when the plan is exact. A query stops, with ctx's error,
+// once ctx is done: a scan may read every DID.
 func (c *Chain) Query(ctx context.Context, q Query) ([]byte, error) {
 	if err := q.normalize(); err != nil {
 		return nil, err
@@ -53,11 +53,11 @@ func (c *Chain) Query(ctx context.Context, q Query) ([]byte, error) {
 		var err error
 		switch {
 		case q.Condition != nil:
-			err = s.match(ctx, q.Condition, p.add)
+			err = s.find(ctx, q.Condition, &p)
 		case q.Service != "":
-			err = s.postings(ctx, bucketServices, q.Service, p.add)
+			err = s.postings(ctx, bucketServices, q.Service, &p)
 		default:
-			err = s.postings(ctx, bucketCredTypes, q.Credential, p.add)
+			err = s.postings(ctx, bucketCredTypes, q.Credential, &p)
 		}
 		if err != nil {
 			return err
@@ -109,141 +109,36 @@ type pager struct {
 }
 
 func (p *pager) add(key string) {
-	if p.total >= p.skip && len(p.page) < p.limit {
+	if p.inPage() {
 		p.page = append(p.page, key)
 	}
 	p.total++
 }
 
-// postings calls visit with the DIDs posted under typ, in creation order,
-// until ctx is done.
-func (s snapshot) postings(ctx context.Context, name, typ string, visit func(key string)) error {
+// inPage reports whether the next DID counted is on the page.
+func (p *pager) inPage() bool { return p.total >= p.skip && len(p.page) < p.limit }
+
+// postings pages the DIDs posted under typ in bucket name, in creation
+// order: the total from the count, and only the postings up to the page's
+// end read, until ctx is done.
+func (s snapshot) postings(ctx context.Context, name, typ string, p *pager) error {
 	prefix := record.PostingPrefix(typ)
+	total, err := s.postingCount(name, prefix)
+	if err != nil {
+		return err
+	}
 	for k, v := range bucket(s.tx, name).Scan(store.Range{Prefix: prefix}) {
+		if p.total >= p.skip+p.limit {
+			break
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if _, err := record.ParsePostingKey(prefix, k); err != nil {
 			return err
 		}
-		visit(string(v))
+		p.add(string(v))
 	}
+	p.total = total
 	return nil
-}
-
-// match calls visit with the DIDs whose view satisfies cond, in creation
-// order, until ctx is done.
-func (s snapshot) match(ctx context.Context, cond *find.Condition, visit func(key string)) error {
-	views := bucket(s.tx, bucketViews)
-	test := func(v []byte) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		view, err := record.ParseView(v)
-		if err != nil {
-			return err
-		}
-		if cond.Match(view.JSON) {
-			visit(view.DIDKey)
-		}
-		return nil
-	}
-	seqs, indexed, err := s.candidates(cond)
-	if err != nil {
-		return err
-	}
-	if !indexed {
-		for _, v := range views.Scan(store.Range{}) {
-			if err := test(v); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	for _, seq := range seqs {
-		v, ok := views.Get(record.SeqKey(seq))
-		if !ok {
-			return fmt.Errorf("chain: an index names DID number %d, which has no view: %w", seq, record.ErrCorrupt)
-		}
-		if err := test(v); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// candidates returns, sorted, the creation numbers of the DIDs an index
-// finds for the most selective equality cond requires on a service type, a
-// credential type or the id: every DID that can match is among them. It
-// reports false when cond requires none of these.
-func (s snapshot) candidates(cond *find.Condition) ([]uint64, bool, error) {
-	var best []uint64
-	indexed := false
-	for _, eq := range cond.Equalities() {
-		var seqs []uint64
-		var err error
-		switch eq.Path {
-		case "service.type":
-			seqs, err = s.postedSeqs(bucketServices, eq.Values)
-		case "credential.type":
-			seqs, err = s.postedSeqs(bucketCredTypes, eq.Values)
-		case "id":
-			seqs, err = s.idSeqs(eq.Values)
-		default:
-			continue
-		}
-		if err != nil {
-			return nil, false, err
-		}
-		if !indexed || len(seqs) < len(best) {
-			best, indexed = seqs, true
-		}
-	}
-	slices.Sort(best)
-	return slices.Compact(best), indexed, nil
-}
-
-// postedSeqs returns the creation numbers posted under any of the string
-// values (the types are strings: other values match nothing).
-func (s snapshot) postedSeqs(name string, values []any) ([]uint64, error) {
-	var out []uint64
-	for _, v := range values {
-		typ, ok := v.(string)
-		if !ok {
-			continue
-		}
-		prefix := record.PostingPrefix(typ)
-		for k := range bucket(s.tx, name).Scan(store.Range{Prefix: prefix}) {
-			seq, err := record.ParsePostingKey(prefix, k)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, seq)
-		}
-	}
-	return out, nil
-}
-
-// idSeqs returns the creation numbers of the DIDs, not deactivated, that
-// the string values name.
-func (s snapshot) idSeqs(values []any) ([]uint64, error) {
-	var out []uint64
-	for _, v := range values {
-		text, ok := v.(string)
-		if !ok {
-			continue
-		}
-		d, err := did.Parse(text)
-		if err != nil {
-			continue
-		}
-		rec, err := s.didRecord(d.Key())
-		if err != nil {
-			return nil, err
-		}
-		if rec != nil && !rec.Deactivated {
-			out = append(out, rec.Seq)
-		}
-	}
-	return out, nil
 }

@@ -190,21 +190,7 @@ func (c *Chain) validateIdentity(s snapshot, id *identity, sigs *verified, now t
 
 // maxChainTime is the last time a block can carry: block times are 32-bit
 // Unix seconds.
-const maxChainTime = 1<<32 - 1
-
-// nextBlockTime is the time of a block after one stamped prev: the devnet
-// clock, or one second after prev if the clock is not past it (at most
-// maxChainTime).
-func (c *Chain) nextBlockTime(prev uint32) uint32 {
-	c.mu.RLock()
-	offset := c.offset
-	c.mu.RUnlock()
-	now := c.now().Add(offset).Unix()
-	if now <= int64(prev) {
-		return uint32(min(int64(prev)+1, maxChainTime))
-	}
-	return uint32(min(now, maxChainTime))
-}
+const maxChainTime = ledger.MaxBlockTime
 
 // signal tells Run that transactions arrived, or an admission ended.
 func (c *Chain) signal() {

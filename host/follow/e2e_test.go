@@ -218,7 +218,10 @@ func TestFollowEndToEnd(t *testing.T) {
 	if status, b := fo.call("POST", fo.srv.RPCURL()+"reset", ""); status != http.StatusForbidden {
 		t.Errorf("/reset on the follower: %d %s", status, b)
 	}
-	for _, m := range []string{"dev_mine", "dev_increaseTime"} {
+	if status, b := fo.call("POST", fo.srv.RPCURL()+"reset?time=2025-12-01T00:00:00Z", ""); status != http.StatusForbidden {
+		t.Errorf("/reset?time= on the follower: %d %s", status, b)
+	}
+	for _, m := range []string{"dev_mine", "dev_increaseTime", "dev_setNextBlockTime", "dev_reset", "dev_snapshot", "dev_revert"} {
 		if _, b := fo.call("POST", fo.srv.RPCURL(), `{"jsonrpc":"2.0","id":1,"method":"`+m+`","params":{"seconds":60}}`); !strings.Contains(string(b), `"code":-32601`) {
 			t.Errorf("%s on the follower: %s", m, b)
 		}

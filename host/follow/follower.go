@@ -140,7 +140,7 @@ type GenesisError struct {
 }
 
 func (e *GenesisError) Error() string {
-	return fmt.Sprintf("follow: %s is another chain: its genesis block is %s, ours is %s (start the follower with the upstream's --dev-seed)", e.Upstream, e.Theirs, e.Ours)
+	return fmt.Sprintf("follow: %s is another chain: its genesis block is %s, ours is %s (start the follower with the upstream's --dev-seed and --genesis-time)", e.Upstream, e.Theirs, e.Ours)
 }
 
 // Run follows the upstream until ctx ends, and returns nil then. It polls

@@ -3,6 +3,7 @@ package store_test
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"testing"
@@ -46,15 +47,17 @@ func TestScan(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, db store.DB) {
 		check := func(t *testing.T, b store.Bucket) {
 			for _, c := range cases {
-				var got []string
-				for k, v := range b.Scan(c.r) {
-					if string(v) != "v:"+string(k) {
-						t.Errorf("%s: key %q has value %q", c.name, k, v)
+				for name, scan := range map[string]func(store.Range) iter.Seq2[[]byte, []byte]{"Scan": b.Scan, "ScanShared": b.ScanShared} {
+					var got []string
+					for k, v := range scan(c.r) {
+						if string(v) != "v:"+string(k) {
+							t.Errorf("%s %s: key %q has value %q", name, c.name, k, v)
+						}
+						got = append(got, string(k))
 					}
-					got = append(got, string(k))
-				}
-				if !slices.Equal(got, c.want) {
-					t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+					if !slices.Equal(got, c.want) {
+						t.Errorf("%s %s: got %q, want %q", name, c.name, got, c.want)
+					}
 				}
 			}
 		}

@@ -85,6 +85,11 @@ type Bucket interface {
 	// then continues from the key after (in reverse order, before) the last
 	// one yielded, as the bucket is at that moment.
 	Scan(r Range) iter.Seq2[[]byte, []byte]
+	// ScanShared is Scan without the copies: it yields the store's own
+	// slices, which are valid only until the iteration moves on and must
+	// not be modified. It is for reading many large values in place, such
+	// as matching every document of a bucket.
+	ScanShared(r Range) iter.Seq2[[]byte, []byte]
 	// Sequence returns the bucket's counter: the last value NextSequence
 	// returned, or 0.
 	Sequence() uint64

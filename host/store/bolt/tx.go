@@ -112,6 +112,10 @@ func (b *bucket) Scan(r store.Range) iter.Seq2[[]byte, []byte] {
 	return kv.Scan(b, r)
 }
 
+func (b *bucket) ScanShared(r store.Range) iter.Seq2[[]byte, []byte] {
+	return kv.ScanShared(b, r)
+}
+
 func (b *bucket) Sequence() uint64 {
 	b.tx.CheckRead()
 	if b.b == nil {

@@ -3,6 +3,7 @@ package record
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/didlight/didlight/core/ela"
 )
@@ -105,4 +106,37 @@ func ParsePostingKey(prefix, k []byte) (uint64, error) {
 		return 0, fmt.Errorf("%w: posting key of %d bytes after a %d-byte prefix", ErrCorrupt, len(k), len(prefix))
 	}
 	return binary.BigEndian.Uint64(k[len(prefix):]), nil
+}
+
+// Tags of the values in a FieldPrefix.
+const (
+	fieldPresent = 'p'
+	fieldString  = 's'
+	fieldNumber  = 'n'
+	fieldBool    = 'b'
+)
+
+// FieldPrefix is the prefix of the postings of a path of the query views
+// (find.Posting): the path, then the value (a string, a float64 or a
+// bool, tagged by its kind) or, for a nil value, the path's presence.
+// Other values have no prefix: ok is false.
+func FieldPrefix(path string, value any) (k []byte, ok bool) {
+	k = prefixed(nil, path)
+	switch v := value.(type) {
+	case nil:
+		return append(k, fieldPresent), true
+	case string:
+		return prefixed(append(k, fieldString), v), true
+	case float64:
+		return binary.BigEndian.AppendUint64(append(k, fieldNumber), math.Float64bits(v)), true
+	case bool:
+		return append(k, fieldBool, flag(v)), true
+	}
+	return nil, false
+}
+
+// CountKey is the key of the number of postings under prefix in the
+// bucket named name.
+func CountKey(name string, prefix []byte) []byte {
+	return append(append([]byte(name), 0), prefix...)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/ledger"
 )
 
 var (
@@ -45,6 +46,9 @@ var samples = []struct {
 		nil, func(b []byte) (any, error) { return ParseEntry(b) }},
 	{"view", &View{DIDKey: "foo", JSON: []byte(`{"id":"did:elastos:foo"}`)}, nil, func(b []byte) (any, error) { return ParseView(b) }},
 	{"pool tx", &PoolTx{Epoch: 3, Raw: []byte{4, 5}}, nil, func(b []byte) (any, error) { return ParsePoolTx(b) }},
+	{"snapshot", &Snapshot{Wall: 1767225600, Buckets: []string{"meta", "dids"}}, nil,
+		func(b []byte) (any, error) { return ParseSnapshot(b) }},
+	{"clock", ledger.Clock{Skew: -86400 * 300, Next: 1767225601}, nil, func(b []byte) (any, error) { return ParseClock(b) }},
 }
 
 type encoder interface{ Bytes() []byte }
@@ -52,6 +56,9 @@ type encoder interface{ Bytes() []byte }
 func encode(s any) []byte {
 	if e, ok := s.(encoder); ok {
 		return e.Bytes()
+	}
+	if c, ok := s.(ledger.Clock); ok {
+		return Clock(c)
 	}
 	return s.(Tip).Bytes()
 }

@@ -30,13 +30,22 @@ type Source interface {
 // Scan implements store.Bucket.Scan over src: it positions a cursor at the
 // start of r, yields copies while keys carry r.Prefix, and after a
 // modification of the bucket resumes next to the last key yielded.
-func Scan(src Source, r store.Range) iter.Seq2[[]byte, []byte] {
+func Scan(src Source, r store.Range) iter.Seq2[[]byte, []byte] { return scan(src, r, Pair) }
+
+// ScanShared implements store.Bucket.ScanShared over src: Scan yielding
+// the cursor's own slices.
+func ScanShared(src Source, r store.Range) iter.Seq2[[]byte, []byte] {
+	return scan(src, r, func(k, v []byte) ([]byte, []byte) { return k, v })
+}
+
+// scan is Scan yielding what pair makes of each key and value.
+func scan(src Source, r store.Range, pair func(k, v []byte) ([]byte, []byte)) iter.Seq2[[]byte, []byte] {
 	return func(yield func(key, value []byte) bool) {
 		c, version := src.Cursor(), src.Version()
 		var last []byte // the last key yielded; the caller may change its copy
 		for k, v := start(c, r); k != nil && bytes.HasPrefix(k, r.Prefix); {
 			last = append(last[:0], k...)
-			if !yield(Pair(k, v)) {
+			if !yield(pair(k, v)) {
 				return
 			}
 			if src.Version() != version {
