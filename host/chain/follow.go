@@ -45,21 +45,18 @@ func (e *BlockError) Error() string {
 
 func (e *BlockError) Unwrap() error { return e.Err }
 
-// follower is what a follower's chain knows to check confirms: the public
-// keys of every arbiter its dev seed can derive, by their encoding.
+// follower is what a follower's chain knows to check confirms: every
+// arbiter its dev seed can derive.
 type follower struct {
-	arbiters map[string]int
-	sponsor  keys.PublicKey
+	arbiters ledger.Arbiters
 }
 
 func newFollower(seed string) *follower {
-	f := &follower{arbiters: make(map[string]int, MaxArbiters)}
-	for i := range MaxArbiters {
-		pub := ArbiterKey(seed, i).Public()
-		f.arbiters[string(pub.Bytes())] = i
+	pubs := make([]keys.PublicKey, MaxArbiters)
+	for i := range pubs {
+		pubs[i] = ArbiterKey(seed, i).Public()
 	}
-	f.sponsor = ArbiterKey(seed, 0).Public()
-	return f
+	return &follower{arbiters: ledger.NewArbiters(pubs)}
 }
 
 // produces returns ErrFollower on a follower's chain.
@@ -104,7 +101,7 @@ func (c *Chain) Apply(ctx context.Context, b *ela.Block, cf *ela.Confirm) error 
 		}
 		return refuse(tx, err)
 	}
-	if err := c.follower.checkConfirm(cf, h, c.verifier); err != nil {
+	if err := c.follower.arbiters.CheckConfirm(cf, h, c.verifier); err != nil {
 		return refuse(-1, err)
 	}
 	entries, err := c.prepareAll(ctx, rawTxs(b.Transactions[1:]))
@@ -154,34 +151,4 @@ func (c *Chain) applyBlock(ctx context.Context, tx store.Tx, b *ela.Block, entri
 		return err
 	}
 	return w.putBlock(b, txids, cf)
-}
-
-// checkConfirm checks that cf finalizes the block h: it names h, the
-// seed's first arbiter sponsors it, it has votes, each accepting and by a
-// distinct arbiter of the seed, and every signature verifies.
-func (f *follower) checkConfirm(cf *ela.Confirm, h ela.Hash, v keys.Verifier) error {
-	switch {
-	case cf == nil:
-		return errors.New("chain: the block has no confirm")
-	case cf.BlockHash != h:
-		return fmt.Errorf("chain: the confirm is of block %s, not %s", cf.BlockHash, h)
-	case !cf.Sponsor.Equal(f.sponsor):
-		return fmt.Errorf("chain: the confirm's sponsor %s is not the chain's first arbiter %s", cf.Sponsor, f.sponsor)
-	case len(cf.Votes) == 0:
-		return errors.New("chain: the confirm has no votes")
-	}
-	seen := make(map[int]bool, len(cf.Votes))
-	for i, vote := range cf.Votes {
-		a, ok := f.arbiters[string(vote.Signer.Bytes())]
-		switch {
-		case !ok:
-			return fmt.Errorf("chain: confirm vote %d is by %s, not an arbiter of the chain", i, vote.Signer)
-		case !vote.Accept:
-			return fmt.Errorf("chain: confirm vote %d (arbiter %d) rejects the block", i, a)
-		case seen[a]:
-			return fmt.Errorf("chain: confirm vote %d repeats arbiter %d", i, a)
-		}
-		seen[a] = true
-	}
-	return cf.Verify(v)
 }
