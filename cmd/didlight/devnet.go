@@ -152,6 +152,10 @@ func writeFileAtomic(path string, f *fixture.File) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil { // a file to share, as any other in a repository
+		tmp.Close()
+		return err
+	}
 	if _, err := f.WriteTo(tmp); err != nil {
 		tmp.Close()
 		return err
