@@ -22,8 +22,8 @@ func TestGuideInDocs(t *testing.T) {
 	if !ok {
 		t.Fatalf("docs/testing.md has no section %q", open)
 	}
-	_, code, ok := strings.Cut(rest, "```js\n")
-	if code, _, ok = strings.Cut(code, "```\n"); !ok || code != string(file) {
+	_, code, _ := strings.Cut(rest, "```js\n")
+	if code, _, ok := strings.Cut(code, "```\n"); !ok || code != string(file) {
 		t.Errorf("the example in docs/testing.md differs from guide.test.mjs: copy the file into the doc again")
 	}
 }
