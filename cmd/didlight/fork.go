@@ -50,9 +50,10 @@ func (c *nodeConfig) checkFork(set map[string]bool) error {
 
 // forkUpstream syncs db's chain, which must hold nothing but its genesis,
 // from cfg.fork up to cfg.forkHeight, validating every block as a follower
-// does, before the node opens it to make its own blocks. A chain the
-// upstream began at a genesis time of its own goes on from the fork
-// point's time; one on the wall clock's time stays on it.
+// does, before the node opens it to make its own blocks, whose coinbases
+// fund the dev account. A chain the upstream began at a genesis time of
+// its own goes on from the fork point's time; one on the wall clock's time
+// stays on it.
 func forkUpstream(ctx context.Context, cfg *nodeConfig, db store.DB, engine chain.Engine, log *slog.Logger) error {
 	if cfg.fork == "" {
 		return nil
@@ -78,14 +79,17 @@ func forkUpstream(ctx context.Context, cfg *nodeConfig, db store.DB, engine chai
 		return fmt.Errorf("--fork: %w", err)
 	}
 	log.Info("forked", "upstream", cfg.fork, "height", height)
-	if began.IsZero() {
-		return nil
-	}
 	c, err = chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Engine: engine, Logger: log})
 	if err != nil {
 		return fmt.Errorf("--fork: %w", err)
 	}
 	defer c.Close()
+	if err := c.PayCoinbasesToDev(); err != nil {
+		return fmt.Errorf("--fork: %w", err)
+	}
+	if began.IsZero() {
+		return nil
+	}
 	_, _, at := c.Tip()
 	if _, err := c.SetNextBlockTime(time.Unix(at+1, 0)); err != nil {
 		return fmt.Errorf("--fork: %w", err)

@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/core/ledger"
 )
 
 // createRequest returns a signed create of a new DID, as /idtx takes it.
@@ -56,6 +58,18 @@ func (c *child) publish(body []byte) {
 	}
 }
 
+// devAddress returns the dev account's address from the node's banner.
+func devAddress(t *testing.T, c *child) string {
+	t.Helper()
+	for _, line := range strings.Split(c.banner, "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && f[0] == "dev" && f[1] == "account" {
+			return f[2]
+		}
+	}
+	t.Fatalf("the banner names no dev account:\n%s", c.banner)
+	return ""
+}
+
 // status returns the status resolvedid answers for d.
 func (c *child) status(d did.DID) int {
 	var res struct{ Status int }
@@ -83,9 +97,25 @@ func TestNodeFork(t *testing.T) {
 	if f.status(early) != 0 || f.status(late) != 0 {
 		t.Errorf("on the fork, the upstream's DIDs resolve with statuses %d and %d, want 0", f.status(early), f.status(late))
 	}
-	// New operations are mined here, paid by the dev account, not upstream.
+	// New operations are mined here, paid by the dev account, not upstream;
+	// the fork's coinbases fund the dev account.
+	dev := devAddress(t, f)
+	funds := func(c *child) ela.Fixed64 {
+		t.Helper()
+		var b string
+		c.get("/asset/balances/"+dev, &b)
+		v, err := ela.ParseFixed64(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	before := funds(f)
 	mine, mineReq := createRequest(t, "mine")
 	f.publish(mineReq)
+	if got, want := funds(f), before+ledger.DevnetSubsidy; got != want || funds(up) != before {
+		t.Errorf("the dev account holds %s after the fork's block, %s upstream; want %s (the coinbase paid to it, the fee back) and %s", got, funds(up), want, before)
+	}
 	if h, _ := f.tip(); h != upHeight+1 || f.status(mine) != 0 {
 		t.Errorf("the fork's own create: height %d, status %d", h, f.status(mine))
 	}
