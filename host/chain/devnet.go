@@ -70,7 +70,8 @@ func (c *Chain) setClock(next func(ledger.Clock, uint32, int64) (ledger.Clock, e
 
 // PayCoinbasesToDev makes the coinbases of the blocks the chain makes from
 // now on pay the dev account rather than arbiter 0, and is stored, so that
-// it holds after a restart (a reset or a revert too). A fork of another
+// it holds after a restart and a reset (a revert gives back what its
+// snapshot held). A fork of another
 // node's chain does this, so that its dev account, which pays for /idtx, is
 // funded by the fork's own blocks whatever the upstream left it.
 func (c *Chain) PayCoinbasesToDev() error {
