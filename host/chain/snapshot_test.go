@@ -260,3 +260,22 @@ func TestSnapshotOnAFollower(t *testing.T) {
 		t.Errorf("Revert on a follower: %v, want ErrFollower", err)
 	}
 }
+
+// A revert gives back who the coinbases pay, as its snapshot found it.
+func TestRevertPayee(t *testing.T) {
+	f := newFixture(t, Config{})
+	arbiter := f.c.producer
+	id, err := f.c.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.PayCoinbasesToDev(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.Revert(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.mine().Transactions[0].Outputs[0].ProgramHash; got != arbiter {
+		t.Errorf("after the revert the coinbase pays %s, want arbiter 0's %s", got, arbiter)
+	}
+}
