@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/host/chain/internal/record"
 	"github.com/didlight/didlight/host/store"
 	"github.com/didlight/didlight/host/store/bolt"
@@ -92,15 +94,10 @@ func (f *fixture) publishUsers(name string, n int) {
 	f.t.Helper()
 	for from := 0; from < n; from += 1000 {
 		chunk := min(n-from, 1000)
-		f.split(f.dev(), chunk)
-		utxos, err := f.c.UTXOs(f.dev().ph)
-		if err != nil {
-			f.t.Fatal(err)
-		}
 		var wg sync.WaitGroup
-		for i := range chunk {
-			u := newUser(fmt.Sprint(name, " ", from+i))
-			tx := f.spendTx(f.dev(), operation(u.create(f.t, u.document(f.t, GenesisTime.AddDate(5, 0, 0), nil))), utxos[i])
+		for i, u := range f.splitLargest(chunk) {
+			user := newUser(fmt.Sprint(name, " ", from+i))
+			tx := f.spendTx(f.dev(), operation(user.create(f.t, user.document(f.t, GenesisTime.AddDate(5, 0, 0), nil))), u)
 			wg.Go(func() {
 				if _, err := f.c.SubmitTx(tx.Bytes()); err != nil {
 					f.t.Error(err)
@@ -110,6 +107,33 @@ func (f *fixture) publishUsers(name string, n int) {
 		wg.Wait()
 		f.mine()
 	}
+}
+
+// splitLargest splits the dev account's largest output into n equal ones,
+// in a block, and returns them.
+func (f *fixture) splitLargest(n int) []UTXO {
+	f.t.Helper()
+	all, err := f.c.UTXOs(f.dev().ph)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	largest := slices.MaxFunc(all, func(a, b UTXO) int { return cmp.Compare(a.Value, b.Value) })
+	outs := make([]ela.Output, n)
+	for i := range outs {
+		outs[i] = out(f.dev().ph, largest.Value/ela.Fixed64(n+1))
+	}
+	split := f.submit(f.spendTx(f.dev(), &ela.TransferAsset{}, largest, outs...))
+	f.mine()
+	if all, err = f.c.UTXOs(f.dev().ph); err != nil {
+		f.t.Fatal(err)
+	}
+	var parts []UTXO
+	for _, u := range all {
+		if u.Txid == split && int(u.Index) < n {
+			parts = append(parts, u)
+		}
+	}
+	return parts
 }
 
 // resolveStatus returns the status resolvedid answers for d.
