@@ -1,11 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/didlight/didlight/host/chain"
@@ -48,7 +48,11 @@ block. The mempool is not exported.`, `
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(file, f); err != nil {
+	var buf bytes.Buffer
+	if _, err := f.WriteTo(&buf); err != nil {
+		return err
+	}
+	if err := writeAtomic(file, buf.Bytes(), 0o644); err != nil { // a file to share, as any other in a repository
 		return err
 	}
 	fmt.Fprintf(e.stdout, "exported %d blocks after genesis (dev seed %q) to %s\n", len(f.Blocks), f.Seed, file)
@@ -131,28 +135,6 @@ func openDevnetStore(dir string) (*bolt.DB, error) {
 		return nil, fmt.Errorf("%w (stop the node that uses %s first)", err, dir)
 	}
 	return db, nil
-}
-
-// writeFileAtomic writes f to path through a temporary file renamed over
-// it, so that path holds the old file or the whole new one.
-func writeFileAtomic(path string, f *fixture.File) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := f.WriteTo(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // oneArg parses args, which must hold exactly one positional argument,

@@ -69,6 +69,9 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 	if err := importFixture(ctx, &cfg, db, engine, log); err != nil {
 		return err
 	}
+	if err := forkUpstream(ctx, &cfg, db, engine, log); err != nil {
+		return err
+	}
 	c, err := chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Arbiters: cfg.arbiters, BlockTime: cfg.blockTime, Engine: engine, Logger: log, Follower: cfg.follow != "", GenesisTime: cfg.genesisTime})
 	if err != nil {
 		return err

@@ -31,6 +31,8 @@ type nodeConfig struct {
 	follow         string    // the upstream's REST base URL; "" makes blocks here (follow.go)
 	genesisTime    time.Time // a new chain's genesis time (nodetime.go); zero for the default
 	importFile     string    // a fixture file to begin the chain from (devnet.go)
+	fork           string    // the upstream's REST base URL to fork from (fork.go)
+	forkHeight     uint      // the height to fork at; 0 for the upstream's tip
 }
 
 // The engines --engine chooses between: core run natively, or the
@@ -70,6 +72,7 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.StringVar(&c.engine, "engine", engineNative, "what validates transactions and identity operations: native (core in this process) or wasm (the didlight WebAssembly module in wazero)")
 	followFlag(fs, &c)
 	genesisTimeFlag(fs, &c)
+	forkFlags(fs, &c)
 	fs.StringVar(&c.importFile, "import", "", "begin the chain from this fixture file (didlight devnet export), validating every block; the store must hold no chain yet (use --mem, or a new --datadir). Its dev seed is taken unless --dev-seed is given")
 	fs.StringVar(&c.modulePath, "module", "", "didlight.wasm to use (for --engine wasm and the browser app) instead of the module embedded in the binary")
 
@@ -132,6 +135,9 @@ func (c *nodeConfig) check(extra []string, set map[string]bool) error {
 	}
 	if c.importFile != "" && !set["dev-seed"] {
 		c.devSeed = "" // the file's
+	}
+	if err := c.checkFork(set); err != nil {
+		return err
 	}
 	return c.checkFollow(set)
 }

@@ -44,3 +44,28 @@ func TestNodeGenesisTime(t *testing.T) {
 		t.Errorf("another --genesis-time on the data directory: exit %d, output:\n%s\nwant exit 1 and %q", code, out, want)
 	}
 }
+
+// A snapshot taken on a data directory survives the node's restart: the
+// node started again reverts to it.
+func TestNodeSnapshotAcrossRestart(t *testing.T) {
+	dir := t.TempDir()
+	c := startNodeProcess(t, "--datadir", dir)
+	c.call("dev_mine", "{}", &struct{}{})
+	height, hash := c.tip()
+	var snap struct{ ID string }
+	c.call("dev_snapshot", "{}", &snap)
+	c.call("dev_mine", "{}", &struct{}{})
+	c.call("dev_mine", "{}", &struct{}{})
+	c.stop()
+
+	c = startNodeProcess(t, "--datadir", dir)
+	var tip struct {
+		Height uint32
+		Hash   string
+	}
+	c.call("dev_revert", `{"id":"`+snap.ID+`"}`, &tip)
+	if h, got := c.tip(); snap.ID != "0x1" || tip.Height != height || h != height || got != hash || tip.Hash != hash {
+		t.Errorf("dev_revert %s after a restart: %+v, tip %d %s; want %d %s", snap.ID, tip, h, got, height, hash)
+	}
+	c.stop()
+}

@@ -96,13 +96,18 @@ func (w *walletFlags) save(e *env, wallet *keystore.Wallet, force bool) error {
 // writePrivate writes a file readable and writable by its owner only,
 // through a temporary file renamed into place, so that no reader ever sees
 // a partial wallet.
-func writePrivate(name string, b []byte) error {
+func writePrivate(name string, b []byte) error { return writeAtomic(name, b, 0o600) }
+
+// writeAtomic writes a file with permissions perm through a temporary
+// file renamed into place, so that name holds the old file or the whole
+// new one.
+func writeAtomic(name string, b []byte, perm os.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if err := tmp.Chmod(0o600); err != nil {
+	if err := tmp.Chmod(perm); err != nil {
 		tmp.Close()
 		return err
 	}

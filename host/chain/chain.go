@@ -47,7 +47,7 @@ type Chain struct {
 	blockTime time.Duration
 	dev       Account
 	arbiters  []*keys.PrivateKey
-	producer  ela.ProgramHash // arbiter 0's address, paid every coinbase
+	producer  ela.ProgramHash // who every coinbase pays: arbiter 0, or the dev account (metaPayDev); written by Open and with mining held
 	genesis   *ela.Block      // written by Open and by Reset, with mining held
 	nodeID    uint64
 	follower  *follower // nil unless Config.Follower
@@ -236,9 +236,19 @@ func (c *Chain) load(tx store.Tx) error {
 	}
 	c.nodeID = binary.BigEndian.Uint64(v)
 	c.setHead(h)
+	c.producer = c.payee(tx)
 	received, err := getU64(tx, metaReceived)
 	c.received.Store(received)
 	return err
+}
+
+// payee returns who the stored chain's coinbases pay: the dev account if
+// PayCoinbasesToDev said so, else arbiter 0.
+func (c *Chain) payee(tx store.Tx) ela.ProgramHash {
+	if _, ok := getMeta(tx, metaPayDev); ok {
+		return c.dev.ProgramHash
+	}
+	return newAccount(c.arbiters[0], c.dev.Seed).ProgramHash
 }
 
 // head is the chain's state that c.mu guards, as the store holds it.

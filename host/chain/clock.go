@@ -110,12 +110,3 @@ func (c *Chain) Began() (time.Time, bool, error) {
 	})
 	return b.at, b.asked, err
 }
-
-// ChainTime returns the time the devnet's clock reads: the time of a block
-// made now, were it not at least a second after the tip's.
-func (c *Chain) ChainTime() time.Time {
-	c.mu.RLock()
-	clock := c.clock
-	c.mu.RUnlock()
-	return time.Unix(clock.Read(c.now().Unix()), 0).UTC()
-}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/ledger"
@@ -205,5 +206,38 @@ func TestClockControlsOnAFollower(t *testing.T) {
 	}
 	if err := f.c.ResetAt(context.Background(), began2025); !errors.Is(err, ErrFollower) {
 		t.Errorf("ResetAt on a follower: %v, want ErrFollower", err)
+	}
+}
+
+func TestPayCoinbasesToDev(t *testing.T) {
+	f := newFixture(t, Config{})
+	balance := func() ela.Fixed64 {
+		t.Helper()
+		v, err := f.c.Balance(f.dev().ph, ela.ELAAssetID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	before := balance()
+	if b := f.mine(); b.Transactions[0].Outputs[0].ProgramHash != f.c.producer || balance() != before {
+		t.Fatalf("a coinbase paid the dev account before PayCoinbasesToDev")
+	}
+	if err := f.c.PayCoinbasesToDev(); err != nil {
+		t.Fatal(err)
+	}
+	f.mine()
+	if got, want := balance(), before+f.c.params.Subsidy; got != want {
+		t.Errorf("after PayCoinbasesToDev and a block, the dev account holds %s, want %s", got, want)
+	}
+	if err := f.reopen(time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	f.mine()
+	if got, want := balance(), before+2*f.c.params.Subsidy; got != want {
+		t.Errorf("after a restart and a block, the dev account holds %s, want %s", got, want)
+	}
+	if err := newFixture(t, Config{Follower: true}).c.PayCoinbasesToDev(); !errors.Is(err, ErrFollower) {
+		t.Errorf("PayCoinbasesToDev on a follower: %v, want ErrFollower", err)
 	}
 }

@@ -399,12 +399,13 @@ type crashRun struct {
 	height  uint32
 }
 
-// crashOnce runs the child, lets it work for d (from when it is ready, if
-// waitReady), kills it, and returns what it said.
-func crashOnce(t *testing.T, dir string, waitReady bool, d time.Duration) crashRun {
+// startChild runs this test binary again as a child whose environment
+// variable env names dir, and returns it, the lines it prints and what it
+// writes to stderr.
+func startChild(t *testing.T, env, dir string) (*exec.Cmd, *bufio.Scanner, *bytes.Buffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), crashEnv+"="+dir)
+	cmd.Env = append(os.Environ(), env+"="+dir)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
@@ -414,7 +415,14 @@ func crashOnce(t *testing.T, dir string, waitReady bool, d time.Duration) crashR
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	lines := bufio.NewScanner(stdout)
+	return cmd, bufio.NewScanner(stdout), &stderr
+}
+
+// crashOnce runs the child, lets it work for d (from when it is ready, if
+// waitReady), kills it, and returns what it said.
+func crashOnce(t *testing.T, dir string, waitReady bool, d time.Duration) crashRun {
+	t.Helper()
+	cmd, lines, stderr := startChild(t, crashEnv, dir)
 	run := crashRun{acked: map[ela.Hash][]byte{}}
 	if waitReady {
 		if run.ready = lines.Scan() && lines.Text() == "ready"; !run.ready {
@@ -454,7 +462,7 @@ func crashOnce(t *testing.T, dir string, waitReady bool, d time.Duration) crashR
 			t.Fatalf("the child said %q", lines.Text())
 		}
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 		t.Fatalf("the child ended by %v, not by the kill: %s", err, stderr.Bytes())
 	}

@@ -68,6 +68,24 @@ func (c *Chain) setClock(next func(ledger.Clock, uint32, int64) (ledger.Clock, e
 	return time.Unix(int64(b.Header.Timestamp), 0).UTC(), nil
 }
 
+// PayCoinbasesToDev makes the coinbases of the blocks the chain makes from
+// now on pay the dev account rather than arbiter 0, and is stored, so that
+// it holds after a restart and a reset (a revert gives back what its
+// snapshot held). A fork of another
+// node's chain does this, so that its dev account, which pays for /idtx, is
+// funded by the fork's own blocks whatever the upstream left it.
+func (c *Chain) PayCoinbasesToDev() error {
+	if err := c.lockControl(context.Background()); err != nil {
+		return err
+	}
+	defer c.mining.Unlock()
+	if err := c.db.Update(func(tx store.Tx) error { return putMeta(tx, metaPayDev, nil) }); err != nil {
+		return fmt.Errorf("chain: paying coinbases to the dev account: %w", err)
+	}
+	c.producer = c.dev.ProgramHash
+	return nil
+}
+
 // Reset wipes the chain back to its genesis block: blocks, indexes and the
 // mempool go; the node id stays. A chain begun at a genesis time asked for
 // begins there again, its clock with it; otherwise the clock is the wall

@@ -35,6 +35,7 @@ const (
 	metaOffset      = "offset"      // the lead dev_increaseTime gave the clock, seconds; read only from stores older than metaClock
 	metaClock       = "clock"       // record.Clock: the devnet's clock
 	metaGenesisTime = "genesistime" // the genesis time asked for (Config.GenesisTime, ResetAt), Unix seconds; absent: GenesisTime
+	metaPayDev      = "paydev"      // present: coinbases pay the dev account, not arbiter 0 (PayCoinbasesToDev)
 	metaEpoch       = "epoch"       // counts resets; pooled transactions carry it
 	metaFormat      = "format"      // the store's record formats (storeFormat); absent in format 1
 	metaTxnCount    = "txn"         // transactions in blocks

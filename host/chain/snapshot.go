@@ -88,6 +88,7 @@ func (c *Chain) Revert(ctx context.Context, id uint64) error {
 		if h, err = readHead(tx); err != nil {
 			return err
 		}
+		c.producer = c.payee(tx)
 		b, err = readBegan(tx)
 		return err
 	})
@@ -202,21 +203,4 @@ func dropSnapshots(tx store.Tx, id uint64) error {
 		}
 	}
 	return nil
-}
-
-// Snapshots returns the ids of the snapshots Revert can go back to, oldest
-// first.
-func (c *Chain) Snapshots() ([]uint64, error) {
-	var ids []uint64
-	err := c.db.View(func(tx store.Tx) error {
-		for k := range bucket(tx, bucketSnapshots).Scan(store.Range{}) {
-			id, err := record.ParseSeqKey(k)
-			if err != nil {
-				return err
-			}
-			ids = append(ids, id)
-		}
-		return nil
-	})
-	return ids, err
 }

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,11 +13,12 @@ import (
 	"github.com/didlight/didlight/host/store/mem"
 )
 
-// benchSnapshotDIDs is how many DIDs the chain of BenchmarkSnapshot holds.
-const benchSnapshotDIDs = 10_000
+// snapshotDIDs is how many DIDs the chain of BenchmarkSnapshot holds:
+// go test -bench BenchmarkSnapshot ./host/chain -args -snapshot-dids=50000.
+var snapshotDIDs = flag.Int("snapshot-dids", 10_000, "DIDs on the chain BenchmarkSnapshot snapshots")
 
 // BenchmarkSnapshot measures what a devnet snapshot and a revert to it
-// cost on a chain of benchSnapshotDIDs DIDs, in memory and in a data
+// cost on a chain of -snapshot-dids DIDs, in memory and in a data
 // directory: each iteration takes a snapshot and reverts to it. It reports
 // the wall time of each (snapshot-ms, revert-ms), the bytes of keys and
 // values a snapshot copies (copied-MB), and for bolt the store file's size
@@ -41,7 +43,7 @@ func BenchmarkSnapshot(b *testing.B) {
 		b.Run(be.name, func(b *testing.B) {
 			dir := b.TempDir()
 			f := newFixture(b, Config{DB: be.open(b, dir)})
-			f.publishUsers("bench", benchSnapshotDIDs)
+			f.publishUsers("bench", *snapshotDIDs)
 			copied := copiedBytes(b, f.db)
 			size := storeFileSize(dir)
 			stored := size

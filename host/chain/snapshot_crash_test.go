@@ -1,13 +1,10 @@
 package chain
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -113,20 +110,9 @@ func revertOnce(t *testing.T, prepared, dir string, d time.Duration) time.Durati
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), revertEnv+"="+dir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, lines, stderr := startChild(t, revertEnv, dir)
 	defer cmd.Wait()
 	defer cmd.Process.Signal(syscall.SIGKILL)
-	lines := bufio.NewScanner(stdout)
 	if !lines.Scan() || lines.Text() != "reverting" {
 		t.Fatalf("the child said %q; stderr: %s", lines.Text(), stderr.Bytes())
 	}
