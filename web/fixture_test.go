@@ -21,6 +21,7 @@ import (
 	"github.com/didlight/didlight/host/api"
 	"github.com/didlight/didlight/host/chain"
 	"github.com/didlight/didlight/host/demo"
+	"github.com/didlight/didlight/host/node"
 	"github.com/didlight/didlight/host/store/mem"
 	"github.com/didlight/didlight/wasm/build"
 	"github.com/didlight/didlight/web"
@@ -97,23 +98,18 @@ func startFixture() (*fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := api.New(c, api.Options{Version: "web test", Web: web.Handler(web.Options{Module: module, Shim: shim})})
-	if err := srv.Listen("127.0.0.1:0", "127.0.0.1:0"); err != nil {
+	n, err := node.Start(c, node.Config{API: api.Options{Version: "web test", Web: web.Handler(web.Options{Module: module, Shim: shim})}})
+	if err != nil {
 		c.Close()
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	produced, served := make(chan error, 1), make(chan error, 1)
-	go func() { produced <- c.Run(ctx) }()
-	go func() { served <- srv.Serve(ctx) }()
-	f := &fixture{chain: c, rest: srv.RESTURL(), rpc: srv.RPCURL(), module: module, shim: shim,
-		app: strings.TrimSuffix(srv.RESTURL(), "api/v1")}
+	f := &fixture{chain: c, rest: n.RESTURL(), rpc: n.RPCURL(), module: module, shim: shim,
+		app: strings.TrimSuffix(n.RESTURL(), "api/v1")}
 	f.shutdown = func() {
-		cancel()
-		<-served
-		<-produced
+		n.Stop()
 		c.Close()
 	}
+	ctx := context.Background()
 	if err := f.publish(ctx); err != nil {
 		f.shutdown()
 		return nil, err

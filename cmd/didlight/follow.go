@@ -11,6 +11,7 @@ import (
 	"github.com/didlight/didlight/host/api"
 	"github.com/didlight/didlight/host/chain"
 	"github.com/didlight/didlight/host/follow"
+	"github.com/didlight/didlight/host/node"
 )
 
 // followCheckWait bounds how long the node waits at start for its upstream
@@ -54,13 +55,13 @@ func newFollower(cfg nodeConfig, c *chain.Chain, self func() string, log *slog.L
 	return follow.New(follow.Config{Upstream: cfg.follow, Chain: c, Self: self, Logger: log})
 }
 
-// restURL is srv's REST URL, or "" before srv exists (the follower then
+// restURL is n's REST URL, or "" before n runs (the follower then
 // announces no URL).
-func restURL(srv *api.Server) string {
-	if srv == nil {
+func restURL(n *node.Node) string {
+	if n == nil {
 		return ""
 	}
-	return srv.RESTURL()
+	return n.RESTURL()
 }
 
 // checkUpstream checks that f's upstream holds the same chain: a different

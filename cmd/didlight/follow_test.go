@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/didlight/didlight/host/api"
 	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/node"
 	"github.com/didlight/didlight/host/store/mem"
 )
 
@@ -48,16 +48,13 @@ func TestFollowOtherSeed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer up.Close()
-	srv := api.New(up, api.Options{})
-	if err := srv.Listen("127.0.0.1:0", "127.0.0.1:0"); err != nil {
+	upstream, err := node.Start(up, node.Config{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx) }()
-	defer func() { cancel(); <-served }()
+	defer upstream.Stop()
 
-	cfg, err := parseNodeFlags([]string{"--mem", "--rest-addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0", "--dev-seed", "mine", "--follow", srv.RESTURL()}, func(string) string { return "" }, io.Discard)
+	cfg, err := parseNodeFlags([]string{"--mem", "--rest-addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0", "--dev-seed", "mine", "--follow", upstream.RESTURL()}, func(string) string { return "" }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,11 +12,13 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/didlight/didlight/host/api"
 	"github.com/didlight/didlight/host/chain"
 	"github.com/didlight/didlight/host/demo"
+	"github.com/didlight/didlight/host/node"
 	"github.com/didlight/didlight/host/store"
 	"github.com/didlight/didlight/host/store/bolt"
 	"github.com/didlight/didlight/host/store/mem"
@@ -77,38 +79,34 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 		return err
 	}
 	defer closeWith(&err, c.Close)
-	var srv *api.Server
-	f, err := newFollower(cfg, c, func() string { return restURL(srv) }, log)
+	var self atomic.Pointer[node.Node] // the follower announces its REST URL once it is known
+	f, err := newFollower(cfg, c, func() string { return restURL(self.Load()) }, log)
 	if err != nil {
 		return err
 	}
 	if err := checkUpstream(ctx, f, log); err != nil {
 		return err
 	}
-	srv = api.New(c, serverOptions(api.Options{AdminToken: cfg.adminToken, CORSOrigins: cfg.corsOrigins.origins, Version: version(), Logger: log, Web: webApp(mod)}, f))
-	if err := srv.Listen(cfg.restAddr, cfg.rpcAddr); err != nil {
+	running, err := node.Start(c, node.Config{
+		API:      serverOptions(api.Options{AdminToken: cfg.adminToken, CORSOrigins: cfg.corsOrigins.origins, Version: version(), Logger: log, Web: webApp(mod)}, f),
+		RESTAddr: cfg.restAddr, RPCAddr: cfg.rpcAddr,
+		Run: func(ctx context.Context) error { return runChain(ctx, c, f) },
+	})
+	if err != nil {
 		return err
 	}
-
-	// The producer runs until the HTTP side has drained, since requests
-	// in flight (/idtx) wait for blocks; if it fails, serving stops.
-	serveCtx, stopServing := context.WithCancel(ctx)
-	defer stopServing()
-	chainCtx, stopChain := context.WithCancel(context.Background())
-	produced := make(chan error, 1)
+	self.Store(running)
+	defer closeWith(&err, running.Stop)
+	// Demo seeding stops when the node is told to stop, or stops by itself.
+	seedCtx, stopSeeding := context.WithCancel(ctx)
+	defer stopSeeding()
 	go func() {
-		produced <- runChain(chainCtx, c, f)
-		stopServing()
-	}()
-	defer func() {
-		stopChain()
-		if perr := <-produced; perr != nil && err == nil {
-			err = perr
-		}
+		<-running.Done()
+		stopSeeding()
 	}()
 
 	if cfg.demo {
-		rep, err := demo.Seed(serveCtx, c)
+		rep, err := demo.Seed(seedCtx, c)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil // interrupted while seeding: a clean stop
@@ -117,11 +115,12 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 		}
 		log.Info("demo seeded", "dids", rep.DIDs, "published", rep.Published)
 	}
-	printBanner(stdout, cfg, c, srv, where, mod)
-	if err := srv.Serve(serveCtx); err != nil {
-		return err
+	printBanner(stdout, cfg, c, running.Server, where, mod)
+	select {
+	case <-ctx.Done():
+	case <-running.Done():
 	}
-	log.Info("HTTP stopped; stopping the block producer and closing the store")
+	log.Info("stopping: HTTP first, then the block producer; then the store closes")
 	return nil
 }
 

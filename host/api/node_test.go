@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,13 +9,13 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/didlight/didlight/host/api"
 	"github.com/didlight/didlight/host/chain"
+	hostnode "github.com/didlight/didlight/host/node"
 	"github.com/didlight/didlight/host/store"
 	"github.com/didlight/didlight/host/store/mem"
 )
@@ -54,33 +53,20 @@ func startNodeWith(t testing.TB, blockTime time.Duration, opts api.Options) *nod
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := api.New(c, opts)
-	if err := srv.Listen("127.0.0.1:0", "127.0.0.1:0"); err != nil {
+	running, err := hostnode.Start(c, hostnode.Config{API: opts})
+	if err != nil {
 		t.Fatal(err)
 	}
-	// As the node command does: the producer runs until HTTP has drained.
-	serveCtx, cancelServe := context.WithCancel(context.Background())
-	chainCtx, cancelChain := context.WithCancel(context.Background())
-	produced, served := make(chan error, 1), make(chan error, 1)
-	go func() { produced <- c.Run(chainCtx) }()
-	go func() { served <- srv.Serve(serveCtx) }()
-	stopServing := sync.OnceValue(func() error {
-		cancelServe()
-		return <-served
-	})
 	t.Cleanup(func() {
-		if err := stopServing(); err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-		cancelChain()
-		if err := <-produced; err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("Run: %v", err)
+		if err := running.Stop(); err != nil {
+			t.Error(err)
 		}
 		if err := c.Close(); err != nil {
 			t.Errorf("Close: %v", err)
 		}
 	})
-	return &node{t: t, chain: c, srv: srv, db: db, rest: srv.RESTURL(), rpcURL: srv.RPCURL(), stopServing: stopServing,
+	srv := running.Server
+	return &node{t: t, chain: c, srv: srv, db: db, rest: srv.RESTURL(), rpcURL: srv.RPCURL(), stopServing: running.StopServing,
 		client: &http.Client{Timeout: 70 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 }
 

@@ -1,7 +1,6 @@
 package follow_test
 
 import (
-	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/didlight/didlight/host/api"
 	"github.com/didlight/didlight/host/chain"
 	"github.com/didlight/didlight/host/follow"
+	hostnode "github.com/didlight/didlight/host/node"
 	"github.com/didlight/didlight/host/store"
 	"github.com/didlight/didlight/host/store/bolt"
 	"github.com/didlight/didlight/host/store/mem"
@@ -51,42 +53,36 @@ func startNode(t *testing.T, dir, upstream string) *node {
 	}
 	n := &node{t: t, c: c}
 	var f *follow.Follower
+	var self atomic.Pointer[hostnode.Node] // the node, once it runs: the follower announces its REST URL
 	if upstream != "" {
-		f, err = follow.New(follow.Config{Upstream: upstream, Chain: c, Self: func() string { return n.srv.RESTURL() },
+		f, err = follow.New(follow.Config{Upstream: upstream, Chain: c, Self: func() string {
+			if n := self.Load(); n != nil {
+				return n.RESTURL()
+			}
+			return ""
+		},
 			Poll: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	n.srv = api.New(c, api.Options{Follower: f, Peers: follow.NewPeers(nil)})
-	if err := n.srv.Listen("127.0.0.1:0", "127.0.0.1:0"); err != nil {
+	cfg := hostnode.Config{API: api.Options{Follower: f, Peers: follow.NewPeers(nil)}}
+	if f != nil {
+		cfg.Run = f.Run
+	}
+	running, err := hostnode.Start(c, cfg)
+	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served, ran := make(chan error, 1), make(chan error, 1)
-	go func() { served <- n.srv.Serve(ctx) }()
-	go func() {
-		if f != nil {
-			ran <- f.Run(ctx)
-		} else {
-			ran <- c.Run(ctx)
-		}
-	}()
-	stopped := false
-	n.stop = func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		cancel()
-		for _, ch := range []chan error{served, ran} {
-			if err := <-ch; err != nil {
-				t.Errorf("stopping the node: %v", err)
-			}
+	n.srv = running.Server
+	self.Store(running)
+	n.stop = sync.OnceFunc(func() {
+		if err := running.Stop(); err != nil {
+			t.Errorf("stopping the node: %v", err)
 		}
 		c.Close()
 		db.Close()
-	}
+	})
 	t.Cleanup(n.stop)
 	return n
 }

@@ -5,13 +5,12 @@
 package clienttest
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"testing"
 
 	"github.com/didlight/didlight/host/api"
 	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/node"
 	"github.com/didlight/didlight/host/store/mem"
 )
 
@@ -44,28 +43,13 @@ func Run() (n *Node, stop func() error, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	srv := api.New(c, api.Options{Version: "test"})
-	if err := srv.Listen("127.0.0.1:0", "127.0.0.1:0"); err != nil {
+	running, err := node.Start(c, node.Config{API: api.Options{Version: "test"}})
+	if err != nil {
 		c.Close()
 		return nil, nil, err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	produced, served := make(chan error, 1), make(chan error, 1)
-	go func() { produced <- c.Run(ctx) }()
-	go func() { served <- srv.Serve(ctx) }()
 	stop = func() error {
-		cancel()
-		var errs []error
-		if err := <-served; err != nil {
-			errs = append(errs, fmt.Errorf("clienttest: Serve: %w", err))
-		}
-		if err := <-produced; err != nil && !errors.Is(err, context.Canceled) {
-			errs = append(errs, fmt.Errorf("clienttest: Run: %w", err))
-		}
-		if err := c.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("clienttest: Close: %w", err))
-		}
-		return errors.Join(errs...)
+		return errors.Join(running.Stop(), c.Close())
 	}
-	return &Node{Chain: c, REST: srv.RESTURL(), RPC: srv.RPCURL()}, stop, nil
+	return &Node{Chain: c, REST: running.RESTURL(), RPC: running.RPCURL()}, stop, nil
 }
