@@ -15,7 +15,7 @@ import (
 // a transaction hash typed into the form is looked up.
 func TestChainView(t *testing.T) {
 	f := env(t)
-	height, hash, _ := f.chain.Tip()
+	height, hash, _ := f.node.Chain.Tip()
 	tb := newTab(t)
 	tb.open(f.app + "#/chain")
 	tb.wait(`document.querySelector('.height[data-height]')`)

@@ -15,14 +15,10 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did"
-	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
-	"github.com/didlight/didlight/host/api"
-	"github.com/didlight/didlight/host/chain"
-	"github.com/didlight/didlight/host/demo"
-	"github.com/didlight/didlight/host/node"
-	"github.com/didlight/didlight/host/store/mem"
+	"github.com/didlight/didlight/host/client"
+	"github.com/didlight/didlight/host/client/clienttest"
 	"github.com/didlight/didlight/wasm/build"
 	"github.com/didlight/didlight/web"
 )
@@ -34,7 +30,8 @@ const shimDir = "../wasm/js/node_modules/@bjorn3/browser_wasi_shim"
 // data and the DIDs below, behind the REST and JSON-RPC servers with the
 // app (and the module built from this checkout) on the REST listener.
 type fixture struct {
-	chain    *chain.Chain
+	node     *clienttest.Node
+	client   *client.Client
 	app      string // the app's URL, ending in /
 	rest     string // REST base URL, ending in /api/v1
 	rpc      string // JSON-RPC URL
@@ -94,34 +91,22 @@ func startFixture() (*fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := chain.Open(chain.Config{DB: mem.New()})
+	n, stop, err := clienttest.RunWith(clienttest.Options{Web: web.Handler(web.Options{Module: module, Shim: shim}), Demo: true})
 	if err != nil {
 		return nil, err
 	}
-	n, err := node.Start(c, node.Config{API: api.Options{Version: "web test", Web: web.Handler(web.Options{Module: module, Shim: shim})}})
-	if err != nil {
-		c.Close()
-		return nil, err
-	}
-	f := &fixture{chain: c, rest: n.RESTURL(), rpc: n.RPCURL(), module: module, shim: shim,
-		app: strings.TrimSuffix(n.RESTURL(), "api/v1")}
-	f.shutdown = func() {
-		n.Stop()
-		c.Close()
-	}
-	ctx := context.Background()
-	if err := f.publish(ctx); err != nil {
+	f := &fixture{node: n, client: client.New(n.REST, n.RPC, nil), rest: n.REST, rpc: n.RPC, module: module, shim: shim,
+		app: strings.TrimSuffix(n.REST, "api/v1")}
+	f.shutdown = func() { stop() }
+	if err := f.publish(context.Background()); err != nil {
 		f.shutdown()
 		return nil, err
 	}
 	return f, nil
 }
 
-// publish seeds the demo and the test's own DIDs.
+// publish adds the test's own DIDs to the demo's.
 func (f *fixture) publish(ctx context.Context) error {
-	if _, err := demo.Seed(ctx, f.chain); err != nil {
-		return fmt.Errorf("demo: %w", err)
-	}
 	var err error
 	if f.bob, err = f.findOne(`{"credential.type":"ProfileCredential","credential.subject.name":"Bob"}`); err != nil {
 		return err
@@ -156,7 +141,7 @@ func (f *fixture) publish(ctx context.Context) error {
 		}
 	}
 	// The chain clock moves past the short expiry.
-	_, err = f.chain.IncreaseTime(2 * time.Minute)
+	_, err = f.node.Chain.IncreaseTime(2 * time.Minute)
 	return err
 }
 
@@ -176,7 +161,7 @@ func primary(k *keys.PrivateKey) did.URL {
 
 // chainTime is the time the next block carries at the earliest.
 func (f *fixture) chainTime() time.Time {
-	_, _, tip := f.chain.Tip()
+	_, _, tip := f.node.Chain.Tip()
 	return time.Unix(max(tip, time.Now().Unix()), 0).UTC()
 }
 
@@ -185,7 +170,7 @@ func (f *fixture) submit(ctx context.Context, build func() (idop.Request, error)
 	if err != nil {
 		return err
 	}
-	_, err = f.chain.SubmitRequest(ctx, req)
+	_, err = f.node.Chain.SubmitRequest(ctx, req)
 	return err
 }
 
@@ -251,7 +236,7 @@ func (f *fixture) customized(ctx context.Context, name string, ctrl *keys.Privat
 
 // lastTxid is the txid of d's latest operation.
 func (f *fixture) lastTxid(d did.DID) (string, error) {
-	raw, err := f.chain.ResolveDID(d, false)
+	raw, err := f.node.Chain.ResolveDID(d, false)
 	if err != nil {
 		return "", err
 	}
@@ -264,11 +249,7 @@ func (f *fixture) lastTxid(d did.DID) (string, error) {
 
 // findOne returns the one DID whose latest document matches a find condition.
 func (f *fixture) findOne(cond string) (string, error) {
-	c, err := find.Compile(cond)
-	if err != nil {
-		return "", err
-	}
-	page, err := f.query(chain.Query{Condition: c, Limit: 10})
+	page, err := f.query(client.Query{Condition: cond, Limit: 10})
 	if err != nil {
 		return "", err
 	}
@@ -284,8 +265,8 @@ type queryPage struct {
 	Document            []struct{ ID string }
 }
 
-func (f *fixture) query(q chain.Query) (*queryPage, error) {
-	raw, err := f.chain.Query(context.Background(), q)
+func (f *fixture) query(q client.Query) (*queryPage, error) {
+	raw, err := f.client.QueryDIDs(context.Background(), q)
 	if err != nil {
 		return nil, err
 	}

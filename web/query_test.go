@@ -9,7 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/client"
 )
 
 // queryView is the page of results the query console shows.
@@ -47,7 +47,7 @@ func (tb *tab) readPage(skip int) queryView {
 func TestQueryPages(t *testing.T) {
 	f := env(t)
 	const limit = 3
-	all, err := f.query(chain.Query{Service: "HiveVault", Limit: 256})
+	all, err := f.query(client.Query{Service: "HiveVault", Limit: 256})
 	if err != nil {
 		t.Fatal(err)
 	}
