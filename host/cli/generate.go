@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/chaingen"
+	"github.com/didlight/didlight/host/store/bolt"
+)
+
+// generatedFile is the file `devnet generate` leaves beside the store it
+// wrote: what it generated, so that --force replaces only its own chains.
+const generatedFile = "generated.json"
+
+// generatedDir is where a generation in progress writes its store; it is
+// renamed into place once complete.
+const generatedDir = ".generating"
+
+// generated is the content of generatedFile.
+type generated struct {
+	Seed    string `json:"seed"`
+	DevSeed string `json:"devSeed"`
+	DIDs    int    `json:"dids"`
+	Height  uint32 `json:"height"`
+	Tip     string `json:"tip"`
+}
+
+func devnetGenerate(e *env, args []string) error {
+	c := newCommand("devnet generate", "", `
+Writes a chain of --dids DIDs into a new data directory, for measuring and
+testing at scale: real signed DID and credential operations in blocks the
+chain validates (a node started on it serves it, and followers sync it),
+with a realistic mix: standard and customized DIDs, 0-5 services and 0-8
+credentials of a few dozen types, updates, expiries, declared and revoked
+credentials, deactivations. The same --seed always gives the same chain.
+Requests are signed on every core; progress goes to stderr.
+
+A data directory that is not empty is refused unless --force is given, and
+--force replaces only a chain this command generated there.`, `
+  didlight devnet generate --dids 10000 --datadir /tmp/chain10k
+  didlight node --datadir /tmp/chain10k --block-time 10s
+  didlight devnet generate --dids 100000 --datadir /tmp/chain100k --seed bench --force`)
+	var (
+		dids          int
+		dir, seed     string
+		devSeed       string
+		force         bool
+		plainProgress bool
+	)
+	c.fs.IntVar(&dids, "dids", 0, "how many DIDs to generate (required)")
+	c.fs.StringVar(&dir, "datadir", "", "the data directory to write (required)")
+	c.fs.StringVar(&seed, "seed", "didlight", "the seed the DIDs derive from")
+	c.fs.StringVar(&devSeed, "dev-seed", chain.DefaultDevSeed, "the chain's dev seed (as `didlight node --dev-seed`)")
+	c.fs.BoolVar(&force, "force", false, "replace a chain this command generated in --datadir before")
+	c.fs.BoolVar(&plainProgress, "plain-progress", false, "print progress as lines even on a terminal")
+	if err := noArgs(c, e, args); err != nil {
+		return err
+	}
+	switch {
+	case dids < 1:
+		return usagef("--dids must be at least 1, not %d", dids)
+	case dir == "":
+		return usagef("--datadir is required")
+	case seed == "" || devSeed == "":
+		return usagef("--seed and --dev-seed must not be empty")
+	}
+	if err := clearDataDir(dir, devSeed, force); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	tmp := filepath.Join(dir, generatedDir)
+	if err := os.RemoveAll(tmp); err != nil {
+		return err
+	}
+	db, err := bolt.Open(tmp, bolt.Options{})
+	if err != nil {
+		return err
+	}
+	show := newProgress(e.stderr, e.term.isTerminal(e.stderr) && !plainProgress, time.Now)
+	rep, err := chaingen.Generate(ctx, db, chaingen.Options{Seed: seed, DIDs: dids, DevSeed: devSeed, Progress: show.update})
+	show.end()
+	if err == nil {
+		err = db.Close()
+	} else {
+		db.Close()
+	}
+	if err != nil {
+		return fmt.Errorf("%w (the partial chain is in %s; --force removes it)", err, tmp)
+	}
+	return install(e, dir, tmp, generated{Seed: seed, DevSeed: devSeed, DIDs: dids, Height: rep.Height}, rep, show.elapsed())
+}
+
+// install moves the generated store into dir, with its generatedFile.
+func install(e *env, dir, tmp string, g generated, rep chaingen.Report, took time.Duration) error {
+	db, err := bolt.Open(tmp, bolt.Options{})
+	if err != nil {
+		return err
+	}
+	c, err := chain.Open(chain.Config{DB: db, DevSeed: g.DevSeed})
+	if err == nil {
+		_, tip, _ := c.Tip()
+		g.Tip = tip.String()
+		c.Close()
+	}
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(g, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, generatedFile), append(b, '\n'), 0o600); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, bolt.FileName)
+	if err := os.Rename(filepath.Join(tmp, bolt.FileName), path); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(tmp); err != nil {
+		return err
+	}
+	size := int64(0)
+	if info, err := os.Stat(path); err == nil {
+		size = info.Size()
+	}
+	fmt.Fprintf(e.stdout, "generated %d DIDs (%d operations) in %d blocks, tip %d, in %s: %s, %.1f MB\nstart a node on it: didlight node --datadir %s\n",
+		rep.DIDs, rep.Ops, rep.Height, rep.Height, took.Round(time.Millisecond), path, float64(size)/1e6, dir)
+	return nil
+}
+
+// clearDataDir checks that dir may be generated into: absent or empty,
+// or, with force, holding nothing but a chain this command generated
+// (which it removes) and other files it leaves alone. A store another
+// node wrote is never touched.
+func clearDataDir(dir, devSeed string, force bool) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return usagef("--datadir %s: %v", dir, err)
+	case len(entries) == 0:
+		return nil
+	case !force:
+		return usagef("--datadir %s is not empty; give --force to replace a chain generated there before", dir)
+	}
+	names := make([]string, len(entries))
+	for i, en := range entries {
+		names[i] = en.Name()
+	}
+	if slices.Contains(names, bolt.FileName) {
+		if err := checkGenerated(dir, devSeed); err != nil {
+			return err
+		}
+	}
+	for _, name := range []string{bolt.FileName, generatedFile, generatedDir} {
+		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkGenerated returns an error unless the store in dir holds the chain
+// its generatedFile describes (perhaps grown since by a node).
+func checkGenerated(dir, devSeed string) error {
+	refuse := func(why string) error {
+		return usagef("--datadir %s holds a chain this command did not generate (%s): not touching it", dir, why)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, generatedFile))
+	if err != nil {
+		return refuse("no " + generatedFile)
+	}
+	var g generated
+	if err := json.Unmarshal(b, &g); err != nil {
+		return refuse(generatedFile + " does not read: " + err.Error())
+	}
+	db, err := bolt.Open(dir, bolt.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if g.DevSeed != "" {
+		devSeed = g.DevSeed
+	}
+	c, err := chain.Open(chain.Config{DB: db, DevSeed: devSeed})
+	if err != nil {
+		return refuse(err.Error())
+	}
+	defer c.Close()
+	h, err := c.BlockHash(g.Height)
+	if err != nil || h.String() != g.Tip {
+		return refuse(fmt.Sprintf("its block %d is not the generated tip %s", g.Height, g.Tip))
+	}
+	return nil
+}

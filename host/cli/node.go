@@ -1,0 +1,194 @@
+package cli
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/didlight/didlight/host/api"
+	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/demo"
+	"github.com/didlight/didlight/host/node"
+	"github.com/didlight/didlight/host/store"
+	"github.com/didlight/didlight/host/store/bolt"
+	"github.com/didlight/didlight/host/store/mem"
+)
+
+// runNode is `didlight node`: it runs until SIGINT or SIGTERM, then shuts
+// down gracefully and exits 0.
+func runNode(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseNodeFlags(args, os.Getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "didlight node: %v\n", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	for _, w := range cfg.warnings {
+		log.Warn(w)
+	}
+	if err := serveNode(ctx, cfg, stdout, log); err != nil {
+		fmt.Fprintf(stderr, "didlight node: %v\n", err)
+		return 1
+	}
+	log.Info("stopped")
+	return 0
+}
+
+// serveNode opens the store and the chain, seeds the demo when asked,
+// prints where the node serves, and serves until ctx ends. It then stops
+// accepting requests, lets in-flight ones finish, stops the block producer
+// and closes the chain and the store, in that order.
+func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.Logger) (err error) {
+	mod, err := loadModule(cfg)
+	if err != nil {
+		return err
+	}
+	engine, closeEngine, err := startEngine(ctx, cfg, mod, log)
+	if err != nil {
+		return err
+	}
+	defer closeWith(&err, closeEngine)
+	db, where, err := openStore(cfg)
+	if err != nil {
+		return err
+	}
+	defer closeWith(&err, db.Close)
+	if err := importFixture(ctx, &cfg, db, engine, log); err != nil {
+		return err
+	}
+	if err := forkUpstream(ctx, &cfg, db, engine, log); err != nil {
+		return err
+	}
+	c, err := chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Arbiters: cfg.arbiters, BlockTime: cfg.blockTime, Engine: engine, Logger: log, Follower: cfg.follow != "", GenesisTime: cfg.genesisTime})
+	if err != nil {
+		return err
+	}
+	defer closeWith(&err, c.Close)
+	var self atomic.Pointer[node.Node] // the follower announces its REST URL once it is known
+	f, err := newFollower(cfg, c, func() string { return restURL(self.Load()) }, log)
+	if err != nil {
+		return err
+	}
+	if err := checkUpstream(ctx, f, log); err != nil {
+		return err
+	}
+	running, err := node.Start(c, node.Config{
+		API:      serverOptions(api.Options{AdminToken: cfg.adminToken, CORSOrigins: cfg.corsOrigins.origins, Version: version(), Logger: log, Web: webApp(mod)}, f),
+		RESTAddr: cfg.restAddr, RPCAddr: cfg.rpcAddr,
+		Run: func(ctx context.Context) error { return runChain(ctx, c, f) },
+	})
+	if err != nil {
+		return err
+	}
+	self.Store(running)
+	defer closeWith(&err, running.Stop)
+	// Demo seeding stops when the node is told to stop, or stops by itself.
+	seedCtx, stopSeeding := context.WithCancel(ctx)
+	defer stopSeeding()
+	go func() {
+		<-running.Done()
+		stopSeeding()
+	}()
+
+	if cfg.demo {
+		rep, err := demo.Seed(seedCtx, c)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil // interrupted while seeding: a clean stop
+			}
+			return fmt.Errorf("demo: %w", err)
+		}
+		log.Info("demo seeded", "dids", rep.DIDs, "published", rep.Published)
+	}
+	printBanner(stdout, cfg, c, running.Server, where, mod)
+	select {
+	case <-ctx.Done():
+	case <-running.Done():
+	}
+	log.Info("stopping: HTTP first, then the block producer; then the store closes")
+	return nil
+}
+
+// openStore opens the store the flags name and says where it is.
+func openStore(cfg nodeConfig) (store.DB, string, error) {
+	if cfg.mem {
+		return mem.New(), "in memory (--mem): nothing is kept after exit", nil
+	}
+	db, err := bolt.Open(cfg.dataDir, bolt.Options{})
+	if err != nil {
+		return nil, "", err
+	}
+	where := db.Path()
+	if abs, err := filepath.Abs(where); err == nil {
+		where = abs
+	}
+	return db, where, nil
+}
+
+// closeWith runs close and keeps its error in *err unless *err holds one.
+func closeWith(err *error, close func() error) {
+	if cerr := close(); cerr != nil && *err == nil {
+		*err = cerr
+	}
+}
+
+// printBanner tells the user where the node serves and with which dev
+// account, as devnet nodes do. Tools read the REST and JSON-RPC lines.
+func printBanner(w io.Writer, cfg nodeConfig, c *chain.Chain, srv *api.Server, where string, mod nodeModule) {
+	acct := c.DevAccount()
+	height, _, _ := c.Tip()
+	blocks := "mined as soon as transactions arrive"
+	if cfg.blockTime > 0 {
+		blocks = "mined every " + cfg.blockTime.String()
+	}
+	if cfg.follow != "" {
+		blocks = "following " + cfg.follow
+	}
+	fmt.Fprintf(w, `didlight node %s
+  REST API     %s
+  JSON-RPC     %s
+  DID SDK      %sidtx, %sresolve, %sreset
+  web app      %s
+  store        %s
+  chain        height %d, blocks %s, %d arbiter(s)
+  engine       %s
+  dev account  %s  (devnet funds; these keys are public, never use them elsewhere)
+    public key   %s
+    private key  %s
+    seed         %q
+ready; Ctrl-C stops the node
+`, version(), srv.RESTURL(), srv.RPCURL(), srv.RPCURL(), srv.RPCURL(), srv.RPCURL(), webLine(srv, mod), where,
+		height, blocks, cfg.arbiters, engineLine(cfg, mod), acct.Address,
+		hex.EncodeToString(acct.PublicKey.Bytes()), hex.EncodeToString(acct.PrivateKey.Bytes()), acct.Seed)
+}
+
+// version is the module version and VCS revision the binary was built
+// from, as far as the build recorded them.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown version)"
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v
+}
