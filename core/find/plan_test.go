@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// viewIndex is the index host/chain keeps over query views.
+// viewIndex is the index host/internal/chain keeps over query views.
 var viewIndex = &Index{
 	Paths:   []string{"id", "controller", "service.type", "credential.type", "credential.issuer"},
 	Members: []string{"credential.subject"},

@@ -16,6 +16,6 @@
 // times, a few short-lived documents (expired by the end of a long chain),
 // declared and revoked credentials, and deactivations.
 //
-// Host code (host/chaingen) funds the requests, wraps them in ledger
+// Host code (host/internal/chaingen) funds the requests, wraps them in ledger
 // transactions and has the chain validate and store them.
 package synth

@@ -24,7 +24,7 @@ func newPlan(t testing.TB, seed string, n int) *Plan {
 }
 
 // chainState is what a chain knows of the plan's DIDs and credentials as
-// it validates them: the test's stand-in for host/chain.
+// it validates them: the test's stand-in for host/internal/chain.
 type chainState struct {
 	dids  map[string]*idop.State
 	creds map[string]*idop.CredentialState

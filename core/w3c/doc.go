@@ -4,7 +4,7 @@
 // dereferencing result ({contentStream, dereferencingMetadata,
 // contentMetadata}) or the document alone, the error objects and the HTTP
 // status of the binding, decided once for the node's
-// GET /1.0/identifiers/{did} (host/api) and for the WebAssembly module,
+// GET /1.0/identifiers/{did} (host/internal/api) and for the WebAssembly module,
 // which builds the same answer from a history it verified itself.
 //
 // It follows the W3C DID Resolution editor's draft (w3c/did-resolution,

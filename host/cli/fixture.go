@@ -8,10 +8,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/didlight/didlight/host/chain"
-	"github.com/didlight/didlight/host/fixture"
-	"github.com/didlight/didlight/host/store"
-	"github.com/didlight/didlight/host/store/bolt"
+	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/fixture"
+	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/store/bolt"
 )
 
 // devnetStoreLock is how long export and import wait for a running node

@@ -8,10 +8,10 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/didlight/didlight/host/api"
-	"github.com/didlight/didlight/host/chain"
-	"github.com/didlight/didlight/host/follow"
-	"github.com/didlight/didlight/host/node"
+	"github.com/didlight/didlight/host/internal/api"
+	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/follow"
+	"github.com/didlight/didlight/host/internal/node"
 )
 
 // followCheckWait bounds how long the node waits at start for its upstream

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/didlight/didlight/host/chain"
-	"github.com/didlight/didlight/host/node"
-	"github.com/didlight/didlight/host/store/mem"
+	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/node"
+	"github.com/didlight/didlight/host/internal/store/mem"
 )
 
 func TestFollowFlags(t *testing.T) {

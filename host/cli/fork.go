@@ -9,10 +9,10 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/didlight/didlight/host/chain"
 	"github.com/didlight/didlight/host/client"
-	"github.com/didlight/didlight/host/follow"
-	"github.com/didlight/didlight/host/store"
+	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/follow"
+	"github.com/didlight/didlight/host/internal/store"
 )
 
 // forkFlags defines --fork and --fork-height.

@@ -13,9 +13,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/didlight/didlight/host/chain"
-	"github.com/didlight/didlight/host/chaingen"
-	"github.com/didlight/didlight/host/store/bolt"
+	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/chaingen"
+	"github.com/didlight/didlight/host/internal/store/bolt"
 )
 
 // generatedFile is the file `devnet generate` leaves beside the store it

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/didlight/didlight/host/chain"
-	"github.com/didlight/didlight/host/chaingen"
-	"github.com/didlight/didlight/host/store/bolt"
+	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/chaingen"
+	"github.com/didlight/didlight/host/internal/store/bolt"
 )
 
 // generate runs `didlight devnet generate` with args and returns its exit

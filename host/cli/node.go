@@ -15,13 +15,13 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"github.com/didlight/didlight/host/api"
-	"github.com/didlight/didlight/host/chain"
-	"github.com/didlight/didlight/host/demo"
-	"github.com/didlight/didlight/host/node"
-	"github.com/didlight/didlight/host/store"
-	"github.com/didlight/didlight/host/store/bolt"
-	"github.com/didlight/didlight/host/store/mem"
+	"github.com/didlight/didlight/host/internal/api"
+	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/demo"
+	"github.com/didlight/didlight/host/internal/node"
+	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/store/bolt"
+	"github.com/didlight/didlight/host/internal/store/mem"
 )
 
 // runNode is `didlight node`: it runs until SIGINT or SIGTERM, then shuts

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/didlight/didlight/host/api"
+	"github.com/didlight/didlight/host/internal/api"
 )
 
 // Who may do what: the admin token, from the command line, its environment

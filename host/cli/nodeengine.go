@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/didlight/didlight/host/api"
-	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/internal/api"
+	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/host/wasmrt"
 	"github.com/didlight/didlight/wasm/js"
 	"github.com/didlight/didlight/web"

@@ -19,7 +19,7 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
-	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/wasm/build"
 	"github.com/didlight/didlight/wasm/js"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/internal/chain"
 )
 
 // nodeConfig is what `didlight node` was asked to do.

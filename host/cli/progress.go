@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/didlight/didlight/host/chaingen"
+	"github.com/didlight/didlight/host/internal/chaingen"
 )
 
 // progress shows how far a generation got: a bar redrawn in place on a

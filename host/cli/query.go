@@ -9,8 +9,8 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/find"
-	"github.com/didlight/didlight/host/chain"
 	"github.com/didlight/didlight/host/client"
+	"github.com/didlight/didlight/host/internal/chain"
 )
 
 // runQuery is `didlight query`.

@@ -15,7 +15,7 @@ import (
 
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/resolve"
-	"github.com/didlight/didlight/host/cputime"
+	"github.com/didlight/didlight/host/internal/cputime"
 	"github.com/didlight/didlight/wasm/abi"
 )
 

@@ -16,8 +16,8 @@ import (
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/w3c"
-	"github.com/didlight/didlight/host/chain"
-	"github.com/didlight/didlight/host/store/mem"
+	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/store/mem"
 	"github.com/didlight/didlight/wasm/abi"
 )
 
@@ -36,7 +36,7 @@ var chainCases struct {
 	err   error
 }
 
-// chainW3CCases makes histories on a chain (host/chain, in memory, mining
+// chainW3CCases makes histories on a chain (host/internal/chain, in memory, mining
 // as requests arrive): a DID created then updated, one deactivated, one
 // expired, and a customized DID of 2 of 3 controllers transferred to a
 // fourth; and records, for several requests about each, the chain's

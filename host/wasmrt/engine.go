@@ -13,7 +13,7 @@ import (
 )
 
 // Engine is a node's validation run through the module: it has the
-// methods of host/chain's Engine (named there, not here, so that this
+// methods of host/internal/chain's Engine (named there, not here, so that this
 // package does not depend on the chain), so `didlight node --engine wasm`
 // plugs it into chain.Config. The chain's verifier and document lookups
 // answer the module's imports, and failures unwrap to the rules and kinds

@@ -9,7 +9,7 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
-	"github.com/didlight/didlight/host/chain"
+	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/host/wasmrt"
 )
 

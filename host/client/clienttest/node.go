@@ -11,11 +11,11 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/didlight/didlight/host/api"
-	"github.com/didlight/didlight/host/chain"
-	"github.com/didlight/didlight/host/demo"
-	"github.com/didlight/didlight/host/node"
-	"github.com/didlight/didlight/host/store/mem"
+	"github.com/didlight/didlight/host/internal/api"
+	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/demo"
+	"github.com/didlight/didlight/host/internal/node"
+	"github.com/didlight/didlight/host/internal/store/mem"
 )
 
 // Node is a running node.

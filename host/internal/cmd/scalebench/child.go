@@ -12,10 +12,10 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/synth"
-	"github.com/didlight/didlight/host/chain"
-	"github.com/didlight/didlight/host/chaingen"
-	"github.com/didlight/didlight/host/cputime"
-	"github.com/didlight/didlight/host/store/bolt"
+	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/chaingen"
+	"github.com/didlight/didlight/host/internal/cputime"
+	"github.com/didlight/didlight/host/internal/store/bolt"
 )
 
 // result is what scalebench measured on one chain.

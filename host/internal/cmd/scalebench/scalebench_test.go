@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/didlight/didlight/host/chaingen"
-	"github.com/didlight/didlight/host/store/bolt"
+	"github.com/didlight/didlight/host/internal/chaingen"
+	"github.com/didlight/didlight/host/internal/store/bolt"
 )
 
 // The smoke run: a chain of a thousand DIDs generated and measured as

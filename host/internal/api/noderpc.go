@@ -1,0 +1,126 @@
+package api
+
+import (
+	"fmt"
+
+	"github.com/didlight/didlight/host/internal/follow"
+)
+
+// The node's own JSON-RPC reads: its peers and its state, as the ID side
+// chain node answers them (Elastos.ELA.SideChain service/service.go,
+// Elastos.ELA.SideChain.ID service/service.go and types.go), and the
+// probes the DID SDKs send an endpoint of the geth-based EID chain. A node
+// has no peer-to-peer network: its neighbors are its upstream and the
+// followers polling it (see neighbors).
+
+// getConnectionCount answers getconnectioncount: the number of neighbors.
+func (s *Server) getConnectionCount() any {
+	return len(s.neighbors())
+}
+
+// getNeighbors answers getneighbors: each neighbor as "host:port
+// (outbound)" for the upstream this node follows or "host:port (inbound)"
+// for a follower, in the form of ELA's peer names (Elastos.ELA
+// p2p/peer/peer.go, String, without protocol versions).
+func (s *Server) getNeighbors() any {
+	ns := s.neighbors()
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = fmt.Sprintf("%s (%s)", n.NetAddress, direction(n))
+	}
+	return out
+}
+
+// direction is how ELA names the side that opened a connection: this node
+// reaches out to its upstream (which relays its writes); followers come in.
+func direction(n follow.Neighbor) string {
+	if n.Relay {
+		return "outbound"
+	}
+	return "inbound"
+}
+
+// rpcNodeState is getnodestate's result (Elastos.ELA.SideChain.ID
+// service/types.go, ServerInfo).
+type rpcNodeState struct {
+	Compile   string     `json:"compile"`
+	Height    uint32     `json:"height"`
+	Version   uint32     `json:"version"`
+	Services  string     `json:"services"`
+	Port      int        `json:"port"`
+	RPCPort   int        `json:"rpcport"`
+	RestPort  int        `json:"restport"`
+	WSPort    int        `json:"wsport"`
+	Neighbors []peerInfo `json:"neighbors"`
+}
+
+// peerInfo is a neighbor in getnodestate (Elastos.ELA.SideChain.ID
+// service/types.go, PeerInfo). The node keeps no connection times or
+// pings, so those are empty or 0.
+type peerInfo struct {
+	NetAddress     string `json:"netaddress"`
+	Services       string `json:"services"`
+	RelayTx        bool   `json:"relaytx"`
+	LastSend       string `json:"lastsend"`
+	LastRecv       string `json:"lastrecv"`
+	ConnTime       string `json:"conntime"`
+	TimeOffset     int64  `json:"timeoffset"`
+	Version        uint32 `json:"version"`
+	Inbound        bool   `json:"inbound"`
+	StartingHeight uint32 `json:"startingheight"`
+	LastBlock      uint32 `json:"lastblock"`
+	LastPingTime   string `json:"lastpingtime"`
+	LastPingMicros int64  `json:"lastpingmicros"`
+}
+
+// noServices is how ELA writes an empty service flag set (Elastos.ELA
+// elanet/pact/protocol.go, ServiceFlag.String): the node offers none of the
+// peer-to-peer services.
+const noServices = "0x0"
+
+// getNodeState answers getnodestate: the build, the tip's height, the
+// ports served (0 for the peer-to-peer and websocket ones it has not) and
+// the neighbors; the REST node state says the same in its own shape.
+func (s *Server) getNodeState() any {
+	height, _, _ := s.chain.Tip()
+	ns := s.neighbors()
+	peers := make([]peerInfo, len(ns))
+	for i, n := range ns {
+		peers[i] = peerInfo{NetAddress: n.NetAddress, Services: noServices, RelayTx: n.Relay, Inbound: !n.Relay,
+			StartingHeight: n.Height, LastBlock: n.Height}
+	}
+	return rpcNodeState{
+		Compile:   s.opts.Version,
+		Height:    height,
+		Services:  noServices,
+		RPCPort:   s.rpc.port(),
+		RestPort:  s.rest.port(),
+		Neighbors: peers,
+	}
+}
+
+// The identity of a devnet as the EID chain's developer mode gives it
+// (Elastos.ELA.SideChain.EID params/config.go, AllCliqueProtocolChanges:
+// chain id 20; cmd/utils/flags.go, --dev: network id 1337).
+const (
+	devChainID   = 20
+	devNetworkID = "1337"
+)
+
+// ethBlockNumber answers eth_blockNumber: the tip's height in hex with 0x,
+// as geth does. The DID SDKs send it to check an endpoint
+// (Elastos.DID.JS.SDK src/defaultdidadapter.ts, checkEndpoint).
+func (s *Server) ethBlockNumber() any {
+	height, _, _ := s.chain.Tip()
+	return fmt.Sprintf("%#x", height)
+}
+
+// ethChainID answers eth_chainId: a devnet's, in hex with 0x.
+func (s *Server) ethChainID() any {
+	return fmt.Sprintf("%#x", devChainID)
+}
+
+// netVersion answers net_version: a devnet's network id, in decimal.
+func (s *Server) netVersion() any {
+	return devNetworkID
+}

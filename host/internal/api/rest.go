@@ -1,0 +1,226 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/excerpt"
+	"github.com/didlight/didlight/host/internal/follow"
+)
+
+// restHandler routes the REST API. Every answer is the Desc/Error/Result
+// envelope (the confirm endpoints: the JSON-RPC style one), including the
+// answer to a path or method it does not serve (42001).
+func (s *Server) restHandler() http.Handler {
+	rt := newRouter(&s.policy, refuseREST)
+	s.rest.routes = &rt.routes
+	get := func(path string, h func(*http.Request) (any, *restError)) {
+		rt.handle("GET "+path, read, func(w http.ResponseWriter, r *http.Request) {
+			result, err := h(r)
+			writeREST(w, result, err)
+		})
+	}
+	get("/api/v1/node/connectioncount", s.connectionCount)
+	get("/api/v1/node/state", s.nodeState)
+	get("/api/v1/block/height", s.blockHeight)
+	get("/api/v1/transactionpool", s.transactionPool)
+	get("/api/v1/block/hash/{height}", s.blockHash)
+	get("/api/v1/block/details/height/{height}", s.blockByHeight)
+	get("/api/v1/block/details/hash/{hash}", s.blockByHash)
+	get("/api/v1/block/transactions/height/{height}", s.blockTransactions)
+	get("/api/v1/transaction/{hash}", s.transaction)
+	get("/api/v1/asset/balances/{addr}", s.balances)
+	get("/api/v1/asset/utxos/{addr}", s.utxos)
+	get("/api/v1/asset/{hash}", s.asset)
+	get("/api/v1/asset/balance/{addr}/{assetid}", s.balanceByAsset)
+	get("/api/v1/asset/utxo/{addr}/{assetid}", s.utxosByAsset)
+	for _, path := range []string{"/api/v1/confirm/details/height/{height}", "/api/v1/confirm/details/hash/{hash}"} {
+		rt.handle("GET "+path, read, func(w http.ResponseWriter, r *http.Request) {
+			result, err := s.confirm(r)
+			writeConfirm(w, result, err)
+		})
+	}
+	rt.handle("GET "+identifiersPath+"{identifier...}", read, s.serveIdentifier)
+	rt.handle("OPTIONS "+identifiersPath, read, preflight)
+	rt.handle("GET /api/v1/restart", control, s.serveRestart)
+	rt.handle("POST /api/v1/transaction", broadcast, s.serveBroadcast)
+	rt.handle("OPTIONS /api/v1/", read, preflight)
+	notEndpoint := func(w http.ResponseWriter, r *http.Request) {
+		writeREST(w, nil, fail(invalidMethod, fmt.Sprintf("%s %s is not an endpoint of this API", excerpt.Cut(r.Method), excerpt.Cut(r.URL.Path))))
+	}
+	rt.handle("/api/", read, notEndpoint)
+	if s.opts.Web != nil {
+		rt.handle("/", read, s.opts.Web.ServeHTTP)
+	} else {
+		rt.handle("/", read, notEndpoint)
+	}
+	return cors(s.observe(rt))
+}
+
+// refuseREST answers a request the browser policy refuses, in the REST
+// envelope with the HTTP status the refusal says.
+func refuseREST(w http.ResponseWriter, no *refusal) {
+	c := refusalCode(no)
+	writeJSON(w, no.status, envelope{Desc: c.desc(), Error: c, Result: no.reason})
+}
+
+// refusalCode is the ELA code of a refusal: 42003 (Verify token error) for
+// a page of another site, 41003 (Illegal Dataformat) for a form body.
+func refusalCode(no *refusal) code {
+	if no.status == http.StatusUnsupportedMediaType {
+		return illegalDataFormat
+	}
+	return invalidToken
+}
+
+// connectionCount is the number of connected nodes: the neighbors.
+func (s *Server) connectionCount(*http.Request) (any, *restError) {
+	return len(s.neighbors()), nil
+}
+
+// nodeState is the node state object, members in the interface's order.
+type nodeState struct {
+	Compile     string            `json:"Compile"`
+	ID          uint64            `json:"ID"`
+	HexID       string            `json:"HexID"`
+	Height      uint32            `json:"Height"`
+	Version     int               `json:"Version"`
+	Services    uint64            `json:"Services"`
+	Relay       bool              `json:"Relay"`
+	TxnCnt      uint64            `json:"TxnCnt"`
+	RxTxnCnt    uint64            `json:"RxTxnCnt"`
+	Port        int               `json:"Port"`
+	PRCPort     int               `json:"PRCPort"`
+	RestPort    int               `json:"RestPort"`
+	WSPort      int               `json:"WSPort"`
+	OpenPort    int               `json:"OpenPort"`
+	OpenService bool              `json:"OpenService"`
+	Neighbors   []follow.Neighbor `json:"Neighbors"`
+}
+
+// nodeState reports the node: its id, tip, transaction counts and the ports
+// it serves on. It has no peer-to-peer, websocket or open service, so those
+// ports are 0.
+func (s *Server) nodeState(*http.Request) (any, *restError) {
+	height, _, _ := s.chain.Tip()
+	st := s.chain.Stats()
+	return nodeState{
+		Compile:   s.opts.Version,
+		ID:        st.NodeID,
+		HexID:     fmt.Sprintf("0x%x", st.NodeID),
+		Height:    height,
+		TxnCnt:    st.TxnCnt,
+		RxTxnCnt:  st.RxTxnCnt,
+		PRCPort:   s.rpc.port(),
+		RestPort:  s.rest.port(),
+		Neighbors: s.neighbors(),
+	}, nil
+}
+
+func (s *Server) blockHeight(*http.Request) (any, *restError) {
+	height, _, _ := s.chain.Tip()
+	return height, nil
+}
+
+// transactionPool lists the mempool's transactions in full.
+func (s *Server) transactionPool(*http.Request) (any, *restError) {
+	return s.mempoolJSON(), nil
+}
+
+func (s *Server) blockHash(r *http.Request) (any, *restError) {
+	height, err := heightParam(r)
+	if err != nil {
+		return nil, err
+	}
+	h, err := s.blockHashAt(height)
+	if err != nil {
+		return nil, err
+	}
+	return h.String(), nil
+}
+
+// blockByHeight is the block with its transactions in full.
+func (s *Server) blockByHeight(r *http.Request) (any, *restError) {
+	height, err := heightParam(r)
+	if err != nil {
+		return nil, err
+	}
+	b, ctx, err := s.blockAt(height)
+	if err != nil {
+		return nil, err
+	}
+	return b.JSON(ctx, true), nil
+}
+
+// blockByHash is the block with its transactions' hashes.
+func (s *Server) blockByHash(r *http.Request) (any, *restError) {
+	h, err := hashParam(r, "hash")
+	if err != nil {
+		return nil, err
+	}
+	b, ctx, err := s.blockByID(h)
+	if err != nil {
+		return nil, err
+	}
+	return b.JSON(ctx, false), nil
+}
+
+// blockTransactions is the hashes of a block's transactions
+// (Elastos.ELA servers/interfaces.go, GetBlockTransactions).
+func (s *Server) blockTransactions(r *http.Request) (any, *restError) {
+	height, err := heightParam(r)
+	if err != nil {
+		return nil, err
+	}
+	b, _, err := s.blockAt(height)
+	if err != nil {
+		return nil, err
+	}
+	hashes := make([]string, len(b.Transactions))
+	for i, tx := range b.Transactions {
+		hashes[i] = tx.Hash().String()
+	}
+	return struct {
+		Hash         string
+		Height       uint32
+		Transactions []string
+	}{b.Hash().String(), b.Header.Height, hashes}, nil
+}
+
+// confirm is the DPoS confirm of the block named by height or hash. Every
+// block the chain holds has one, so an unknown block is the only miss (44003).
+func (s *Server) confirm(r *http.Request) (any, *restError) {
+	var h ela.Hash
+	if r.PathValue("height") != "" {
+		height, err := heightParam(r)
+		if err != nil {
+			return nil, err
+		}
+		if h, err = s.blockHashAt(height); err != nil {
+			return nil, err
+		}
+	} else {
+		var err *restError
+		if h, err = hashParam(r, "hash"); err != nil {
+			return nil, err
+		}
+	}
+	c, cerr := s.chain.Confirm(h)
+	if cerr != nil {
+		return nil, s.chainError(cerr, unknownBlock, "no block %s", h)
+	}
+	return c.JSON(), nil
+}
+
+func (s *Server) transaction(r *http.Request) (any, *restError) {
+	h, err := hashParam(r, "hash")
+	if err != nil {
+		return nil, err
+	}
+	tx, ctx, err := s.txByID(h)
+	if err != nil {
+		return nil, err
+	}
+	return tx.JSON(ctx), nil
+}

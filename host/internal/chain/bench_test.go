@@ -1,0 +1,223 @@
+package chain
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/host/internal/cputime"
+	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/store/bolt"
+	"github.com/didlight/didlight/host/internal/store/mem"
+)
+
+// benchChunk is how many operations one iteration of BenchmarkIngest
+// ingests.
+const benchChunk = 256
+
+// benchSubmitters is how many goroutines per core submit at once, as many
+// clients would: while some wait for their mempool commit, the others keep
+// the cores busy.
+const benchSubmitters = 8
+
+// BenchmarkIngest measures how fast the chain takes in DID operations: each
+// a create carried by its own signed transaction (three signatures: the
+// transaction's program, the request's proof and the document's proof),
+// submitted by benchSubmitters goroutines per core through SubmitTx and put
+// into blocks by Run. An iteration ingests benchChunk operations; after each, the same
+// goroutine-free process verifies benchChunk bare P-256 signatures on one
+// core, so that both measures see the same machine. It reports ingested
+// operations per second, bare verifies per second, and their ratio, all in
+// wall time; and, to tell work from waiting, the process CPU time per
+// ingested operation (cpu-ns/op) and the cores ingesting kept busy
+// (cores: CPU time over wall time), which load from other processes lowers.
+func BenchmarkIngest(b *testing.B) {
+	for _, be := range []struct {
+		name string
+		open func(b *testing.B) store.DB
+	}{
+		{"mem", func(*testing.B) store.DB { return mem.New() }},
+		{"bolt", func(b *testing.B) store.DB {
+			db, err := bolt.Open(b.TempDir(), bolt.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { db.Close() })
+			return db
+		}},
+	} {
+		b.Run(be.name, func(b *testing.B) { benchIngest(b, be.open(b)) })
+	}
+}
+
+func benchIngest(b *testing.B, db store.DB) {
+	f := newFixture(b, Config{DB: db, Now: time.Now})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go f.c.Run(ctx)
+	tips, stop := f.c.Subscribe()
+	defer stop()
+	w := newWallet("bench")
+	f.submit(f.transfer(f.dev(), w.ph, 1_000_000*ela.OneELA))
+	for f.c.Stats().Mempool > 0 {
+		<-tips
+	}
+	pub, digest, sig := bareVerifyInput()
+	var ingest, verify, cpu time.Duration
+	made := 0
+	for b.Loop() {
+		b.StopTimer()
+		raws := f.benchOps(w, made)
+		made += len(raws)
+		b.StartTimer()
+		start, cpu0 := time.Now(), cputime.Now()
+		f.ingest(raws, tips)
+		ingest += time.Since(start)
+		cpu += cputime.Now() - cpu0
+
+		start = time.Now()
+		for range benchChunk {
+			if !(keys.Native{}).Verify(pub, digest, sig) {
+				b.Fatal("the bare signature does not verify")
+			}
+		}
+		verify += time.Since(start)
+	}
+	ops := float64(b.N*benchChunk) / ingest.Seconds()
+	verifies := float64(b.N*benchChunk) / verify.Seconds()
+	b.ReportMetric(ops, "ops/s")
+	b.ReportMetric(verifies, "verify/s")
+	b.ReportMetric(ops/verifies, "ratio")
+	b.ReportMetric(cpu.Seconds()/ingest.Seconds(), "cores")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*benchChunk), "cpu-ns/op")
+	b.ReportMetric(0, "ns/op") // the time of a whole chunk, building included: not a measure
+	height, _, _ := f.c.Tip()
+	b.ReportMetric(float64(made)/float64(height), "ops/block")
+	if _, err := f.c.ResolveDID(benchUser(made-1).did(), false); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func bareVerifyInput() (keys.PublicKey, [32]byte, keys.Signature) {
+	k := derive("bench verify")
+	digest := sha256.Sum256([]byte("didlight"))
+	return k.Public(), digest, k.Sign(digest)
+}
+
+// benchUser is the holder of the n-th DID the benchmark creates.
+func benchUser(n int) *user {
+	return &user{key: derive(string(binary.BigEndian.AppendUint64([]byte("bench user "), uint64(n))))}
+}
+
+// benchOps returns benchChunk signed transactions, each creating the DID
+// of a new user (numbered from first), funded by w; building them (outside
+// the timer) uses every core.
+func (f *fixture) benchOps(w wallet, first int) [][]byte {
+	f.t.Helper()
+	f.split(w, benchChunk)
+	all, err := f.c.UTXOs(w.ph)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	outputs := all[len(all)-benchChunk-1 : len(all)-1] // the outputs split made, not its change
+	raws := make([][]byte, benchChunk)
+	var wg sync.WaitGroup
+	for g := range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := g; i < benchChunk; i += runtime.GOMAXPROCS(0) {
+				u := benchUser(first + i)
+				doc, err := did.NewDocument(u.key.Public(), time.Now().AddDate(1, 0, 0), service("hub", "Hub"))
+				if err == nil {
+					doc, err = doc.Sign(u.key, u.primary(), time.Now())
+				}
+				var req idop.Request
+				if err == nil {
+					req, err = idop.NewCreate(doc, u.primary(), u.key)
+				}
+				if err != nil {
+					panic(err)
+				}
+				o := outputs[i]
+				tx := &ela.Tx{Payload: operation(req), Inputs: []ela.Input{{TxID: o.Txid, Index: o.Index}},
+					Outputs: []ela.Output{out(w.ph, o.Value-f.c.params.MinFee)}}
+				tx.SignStandard(w.key)
+				raws[i] = tx.Bytes()
+			}
+		})
+	}
+	wg.Wait()
+	return raws
+}
+
+// ingest submits raws from benchSubmitters goroutines per core and returns
+// once they are all in blocks.
+func (f *fixture) ingest(raws [][]byte, tips <-chan uint32) {
+	next := make(chan []byte)
+	var wg sync.WaitGroup
+	for range benchSubmitters * runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for raw := range next {
+				if _, err := f.c.SubmitTx(raw); err != nil {
+					panic(err)
+				}
+			}
+		})
+	}
+	for _, raw := range raws {
+		next <- raw
+	}
+	close(next)
+	wg.Wait()
+	for f.c.Stats().Mempool > 0 {
+		<-tips
+	}
+}
+
+// BenchmarkResolveDID resolves DIDs with five operations each (a create
+// and four updates), 64 distinct ones in turn, their latest transaction and
+// their whole history, and reports resolves per second (wall time, one
+// goroutine) and cpu-ns/op, the process CPU time per resolve, which load
+// from other processes does not inflate.
+func BenchmarkResolveDID(b *testing.B) {
+	f := newFixture(b, Config{})
+	users := make([]*user, 64)
+	for i := range users {
+		u := newUser(fmt.Sprint("resolve ", i))
+		u.last = f.publish(u.create(b, u.document(b, GenesisTime.AddDate(2, 0, 0), []did.Service{service("hub", "Hub")})))
+		for j := range 4 {
+			u.last = f.publish(u.update(b, u.document(b, GenesisTime.AddDate(2, 0, j+1), []did.Service{service("hub", "Hub")}, "EmailCredential")))
+		}
+		users[i] = u
+	}
+	dids := make([]did.DID, len(users))
+	for i, u := range users {
+		dids[i] = u.did()
+	}
+	for _, all := range []bool{false, true} {
+		name := "latest"
+		if all {
+			name = "all"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			i, start, cpu := 0, time.Now(), cputime.Now()
+			for b.Loop() {
+				if _, err := f.c.ResolveDID(dids[i%len(dids)], all); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "resolves/s")
+			b.ReportMetric(float64((cputime.Now()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

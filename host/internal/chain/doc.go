@@ -1,0 +1,21 @@
+// Package chain keeps the ledger of a local identity chain: its blocks,
+// transactions, unspent outputs and balances, the DID indexes that resolve
+// and query read, and the mempool; it validates transactions and produces
+// blocks. It is the host half of the node: every rule is decided by core
+// (ledger rules by core/ledger, identity operations by core/idop through an
+// Engine, results by core/resolve, query conditions by core/find); this
+// package does the storage, the concurrency and the scheduling.
+//
+// Everything lives in a host/internal/store DB. A block and every index it touches
+// commit in one store Update, so a process killed at any instant reopens at
+// its last block with consistent indexes. A transaction SubmitTx accepts is
+// stored in the mempool before SubmitTx returns, so an acknowledged
+// transaction survives a crash too.
+//
+// A new store gets a deterministic genesis block: the registration of ELA and
+// a coinbase paying DevFunds to the dev account, whose key is derived from
+// a seed (see DevKey). The chain produces its own blocks (Run, Mine), each
+// confirmed by DPoS votes of arbiter keys derived from the same seed, and
+// offers devnet controls: IncreaseTime, Reset and SubmitRequest, which funds
+// an identity request from the dev account.
+package chain

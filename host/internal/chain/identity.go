@@ -1,0 +1,170 @@
+package chain
+
+import (
+	"fmt"
+
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/chain/internal/record"
+)
+
+// identity is an identity operation on its way into a block: the decoded
+// operation and what the indexes need from the document it publishes,
+// derived once when it is admitted.
+type identity struct {
+	op *idop.Op
+	// key is what the operation changes, and what the mempool holds one
+	// pending operation for: the DID's key (did.DID.Key) for a DID
+	// operation, the credential id's (did.URL.Key) for a credential one.
+	key                   string
+	view                  []byte // the query view of the published document
+	services, credentials []string
+}
+
+func newIdentity(op *idop.Op) *identity {
+	id := &identity{op: op}
+	if id.credential() {
+		id.key = op.CredentialID.Key()
+	} else {
+		id.key = op.DID.Key()
+	}
+	return id
+}
+
+// credential reports whether the operation is on a credential.
+func (id *identity) credential() bool {
+	return id.op.Request.Header.Specification == idop.SpecCredential
+}
+
+// derive fills in what the indexes need from the document the operation
+// publishes, once it is known to be valid.
+func (id *identity) derive() {
+	if doc := id.op.Document; doc != nil && id.view == nil {
+		id.view = resolve.View(doc)
+		id.services, id.credentials = doc.ServiceTypes(), doc.CredentialTypes()
+	}
+}
+
+// applyIdentity records operation id of transaction txid at a height and
+// position: appends it to the DID's history and updates the DID's state,
+// its query view and its postings.
+func (w *batch) applyIdentity(id *identity, txid ela.Hash, height, pos uint32) error {
+	// The entry keeps what resolve derives from the operation, so that
+	// resolving decodes nothing.
+	re := resolve.NewEntry(id.op, txid.String(), height, int(pos), int64(w.time))
+	e := record.Entry{Txid: txid, Time: w.time, Request: re.Request, Expires: re.Expires}
+	history := bucketHistory
+	if id.credential() {
+		history = bucketCredHist
+	}
+	if err := bucket(w.tx, history).Put(record.HistoryKey(id.key, height, pos), e.Bytes()); err != nil {
+		return err
+	}
+	if id.credential() {
+		return w.applyCredential(id, txid, height, pos)
+	}
+	rec, err := w.didRecord(id.key)
+	if err != nil {
+		return err
+	}
+	operation := id.op.Request.Header.Operation
+	switch {
+	case operation == idop.Create && rec == nil:
+		seq, err := bucket(w.tx, bucketDIDs).NextSequence()
+		if err != nil {
+			return err
+		}
+		rec = &record.DID{Seq: seq}
+	case operation == idop.Create || rec == nil:
+		return fmt.Errorf("chain: %s of %s in %s contradicts the stored state: %w", operation, id.key, txid, record.ErrCorrupt)
+	default:
+		if err := w.unindex(id.key, rec); err != nil {
+			return err
+		}
+	}
+	rec.LastTxid = txid
+	if operation == idop.Deactivate {
+		rec.Deactivated = true
+		rec.Services, rec.Credentials = nil, nil
+		return w.putDID(id.key, rec)
+	}
+	rec.DocTxid, rec.DocHeight, rec.DocPos = txid, height, pos
+	rec.Services, rec.Credentials = id.services, id.credentials
+	w.c.docs.put(txid, id.op.Document)
+	return w.index(id.key, rec, id.view)
+}
+
+// index stores a DID's state with its query view and postings.
+func (w *batch) index(key string, rec *record.DID, view []byte) error {
+	v := record.View{DIDKey: key, JSON: view}
+	if err := bucket(w.tx, bucketViews).Put(record.SeqKey(rec.Seq), v.Bytes()); err != nil {
+		return err
+	}
+	if err := w.count(bucketViews, nil, true); err != nil {
+		return err
+	}
+	if err := w.postFields(view, rec.Seq, true); err != nil {
+		return err
+	}
+	if err := w.post(bucketServices, rec.Services, rec.Seq, key); err != nil {
+		return err
+	}
+	if err := w.post(bucketCredTypes, rec.Credentials, rec.Seq, key); err != nil {
+		return err
+	}
+	return w.putDID(key, rec)
+}
+
+// unindex removes a DID's query view and postings.
+func (w *batch) unindex(key string, rec *record.DID) error {
+	views := bucket(w.tx, bucketViews)
+	seqKey := record.SeqKey(rec.Seq)
+	v, ok := views.Get(seqKey)
+	if !ok {
+		return fmt.Errorf("chain: DID %s (number %d) has no view: %w", key, rec.Seq, record.ErrCorrupt)
+	}
+	view, err := record.ParseView(v)
+	if err != nil {
+		return err
+	}
+	if err := w.postFields(view.JSON, rec.Seq, false); err != nil {
+		return err
+	}
+	if err := views.Delete(seqKey); err != nil {
+		return err
+	}
+	if err := w.count(bucketViews, nil, false); err != nil {
+		return err
+	}
+	if err := w.post(bucketServices, rec.Services, rec.Seq, ""); err != nil {
+		return err
+	}
+	return w.post(bucketCredTypes, rec.Credentials, rec.Seq, "")
+}
+
+// post adds the postings of a DID (key, creation sequence seq) under each
+// type, or with key "" deletes them.
+func (w *batch) post(name string, types []string, seq uint64, key string) error {
+	b := bucket(w.tx, name)
+	for _, t := range types {
+		k := record.PostingKey(t, seq)
+		var err error
+		if key == "" {
+			err = b.Delete(k)
+		} else {
+			err = b.Put(k, []byte(key))
+		}
+		if err != nil {
+			return err
+		}
+		if err := w.count(name, record.PostingPrefix(t), key != ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *batch) putDID(key string, rec *record.DID) error {
+	return bucket(w.tx, bucketDIDs).Put([]byte(key), rec.Bytes())
+}

@@ -1,0 +1,10 @@
+// Package record encodes the keys and values host/internal/chain keeps in its store:
+// blocks, transactions, unspent outputs, balances, DID state, histories,
+// query views, postings and the persisted mempool. Integers in keys are
+// big-endian so that keys sort in numeric order; strings inside keys carry
+// a length prefix so that one key never prefixes another's field.
+//
+// Every Parse function reports a value that does not decode, or that has
+// bytes left over, as an error wrapping ErrCorrupt: the store is damaged,
+// and the chain says so instead of guessing.
+package record

@@ -1,0 +1,91 @@
+package chain
+
+import (
+	"fmt"
+
+	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
+)
+
+// The buckets of the store. Keys and values are encoded by package record.
+const (
+	bucketMeta      = "meta"        // the keys below
+	bucketBlocks    = "blocks"      // height → record.Block
+	bucketHashes    = "hashes"      // block hash → height
+	bucketConfirms  = "confirms"    // height → ela.Confirm bytes
+	bucketTxs       = "txs"         // txid → record.Tx
+	bucketUTXOs     = "utxos"       // OutpointKey → record.UTXO
+	bucketAddresses = "addresses"   // AddressKey → record.AddressUTXO
+	bucketBalances  = "balances"    // BalanceKey → record.Amount
+	bucketPool      = "pool"        // arrival sequence → record.PoolTx
+	bucketDIDs      = "dids"        // did.DID.Key → record.DID; its sequence counts DIDs
+	bucketHistory   = "history"     // HistoryKey → record.Entry
+	bucketViews     = "views"       // creation sequence → record.View, for DIDs not deactivated
+	bucketServices  = "services"    // PostingKey(service type, seq) → DID key
+	bucketCredTypes = "credtypes"   // PostingKey(credential type, seq) → DID key
+	bucketCredHist  = "credhistory" // HistoryKey(credential id's did.URL.Key, height, position) → record.Entry
+	bucketCreds     = "credentials" // credential id's did.URL.Key → record.Credential
+	bucketOwned     = "owned"       // PostingKey(owner's DID key, sequence) → credential id; its sequence counts declares
+	bucketFields    = "fields"      // FieldPrefix(path, value) ‖ creation sequence → nothing: postings of the views (viewIndex)
+	bucketCounts    = "counts"      // CountKey(bucket, prefix) → how many keys of the bucket have the prefix; views: how many
+	bucketSnapshots = "snapshots"   // snapshot id (record.SeqKey) → record.Snapshot; the copies are buckets "snap/ID/NAME" (snapshot.go)
+	metaGenesis     = "genesis"     // the genesis block's hash
+	metaTip         = "tip"         // record.Tip
+	metaNodeID      = "node"        // the node's random id
+	metaOffset      = "offset"      // the lead dev_increaseTime gave the clock, seconds; read only from stores older than metaClock
+	metaClock       = "clock"       // record.Clock: the devnet's clock
+	metaGenesisTime = "genesistime" // the genesis time asked for (Config.GenesisTime, ResetAt), Unix seconds; absent: GenesisTime
+	metaPayDev      = "paydev"      // present: coinbases pay the dev account, not arbiter 0 (PayCoinbasesToDev)
+	metaEpoch       = "epoch"       // counts resets; pooled transactions carry it
+	metaFormat      = "format"      // the store's record formats (storeFormat); absent in format 1
+	metaTxnCount    = "txn"         // transactions in blocks
+	metaReceived    = "received"    // transactions received
+)
+
+// allBuckets are the buckets a reset empties (every one but meta).
+var allBuckets = []string{bucketBlocks, bucketHashes, bucketConfirms, bucketTxs, bucketUTXOs, bucketAddresses,
+	bucketBalances, bucketPool, bucketDIDs, bucketHistory, bucketViews, bucketServices, bucketCredTypes,
+	bucketCredHist, bucketCreds, bucketOwned, bucketFields, bucketCounts}
+
+// bucket returns a bucket of tx.
+func bucket(tx store.Tx, name string) store.Bucket {
+	b, err := tx.Bucket(name)
+	if err != nil {
+		// The names above are valid; only a programming error gets here.
+		panic("chain: bucket " + name + ": " + err.Error())
+	}
+	return b
+}
+
+// getMeta reads a meta value.
+func getMeta(tx store.Tx, key string) ([]byte, bool) { return bucket(tx, bucketMeta).Get([]byte(key)) }
+
+func putMeta(tx store.Tx, key string, v []byte) error {
+	return bucket(tx, bucketMeta).Put([]byte(key), v)
+}
+
+// getU64 reads a meta counter, 0 when absent.
+func getU64(tx store.Tx, key string) (uint64, error) {
+	v, ok := getMeta(tx, key)
+	if !ok {
+		return 0, nil
+	}
+	n, err := record.ParseU64(v)
+	if err != nil {
+		return 0, fmt.Errorf("chain: meta %s: %w", key, err)
+	}
+	return n, nil
+}
+
+// readTip reads the chain's tip.
+func readTip(tx store.Tx) (record.Tip, error) {
+	v, ok := getMeta(tx, metaTip)
+	if !ok {
+		return record.Tip{}, fmt.Errorf("chain: the store has no tip: %w", record.ErrCorrupt)
+	}
+	t, err := record.ParseTip(v)
+	if err != nil {
+		return record.Tip{}, fmt.Errorf("chain: %w", err)
+	}
+	return t, nil
+}

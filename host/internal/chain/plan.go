@@ -1,0 +1,282 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
+)
+
+// scanShare is the share of the DIDs above which a plan's estimate sends a
+// query to the scan: reading postings and then most views one by one costs
+// more than reading the views in order.
+const scanShare = 0.5
+
+// logPlan is the debug message each Query with a condition logs, with the
+// attributes plan, estimate, dids and how (index, scan).
+const logPlan = "query plan"
+
+// Explain says how Query answers a condition: the plan over the indexes
+// (find.Plan), the estimate of the DIDs it finds, and whether the indexes
+// or a scan of every DID answer it.
+func (c *Chain) Explain(cond *find.Condition) (string, error) {
+	var out string
+	err := c.view(func(s snapshot) error {
+		d, err := s.decide(cond)
+		out = d.String()
+		return err
+	})
+	return out, err
+}
+
+// decision is how a query with a condition is answered.
+type decision struct {
+	plan     *find.Plan
+	estimate int  // DIDs the plan finds at most
+	dids     int  // DIDs not deactivated
+	scan     bool // read every view rather than look up
+}
+
+func (d decision) String() string {
+	how := "index"
+	if d.scan {
+		how = "scan"
+	}
+	return fmt.Sprintf("%s: %s, estimate %d of %d DIDs", how, d.plan, d.estimate, d.dids)
+}
+
+// decide plans cond and chooses between its lookups and a scan.
+func (s snapshot) decide(cond *find.Condition) (decision, error) {
+	d := decision{plan: cond.Plan(viewIndex)}
+	var err error
+	if d.dids, err = s.postingCount(bucketViews, nil); err != nil {
+		return d, err
+	}
+	if d.plan.Op == find.PlanScan {
+		d.estimate, d.scan = d.dids, true
+		return d, nil
+	}
+	if d.estimate, err = s.estimate(d.plan); err != nil {
+		return d, err
+	}
+	d.estimate = min(d.estimate, d.dids)
+	d.scan = !d.plan.Exact && float64(d.estimate) > scanShare*float64(d.dids)
+	return d, nil
+}
+
+// estimate returns at most how many DIDs plan p finds, from the counts.
+func (s snapshot) estimate(p *find.Plan) (int, error) {
+	switch p.Op {
+	case find.PlanLookup:
+		n := 0
+		for _, prefix := range lookupPrefixes(p) {
+			m, err := s.postingCount(bucketFields, prefix)
+			if err != nil {
+				return 0, err
+			}
+			n += m
+		}
+		return n, nil
+	case find.PlanAnd, find.PlanOr:
+		n := -1
+		for _, k := range p.Kids {
+			m, err := s.estimate(k)
+			switch {
+			case err != nil:
+				return 0, err
+			case p.Op == find.PlanOr:
+				n = max(n, 0) + m
+			case n < 0 || m < n:
+				n = m
+			}
+		}
+		return n, nil
+	}
+	return 0, fmt.Errorf("chain: no estimate for plan %s", p)
+}
+
+// lookupPrefixes returns the prefixes of the postings a lookup reads.
+func lookupPrefixes(p *find.Plan) [][]byte {
+	values := p.Values
+	if values == nil {
+		values = []any{nil}
+	}
+	var out [][]byte
+	for _, v := range values {
+		if prefix, ok := record.FieldPrefix(p.Path, v); ok {
+			out = append(out, prefix)
+		}
+	}
+	return out
+}
+
+// find pages the DIDs whose view satisfies cond, in creation order: an
+// exact plan is counted and paged from the postings alone, an inexact one
+// has its candidates' views matched, and a scan matches every view. It
+// stops once ctx is done.
+func (s snapshot) find(ctx context.Context, cond *find.Condition, p *pager) error {
+	start := time.Now()
+	d, err := s.decide(cond)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		s.c.log.Debug(logPlan, "plan", d.plan.String(), "estimate", d.estimate, "dids", d.dids, "scan", d.scan,
+			"total", p.total, "took", time.Since(start))
+	}()
+	if d.scan {
+		return s.scan(ctx, cond, p)
+	}
+	if d.plan.Exact && d.plan.Op == find.PlanLookup && len(d.plan.Values) <= 1 {
+		return s.page(ctx, lookupPrefixes(d.plan)[0], p)
+	}
+	seqs, err := s.lookup(ctx, d.plan)
+	if err != nil {
+		return err
+	}
+	views := bucket(s.tx, bucketViews)
+	for _, seq := range seqs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if d.plan.Exact && !p.inPage() {
+			p.total++
+			continue
+		}
+		view, err := viewAt(views, seq)
+		if err != nil {
+			return err
+		}
+		if d.plan.Exact || cond.Match(view.JSON) {
+			p.add(view.DIDKey)
+		}
+	}
+	return nil
+}
+
+// page pages the DIDs posted under one prefix of the fields: the total
+// from its count, and only the postings up to the page's end read.
+func (s snapshot) page(ctx context.Context, prefix []byte, p *pager) error {
+	total, err := s.postingCount(bucketFields, prefix)
+	if err != nil {
+		return err
+	}
+	views := bucket(s.tx, bucketViews)
+	for k := range bucket(s.tx, bucketFields).Scan(store.Range{Prefix: prefix}) {
+		if !p.inPage() {
+			if p.total >= p.skip {
+				break
+			}
+			p.total++
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		seq, err := record.ParsePostingKey(prefix, k)
+		if err != nil {
+			return err
+		}
+		view, err := viewAt(views, seq)
+		if err != nil {
+			return err
+		}
+		p.add(view.DIDKey)
+	}
+	p.total = total
+	return nil
+}
+
+// scan matches every view with cond, in place in the store.
+func (s snapshot) scan(ctx context.Context, cond *find.Condition, p *pager) error {
+	for _, v := range bucket(s.tx, bucketViews).ScanShared(store.Range{}) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		view, err := record.ParseView(v)
+		if err != nil {
+			return err
+		}
+		if cond.Match(view.JSON) {
+			p.add(view.DIDKey) // a string: a copy
+		}
+	}
+	return nil
+}
+
+// lookup returns, sorted, the creation numbers of the DIDs plan p finds.
+func (s snapshot) lookup(ctx context.Context, p *find.Plan) ([]uint64, error) {
+	switch p.Op {
+	case find.PlanLookup:
+		var out []uint64
+		for _, prefix := range lookupPrefixes(p) {
+			for k := range bucket(s.tx, bucketFields).Scan(store.Range{Prefix: prefix}) {
+				seq, err := record.ParsePostingKey(prefix, k)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, seq)
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		slices.Sort(out)
+		return slices.Compact(out), nil
+	case find.PlanAnd, find.PlanOr:
+		var out []uint64
+		for i, k := range p.Kids {
+			seqs, err := s.lookup(ctx, k)
+			switch {
+			case err != nil:
+				return nil, err
+			case i == 0:
+				out = seqs
+			case p.Op == find.PlanAnd:
+				out = intersect(out, seqs)
+			default:
+				out = unite(out, seqs)
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("chain: no lookup for plan %s", p)
+}
+
+// intersect returns the numbers in both sorted lists.
+func intersect(a, b []uint64) []uint64 {
+	var out []uint64
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	return out
+}
+
+// unite returns the numbers in either sorted list, sorted, each once.
+func unite(a, b []uint64) []uint64 {
+	out := append(slices.Clip(a), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// viewAt reads the view of the DID with creation number seq, which an
+// index names.
+func viewAt(views store.Bucket, seq uint64) (*record.View, error) {
+	v, ok := views.Get(record.SeqKey(seq))
+	if !ok {
+		return nil, fmt.Errorf("chain: an index names DID number %d, which has no view: %w", seq, record.ErrCorrupt)
+	}
+	return record.ParseView(v)
+}

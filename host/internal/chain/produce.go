@@ -1,0 +1,294 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
+)
+
+// instantGap is the least time between two blocks Run makes with
+// Config.BlockTime 0 while transactions are being admitted. A transaction
+// arriving after a quiet spell is mined at once; under load, the
+// transactions arriving within the gap share a block, so that blocks are
+// not made for one transaction each (every block costs a confirm's
+// signatures, and a second of chain time). Once no admission is under way,
+// nothing more is about to join the block, and Run makes it at once.
+const instantGap = 10 * time.Millisecond
+
+// Run produces blocks until ctx ends or the chain closes: with
+// Config.BlockTime 0, a block as soon as stored transactions wait in the
+// mempool (but, while others are being admitted, no sooner than
+// instantGap after the last one); otherwise a block every BlockTime, empty
+// or not. It returns nil when stopped, or the
+// error of a block that could not be stored.
+func (c *Chain) Run(ctx context.Context) error {
+	var tick <-chan time.Time
+	if c.blockTime > 0 {
+		t := time.NewTicker(c.blockTime)
+		defer t.Stop()
+		tick = t.C
+	}
+	var last time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-c.done:
+			return nil
+		case <-tick:
+		case <-c.wake:
+			if tick != nil {
+				continue
+			}
+			if !c.awaitGap(ctx, last.Add(instantGap)) {
+				return nil
+			}
+			if len(c.pool.ready()) == 0 {
+				continue
+			}
+		}
+		last = time.Now()
+		if _, err := c.Mine(ctx); err != nil && !errors.Is(err, ErrClosed) && ctx.Err() == nil {
+			return err
+		}
+	}
+}
+
+// awaitGap waits until the time until or until no admission is under
+// way. It reports false if ctx ended or the chain closed.
+func (c *Chain) awaitGap(ctx context.Context, until time.Time) bool {
+	wait := time.Until(until)
+	if wait <= 0 {
+		return true
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for c.admitting.Load() > 0 {
+		select {
+		case <-timer.C:
+			return true
+		case <-c.wake: // an admission ended, or a transaction arrived
+		case <-ctx.Done():
+			return false
+		case <-c.done:
+			return false
+		}
+	}
+	return true
+}
+
+// Mine makes a block now from the stored transactions of the mempool, in
+// their arrival order (an empty block when there are none), and returns
+// it. Each identity operation is validated again at the block's time,
+// without verifying its signatures again; one no longer valid (its document
+// expired meanwhile) leaves the mempool.
+func (c *Chain) Mine(ctx context.Context) (*ela.Block, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := c.produces(); err != nil {
+		return nil, err
+	}
+	c.mining.Lock()
+	defer c.mining.Unlock()
+	if c.isClosed() {
+		return nil, ErrClosed
+	}
+	return c.mine()
+}
+
+// logEvicted is the message logged, with the attribute txid, for each
+// acknowledged transaction a block evicts from the mempool. One that a
+// block took in before it was acknowledged is refused to its submitter
+// instead (logRefused).
+const (
+	logEvicted = "evicted a pooled transaction"
+	logRefused = "refused a transaction its block found no longer valid"
+)
+
+// made is a block being made: the block and what happened to the entries
+// it was offered.
+type made struct {
+	block    *ela.Block
+	included []*entry
+	evicted  map[*entry]error
+	left     []*entry // those the block had no room for, in arrival order
+}
+
+// blockRoom is how many transactions (the coinbase included) and bytes of
+// transactions one block takes at most: ela's limits, less blockReserve,
+// so that build never makes a block that a node reading it (a follower)
+// must refuse as too large.
+type blockRoom struct{ txs, bytes int }
+
+// blockReserve is the room a block keeps under ela.MaxBlockSize for its
+// header and coinbase.
+const blockReserve = 64 << 10
+
+// mine makes a block; the caller holds c.mining. Besides the stored
+// entries, the block takes in those waiting for their mempool commit: its
+// Update makes them durable, so that they need no mempool record and their
+// submitters no second disk sync. A waiting entry the pool no longer holds
+// (a Reset took it out) is refused with ErrReset; one the block has no room
+// for is stored in the mempool by the same Update.
+func (c *Chain) mine() (*ela.Block, error) {
+	c.mu.RLock()
+	prev, clock := c.tipHeader, c.clock
+	c.mu.RUnlock()
+	if prev.Timestamp == maxChainTime {
+		return nil, fmt.Errorf("chain: block %d is stamped %d, the last time a block can carry", prev.Height, prev.Timestamp)
+	}
+	now := c.now().Unix()
+	t := clock.BlockTime(prev.Timestamp, now)
+	after := clock.Mined(t, now)
+	var m made
+	// From now until the block's Update begins, transactions waiting for
+	// their mempool commit wait for the block instead.
+	c.persist.hold()
+	var taken []pending[*entry]
+	var late []*entry            // taken, but left for a later block
+	dropped := map[*entry]bool{} // taken, but no longer in the pool
+	var seqs []uint64
+	took := false
+	err := c.db.Update(func(tx store.Tx) error {
+		entries := c.pool.ready()
+		taken, took = c.persist.take(), true
+		for _, p := range taken {
+			if c.pool.holds(p.item) {
+				entries = append(entries, p.item)
+			} else {
+				dropped[p.item] = true
+			}
+		}
+		m = made{evicted: make(map[*entry]error)}
+		if after != clock {
+			if err := putMeta(tx, metaClock, record.Clock(after)); err != nil {
+				return err
+			}
+		}
+		if err := c.build(tx, &m, entries, &prev, t); err != nil || len(taken) == 0 {
+			return err
+		}
+		for _, e := range m.left {
+			if !e.persisted {
+				late = append(late, e)
+			}
+		}
+		var err error
+		seqs, err = c.storePool(tx, late)
+		return err
+	})
+	if !took { // the store refused the Update
+		taken = c.persist.take()
+	}
+	if err != nil {
+		for _, p := range taken {
+			p.settle(err)
+		}
+		return nil, fmt.Errorf("chain: making block %d: %w", prev.Height+1, err)
+	}
+	c.markPersisted(late, seqs)
+	c.mu.Lock()
+	c.clock = after
+	c.mu.Unlock()
+	c.advance(&m)
+	for _, p := range taken {
+		if dropped[p.item] {
+			p.settle(ErrReset)
+		} else {
+			p.settle(m.evicted[p.item]) // nil for those in the block or stored for later
+		}
+	}
+	if len(m.left) > 0 {
+		c.signal() // another block for the rest
+	}
+	return m.block, nil
+}
+
+// build writes the block after prev stamped t with the entries still
+// valid.
+func (c *Chain) build(tx store.Tx, m *made, entries []*entry, prev *ela.Header, t uint32) error {
+	height := prev.Height + 1
+	w := newBatch(c, tx, t)
+	pool := bucket(tx, bucketPool)
+	txs := []*ela.Tx{nil} // the coinbase comes first
+	txids := []ela.Hash{{}}
+	var fees ela.Fixed64
+	size := 0
+	for i, e := range entries {
+		if len(txs) == c.room.txs || size+len(e.raw) > c.room.bytes {
+			m.left = entries[i:]
+			break
+		}
+		if e.persisted { // those taken from the commit queue have no record
+			if err := pool.Delete(record.SeqKey(e.seq)); err != nil {
+				return err
+			}
+		}
+		if e.id != nil {
+			if err := c.checkIdentity(w.snapshot, e.id, e.sigs, t); err != nil {
+				if _, ok := errors.AsType[*RejectError](err); !ok {
+					return err
+				}
+				m.evicted[e] = err
+				continue
+			}
+		}
+		if err := w.applyTx(e.tx, e.txid, e.raw, height, uint32(len(txs)), e.id); err != nil {
+			return err
+		}
+		txs, txids = append(txs, e.tx), append(txids, e.txid)
+		size += len(e.raw)
+		fees += e.fee
+		m.included = append(m.included, e)
+	}
+	cb := c.params.Coinbase(height, c.producer, fees+c.params.Subsidy)
+	txs[0], txids[0] = cb, cb.Hash()
+	if err := w.applyTx(cb, txids[0], cb.Bytes(), height, 0, nil); err != nil {
+		return err
+	}
+	m.block = c.params.NewBlockOf(prev, t, txs, txids)
+	return w.putBlock(m.block, txids, c.confirm(m.block.Hash()))
+}
+
+// advance makes a stored block the chain's tip in memory, takes its
+// transactions and the evicted ones out of the mempool, and tells whoever
+// waits.
+func (c *Chain) advance(m *made) {
+	b := m.block
+	h := b.Hash()
+	c.mu.Lock()
+	c.tip = record.Tip{Height: b.Header.Height, Hash: h, Time: b.Header.Timestamp}
+	c.tipHeader = b.Header
+	c.txnCount += uint64(len(b.Transactions))
+	at := position{epoch: c.epoch, height: b.Header.Height, tip: h}
+	c.mu.Unlock()
+	gone := make(map[*entry]bool, len(m.included)+len(m.evicted))
+	for _, e := range m.included {
+		gone[e] = true
+	}
+	for e := range m.evicted {
+		gone[e] = true
+	}
+	// The pool moves on before anyone hears of the block, so that a waiter
+	// submitting its DID's next operation finds the last one gone.
+	c.pool.advance(at, gone)
+	for _, e := range m.included {
+		e.done <- nil
+	}
+	for e, err := range m.evicted {
+		e.done <- err
+		msg := logEvicted
+		if !e.persisted {
+			msg = logRefused
+		}
+		c.log.Warn(msg, "txid", e.txid, "err", err)
+	}
+	c.subs.notify(b.Header.Height)
+	c.log.Debug("block", "height", b.Header.Height, "hash", h, "txs", len(b.Transactions), "time", b.Header.Timestamp)
+}

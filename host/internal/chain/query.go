@@ -1,0 +1,144 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
+)
+
+// Query limits: a Query with Limit 0 returns up to DefaultQueryLimit
+// documents, and never more than MaxQueryLimit.
+const (
+	DefaultQueryLimit = 20
+	MaxQueryLimit     = 256
+)
+
+// ErrQuery is wrapped by the error of a Query whose parameters are not
+// valid.
+var ErrQuery = errors.New("chain: invalid query")
+
+// Query asks for the latest documents of the DIDs that are not
+// deactivated (expired ones included) that have a service of a type, or a
+// credential of a type, or that satisfy a find condition: exactly one of
+// the three. Skip and Limit page the result.
+type Query struct {
+	Service    string
+	Credential string
+	Condition  *find.Condition
+	Skip       int // documents to skip, 0 or more
+	Limit      int // documents to return: 0 means DefaultQueryLimit; above MaxQueryLimit means MaxQueryLimit
+}
+
+// Query returns the query result object (see resolve.QueryResult): how many
+// documents match, and those of the page, in the order their DIDs were
+// created. A condition is matched against each document's query view (see
+// resolve.View), through the plan find.Condition.Plan makes over the
+// chain's indexes (see Explain): only the documents the indexes find are
+// read, and none when the plan is exact. A query stops, with ctx's error,
+// once ctx is done: a scan may read every DID.
+func (c *Chain) Query(ctx context.Context, q Query) ([]byte, error) {
+	if err := q.normalize(); err != nil {
+		return nil, err
+	}
+	var out []byte
+	err := c.view(func(s snapshot) error {
+		var p pager
+		p.skip, p.limit = q.Skip, q.Limit
+		var err error
+		switch {
+		case q.Condition != nil:
+			err = s.find(ctx, q.Condition, &p)
+		case q.Service != "":
+			err = s.postings(ctx, bucketServices, q.Service, &p)
+		default:
+			err = s.postings(ctx, bucketCredTypes, q.Credential, &p)
+		}
+		if err != nil {
+			return err
+		}
+		docs := make([]*did.Document, len(p.page))
+		for i, key := range p.page {
+			rec, err := s.didRecord(key)
+			if err == nil && rec == nil {
+				err = fmt.Errorf("chain: an index names DID %s, which has no state: %w", key, record.ErrCorrupt)
+			}
+			if err != nil {
+				return err
+			}
+			if docs[i], err = s.document(key, rec); err != nil {
+				return err
+			}
+		}
+		out = resolve.QueryResult(p.total, q.Skip, docs)
+		return nil
+	})
+	return out, err
+}
+
+func (q *Query) normalize() error {
+	given := 0
+	for _, set := range []bool{q.Service != "", q.Credential != "", q.Condition != nil} {
+		if set {
+			given++
+		}
+	}
+	switch {
+	case given != 1:
+		return fmt.Errorf("%w: give exactly one of service, credential and condition, not %d", ErrQuery, given)
+	case q.Skip < 0:
+		return fmt.Errorf("%w: skip %d is negative", ErrQuery, q.Skip)
+	case q.Limit < 0:
+		return fmt.Errorf("%w: limit %d is negative", ErrQuery, q.Limit)
+	case q.Limit == 0:
+		q.Limit = DefaultQueryLimit
+	}
+	q.Limit = min(q.Limit, MaxQueryLimit)
+	return nil
+}
+
+// pager counts matching DIDs and keeps the keys of the page.
+type pager struct {
+	skip, limit, total int
+	page               []string
+}
+
+func (p *pager) add(key string) {
+	if p.inPage() {
+		p.page = append(p.page, key)
+	}
+	p.total++
+}
+
+// inPage reports whether the next DID counted is on the page.
+func (p *pager) inPage() bool { return p.total >= p.skip && len(p.page) < p.limit }
+
+// postings pages the DIDs posted under typ in bucket name, in creation
+// order: the total from the count, and only the postings up to the page's
+// end read, until ctx is done.
+func (s snapshot) postings(ctx context.Context, name, typ string, p *pager) error {
+	prefix := record.PostingPrefix(typ)
+	total, err := s.postingCount(name, prefix)
+	if err != nil {
+		return err
+	}
+	for k, v := range bucket(s.tx, name).Scan(store.Range{Prefix: prefix}) {
+		if p.total >= p.skip+p.limit {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if _, err := record.ParsePostingKey(prefix, k); err != nil {
+			return err
+		}
+		p.add(string(v))
+	}
+	p.total = total
+	return nil
+}

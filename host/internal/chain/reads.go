@@ -1,0 +1,293 @@
+package chain
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
+)
+
+// Tip returns the height, hash and time (Unix seconds) of the last block.
+func (c *Chain) Tip() (height uint32, hash ela.Hash, blockTime int64) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.tip.Height, c.tip.Hash, int64(c.tip.Time)
+}
+
+// view runs fn on a snapshot of the chain.
+func (c *Chain) view(fn func(s snapshot) error) error {
+	if c.isClosed() {
+		return ErrClosed
+	}
+	return c.db.View(func(tx store.Tx) error { return fn(snapshot{c: c, tx: tx}) })
+}
+
+// BlockHash returns the hash of the block at height, or ErrNotFound.
+func (c *Chain) BlockHash(height uint32) (ela.Hash, error) {
+	var h ela.Hash
+	err := c.view(func(s snapshot) error {
+		b, err := readBlock(s.tx, height)
+		if err == nil {
+			h = b.Hash
+		}
+		return err
+	})
+	return h, err
+}
+
+// BlockByHeight returns the block at height with what the chain knows of
+// it, or ErrNotFound.
+func (c *Chain) BlockByHeight(height uint32) (*ela.Block, ela.BlockContext, error) {
+	var b *ela.Block
+	var ctx ela.BlockContext
+	err := c.view(func(s snapshot) error {
+		var err error
+		b, ctx, err = s.block(height)
+		return err
+	})
+	return b, ctx, err
+}
+
+// BlockByHash returns the block with hash h with what the chain knows of
+// it, or ErrNotFound.
+func (c *Chain) BlockByHash(h ela.Hash) (*ela.Block, ela.BlockContext, error) {
+	var b *ela.Block
+	var ctx ela.BlockContext
+	err := c.view(func(s snapshot) error {
+		height, err := s.height(h)
+		if err != nil {
+			return err
+		}
+		b, ctx, err = s.block(height)
+		return err
+	})
+	return b, ctx, err
+}
+
+// Confirm returns the DPoS confirm of the block with hash h, or
+// ErrNotFound.
+func (c *Chain) Confirm(h ela.Hash) (*ela.Confirm, error) {
+	var cf *ela.Confirm
+	err := c.view(func(s snapshot) error {
+		height, err := s.height(h)
+		if err != nil {
+			return err
+		}
+		v, ok := bucket(s.tx, bucketConfirms).Get(record.HeightKey(height))
+		if !ok {
+			return fmt.Errorf("chain: block %d has no confirm: %w", height, record.ErrCorrupt)
+		}
+		if cf, err = ela.ParseConfirm(v); err != nil {
+			return fmt.Errorf("chain: confirm of block %d: %w: %w", height, record.ErrCorrupt, err)
+		}
+		return nil
+	})
+	return cf, err
+}
+
+// Tx returns a transaction of the chain or of the mempool, with what the
+// chain knows of it (the zero context for a pooled one), or ErrNotFound.
+func (c *Chain) Tx(h ela.Hash) (*ela.Tx, ela.TxContext, error) {
+	var t *ela.Tx
+	var ctx ela.TxContext
+	err := c.view(func(s snapshot) error {
+		var rec *record.Tx
+		var err error
+		if t, rec, err = s.transaction(h); err != nil {
+			return err
+		}
+		b, err := readBlock(s.tx, rec.Height)
+		if err != nil {
+			return err
+		}
+		tip, err := readTip(s.tx)
+		if err != nil {
+			return err
+		}
+		ctx = ela.TxContext{BlockHash: b.Hash, Confirmations: tip.Height - rec.Height + 1, BlockTime: b.Header.Timestamp}
+		return nil
+	})
+	if errors.Is(err, ErrNotFound) {
+		if pooled, ok := c.pool.get(h); ok {
+			return pooled, ela.TxContext{}, nil
+		}
+	}
+	return t, ctx, err
+}
+
+// Mempool returns the pooled transactions in arrival order.
+func (c *Chain) Mempool() []*ela.Tx { return c.pool.txs() }
+
+// Balance returns what addr holds of an asset in the chain's unspent
+// outputs (pooled transactions do not count).
+func (c *Chain) Balance(addr ela.ProgramHash, asset ela.Hash) (ela.Fixed64, error) {
+	var bal ela.Fixed64
+	err := c.view(func(s snapshot) error {
+		v, ok := bucket(s.tx, bucketBalances).Get(record.BalanceKey(addr, asset))
+		if !ok {
+			return nil
+		}
+		var err error
+		bal, err = record.ParseAmount(v)
+		return err
+	})
+	return bal, err
+}
+
+// UTXO is an unspent output of an address, with what the chain knows of
+// it: what listunspent shows (Elastos.ELA.SideChain.ID service/service.go,
+// ListUnspent).
+type UTXO struct {
+	Address    ela.ProgramHash
+	Txid       ela.Hash
+	Index      uint16
+	Asset      ela.Hash
+	Value      ela.Fixed64
+	OutputLock uint32     // the output's lock height (0: none)
+	TxType     ela.TxType // the type of the transaction that made it
+	Height     uint32     // the height of the block holding that transaction
+	// Confirmations counts the blocks from that one to the tip, both
+	// included.
+	Confirmations uint32
+}
+
+// UTXOs returns the unspent outputs of the addresses, each address's in
+// chain order, read in one snapshot of the chain (pooled transactions do
+// not count).
+func (c *Chain) UTXOs(addrs ...ela.ProgramHash) ([]UTXO, error) {
+	var out []UTXO
+	err := c.view(func(s snapshot) error {
+		tip, err := readTip(s.tx)
+		if err != nil {
+			return err
+		}
+		for _, addr := range addrs {
+			if out, err = s.utxos(out, addr, tip.Height); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Asset returns the asset whose id is h: the transaction that registered
+// it. The chain registers one, ELA, in its genesis block.
+func (c *Chain) Asset(h ela.Hash) (*ela.Asset, error) {
+	var a *ela.Asset
+	err := c.view(func(s snapshot) error {
+		t, _, err := s.transaction(h)
+		if err != nil {
+			return err
+		}
+		reg, ok := t.Payload.(*ela.RegisterAsset)
+		if !ok {
+			return ErrNotFound
+		}
+		a = &reg.Asset
+		return nil
+	})
+	return a, err
+}
+
+// Stats are counters of the node.
+type Stats struct {
+	TxnCnt   uint64 // transactions in blocks, coinbases included
+	RxTxnCnt uint64 // transactions received by SubmitTx
+	NodeID   uint64 // a random id given to the store when it was made
+	Mempool  int    // transactions in the mempool
+}
+
+// Stats returns the node's counters.
+func (c *Chain) Stats() Stats {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return Stats{TxnCnt: c.txnCount, RxTxnCnt: c.received.Load(), NodeID: c.nodeID, Mempool: c.pool.len()}
+}
+
+// height returns the height of the block with hash h, or ErrNotFound.
+func (s snapshot) height(h ela.Hash) (uint32, error) {
+	v, ok := bucket(s.tx, bucketHashes).Get(h[:])
+	if !ok {
+		return 0, ErrNotFound
+	}
+	return record.ParseHeightKey(v)
+}
+
+// block returns the block at height and its context.
+func (s snapshot) block(height uint32) (*ela.Block, ela.BlockContext, error) {
+	rec, err := readBlock(s.tx, height)
+	if err != nil {
+		return nil, ela.BlockContext{}, err
+	}
+	b := &ela.Block{Header: rec.Header, Transactions: make([]*ela.Tx, len(rec.TxIDs))}
+	for i, id := range rec.TxIDs {
+		if b.Transactions[i], _, err = s.transaction(id); err != nil {
+			if errors.Is(err, ErrNotFound) {
+				err = record.ErrCorrupt
+			}
+			return nil, ela.BlockContext{}, fmt.Errorf("chain: transaction %d of block %d: %w", i, height, err)
+		}
+	}
+	tip, err := readTip(s.tx)
+	if err != nil {
+		return nil, ela.BlockContext{}, err
+	}
+	var next ela.Hash
+	if height < tip.Height {
+		n, err := readBlock(s.tx, height+1)
+		if err != nil {
+			return nil, ela.BlockContext{}, err
+		}
+		next = n.Hash
+	}
+	return b, s.c.params.Context(&b.Header, tip.Height, next), nil
+}
+
+// utxos appends the unspent outputs of addr in chain order to out, their
+// confirmations counted up to the tip at height tip.
+func (s snapshot) utxos(out []UTXO, addr ela.ProgramHash, tip uint32) ([]UTXO, error) {
+	for k, v := range bucket(s.tx, bucketAddresses).Scan(store.Range{Prefix: record.AddressPrefix(addr)}) {
+		index, err := record.ParseAddressKey(k)
+		if err != nil {
+			return nil, err
+		}
+		a, err := record.ParseAddressUTXO(v)
+		if err != nil {
+			return nil, err
+		}
+		u, ok, err := s.unspent(a.TxID, index)
+		switch {
+		case err != nil:
+			return nil, err
+		case !ok:
+			return nil, fmt.Errorf("chain: address %s lists output %s:%d, which is not unspent: %w", addr, a.TxID, index, record.ErrCorrupt)
+		}
+		typ, err := s.txType(a.TxID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, UTXO{Address: addr, Txid: a.TxID, Index: index, Asset: a.Asset, Value: a.Value, OutputLock: u.Output.OutputLock,
+			TxType: typ, Height: u.Height, Confirmations: tip - u.Height + 1})
+	}
+	return out, nil
+}
+
+// txType returns the type of the chain's transaction h.
+func (s snapshot) txType(h ela.Hash) (ela.TxType, error) {
+	v, ok := bucket(s.tx, bucketTxs).Get(h[:])
+	if !ok {
+		return 0, fmt.Errorf("chain: transaction %s of an unspent output: %w", h, record.ErrCorrupt)
+	}
+	rec, err := record.ParseTx(v)
+	if err != nil {
+		return 0, fmt.Errorf("chain: transaction %s: %w", h, err)
+	}
+	typ, err := ela.TypeOf(rec.Raw)
+	if err != nil {
+		return 0, fmt.Errorf("chain: transaction %s: %w: %w", h, record.ErrCorrupt, err)
+	}
+	return typ, nil
+}

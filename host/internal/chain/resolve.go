@@ -1,0 +1,89 @@
+package chain
+
+import (
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
+)
+
+// ResolveDID returns the resolvedid result object for d (see
+// resolve.Result): its status at the tip's block time and its latest
+// transaction, or with all its whole history, newest first. A DID that
+// does not exist gives status 3, not an error.
+func (c *Chain) ResolveDID(d did.DID, all bool) ([]byte, error) {
+	return c.resolveDID(resolve.DialectSpec, d, all)
+}
+
+// ResolveDIDSDK returns the result object the SDKs' did_resolveDID
+// expects: as ResolveDID, in the identity chain's dialect
+// (resolve.DialectEID), where an expired document is status 0 and the
+// client judges expiry.
+func (c *Chain) ResolveDIDSDK(d did.DID, all bool) ([]byte, error) {
+	return c.resolveDID(resolve.DialectEID, d, all)
+}
+
+func (c *Chain) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte, error) {
+	key := d.Key() // before the store read: nothing but reading goes on in one
+	var out []byte
+	err := c.view(func(s snapshot) error {
+		tip, err := readTip(s.tx)
+		if err != nil {
+			return err
+		}
+		var h []resolve.Entry
+		if all {
+			h, err = s.history(key)
+		} else {
+			h, err = s.latest(key)
+		}
+		if err != nil {
+			return err
+		}
+		out, err = dialect.Result(d, h, all, int64(tip.Time))
+		return err
+	})
+	return out, err
+}
+
+// latest returns the part of a DID's history a result without all shows:
+// its newest operation and, when that is a deactivate, the operation before
+// it, which published the document it deactivated (nothing follows a
+// deactivate, and it follows a document). Reading them costs the same
+// whatever the length of the history.
+func (s snapshot) latest(key string) ([]resolve.Entry, error) {
+	return s.entries(bucketHistory, key, func(h []resolve.Entry) bool {
+		return len(h) == 2 || h[0].Request.Header.Operation != idop.Deactivate
+	})
+}
+
+// history returns the operations of the DID with key key, newest first.
+func (s snapshot) history(key string) ([]resolve.Entry, error) {
+	return s.entries(bucketHistory, key, nil)
+}
+
+// entries returns the history entries of key in a history bucket, newest
+// first, until enough (nil for all) says that those read are enough.
+func (s snapshot) entries(name, key string, enough func([]resolve.Entry) bool) ([]resolve.Entry, error) {
+	prefix := record.HistoryPrefix(key)
+	h := make([]resolve.Entry, 0, 2)
+	for k, v := range bucket(s.tx, name).Scan(store.Range{Prefix: prefix, Reverse: true}) {
+		height, pos, err := record.ParseHistoryKey(prefix, k)
+		if err != nil {
+			return nil, err
+		}
+		e, err := record.ParseEntry(v)
+		if err != nil {
+			return nil, err
+		}
+		if h = append(h, resolveEntry(e, height, pos)); enough != nil && enough(h) {
+			break
+		}
+	}
+	return h, nil
+}
+
+func resolveEntry(e *record.Entry, height, pos uint32) resolve.Entry {
+	return resolve.Entry{Txid: e.Txid.String(), Height: height, Position: int(pos), Time: int64(e.Time), Request: e.Request, Expires: e.Expires}
+}

@@ -1,0 +1,305 @@
+package chain
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/store/bolt"
+	"github.com/didlight/didlight/host/internal/store/mem"
+)
+
+// stateOf describes everything a revert must give back: storedState, and
+// the clock's reading.
+func (f *fixture) stateOf() string {
+	f.t.Helper()
+	f.c.mu.RLock()
+	clock := f.c.clock
+	f.c.mu.RUnlock()
+	return storedState(f.t, f.c, f.db) + "\nclock " + time.Unix(clock.Read(f.clock.Now().Unix()), 0).UTC().Format(time.RFC3339)
+}
+
+// snapshots returns the ids of the snapshots the chain keeps.
+func (f *fixture) snapshots() []uint64 {
+	f.t.Helper()
+	var ids []uint64
+	err := f.db.View(func(tx store.Tx) error {
+		for k := range bucket(tx, bucketSnapshots).Scan(store.Range{}) {
+			id, err := record.ParseSeqKey(k)
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return ids
+}
+
+// storedState describes the chain c on db: a digest of every stored key,
+// value and sequence (the pooled transactions without their epoch, the
+// meta counters that a revert moves on left out), the tip, the mempool and
+// the count of transactions, as c holds them in memory.
+func storedState(t testing.TB, c *Chain, db store.DB) string {
+	t.Helper()
+	h := sha256.New()
+	err := db.View(func(tx store.Tx) error {
+		for _, name := range snapshotted() {
+			b := bucket(tx, name)
+			fmt.Fprintf(h, "%s %d\n", name, b.Sequence())
+			for k, v := range b.Scan(store.Range{}) {
+				switch {
+				case name == bucketMeta && slices.Contains([]string{metaEpoch, metaReceived, metaClock}, string(k)):
+					continue
+				case name == bucketPool:
+					p, err := record.ParsePoolTx(v)
+					if err != nil {
+						return err
+					}
+					v = p.Raw
+				}
+				fmt.Fprintf(h, "%x=%x\n", k, v)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	height, hash, at := c.Tip()
+	var pool []string
+	for _, tx := range c.Mempool() {
+		pool = append(pool, tx.Hash().String())
+	}
+	return fmt.Sprintf("store %x\ntip %d %s at %d\nmempool %v\ntransactions %d", h.Sum(nil), height, hash, at, pool, c.Stats().TxnCnt)
+}
+
+// publishUsers creates n DIDs, named after name, each by its own
+// transaction from the dev account; submitted at once, in blocks of at
+// most 1,000, they share the store's commits.
+func (f *fixture) publishUsers(name string, n int) {
+	f.t.Helper()
+	for from := 0; from < n; from += 1000 {
+		chunk := min(n-from, 1000)
+		var wg sync.WaitGroup
+		for i, u := range f.splitLargest(chunk) {
+			user := newUser(fmt.Sprint(name, " ", from+i))
+			tx := f.spendTx(f.dev(), operation(user.create(f.t, user.document(f.t, GenesisTime.AddDate(5, 0, 0), nil))), u)
+			wg.Go(func() {
+				if _, err := f.c.SubmitTx(tx.Bytes()); err != nil {
+					f.t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		f.mine()
+	}
+}
+
+// splitLargest splits the dev account's largest output into n equal ones,
+// in a block, and returns them.
+func (f *fixture) splitLargest(n int) []UTXO {
+	f.t.Helper()
+	all, err := f.c.UTXOs(f.dev().ph)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	largest := slices.MaxFunc(all, func(a, b UTXO) int { return cmp.Compare(a.Value, b.Value) })
+	outs := make([]ela.Output, n)
+	for i := range outs {
+		outs[i] = out(f.dev().ph, largest.Value/ela.Fixed64(n+1))
+	}
+	split := f.submit(f.spendTx(f.dev(), &ela.TransferAsset{}, largest, outs...))
+	f.mine()
+	if all, err = f.c.UTXOs(f.dev().ph); err != nil {
+		f.t.Fatal(err)
+	}
+	var parts []UTXO
+	for _, u := range all {
+		if u.Txid == split && int(u.Index) < n {
+			parts = append(parts, u)
+		}
+	}
+	return parts
+}
+
+// resolveStatus returns the status resolvedid answers for d.
+func (f *fixture) resolveStatus(d did.DID) string {
+	f.t.Helper()
+	b, err := f.c.ResolveDID(d, false)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return string(b[:min(len(b), 80)])
+}
+
+func TestSnapshotRevert(t *testing.T) {
+	for _, backend := range []string{"mem", "bolt"} {
+		t.Run(backend, func(t *testing.T) {
+			cfg := Config{GenesisTime: began2025}
+			if backend == "bolt" {
+				db, err := bolt.Open(t.TempDir(), bolt.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { db.Close() })
+				cfg.DB = db
+			}
+			testSnapshotRevert(t, newFixture(t, cfg))
+		})
+	}
+}
+
+func testSnapshotRevert(t *testing.T, f *fixture) {
+	ctx := context.Background()
+	alice, bob := newUser("alice"), newUser("bob")
+	alice.last = f.publish(alice.create(t, alice.document(t, began2025.AddDate(1, 0, 0), nil)))
+	pay := f.submit(f.transfer(f.dev(), newWallet("w").ph, 500_000_000)) // pooled, not mined
+	aliceThen, bobThen := f.resolveStatus(alice.did()), f.resolveStatus(bob.did())
+	then := f.stateOf()
+	id, err := f.c.Snapshot()
+	if err != nil || id != 1 {
+		t.Fatalf("Snapshot() = %d, %v; want 1", id, err)
+	}
+	if now := f.stateOf(); now != then {
+		t.Fatalf("Snapshot changed the chain:\nbefore %s\nafter  %s", then, now)
+	}
+
+	// Much happens after it: a day passes, the payment is mined, bob is
+	// created, alice deactivated, another snapshot taken.
+	f.clock.advance(time.Minute)
+	if _, err := f.c.IncreaseTime(24 * time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	bob.last = f.publish(bob.create(t, bob.document(t, began2025.AddDate(1, 0, 0), nil)))
+	if id2, err := f.c.Snapshot(); err != nil || id2 != 2 {
+		t.Fatalf("a second Snapshot() = %d, %v; want 2", id2, err)
+	}
+	f.publish(alice.deactivate(t))
+	if _, _, err := f.c.Tx(pay); err != nil {
+		t.Fatalf("the payment was not mined: %v", err)
+	}
+
+	for _, bad := range []uint64{0, 3, 99} {
+		before := f.stateOf()
+		if err := f.c.Revert(ctx, bad); !errors.Is(err, ErrUnknownSnapshot) || err.Error() != fmt.Sprintf("chain: no such snapshot: %d", bad) {
+			t.Errorf("Revert(%d): %v, want ErrUnknownSnapshot naming it", bad, err)
+		}
+		if after := f.stateOf(); after != before {
+			t.Errorf("Revert(%d) changed the chain", bad)
+		}
+	}
+
+	f.clock.advance(time.Hour) // the wall clock's time between is taken out
+	if err := f.c.Revert(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if now := f.stateOf(); now != then {
+		t.Errorf("after Revert(1):\n%s\nwant\n%s", now, then)
+	}
+	if a, b := f.resolveStatus(alice.did()), f.resolveStatus(bob.did()); a != aliceThen || b != bobThen {
+		t.Errorf("after Revert(1) alice resolves %s, bob %s; want %s, %s", a, b, aliceThen, bobThen)
+	}
+	if ids := f.snapshots(); len(ids) != 0 {
+		t.Errorf("snapshots after Revert(1): %v; want none (1 and the later 2 dropped)", ids)
+	}
+	if err := f.c.Revert(ctx, 2); !errors.Is(err, ErrUnknownSnapshot) {
+		t.Errorf("Revert(2) after Revert(1): %v, want ErrUnknownSnapshot", err)
+	}
+
+	// The chain goes on from there: the pooled payment is mined in the
+	// next block, bob can be created, ids are not given twice.
+	b := f.mine()
+	if b.Transactions[len(b.Transactions)-1].Hash() != pay {
+		t.Errorf("the block after the revert does not hold the pooled payment %s", pay)
+	}
+	f.publish(bob.create(t, bob.document(t, began2025.AddDate(1, 0, 0), nil)))
+	if id, err := f.c.Snapshot(); err != nil || id != 3 {
+		t.Errorf("Snapshot() after the revert = %d, %v; want 3", id, err)
+	}
+}
+
+// A snapshot lives in the store: a chain reopened on it can revert to it.
+func TestSnapshotSurvivesRestart(t *testing.T) {
+	f := newFixture(t, Config{DB: mem.New()})
+	f.mine()
+	then := f.stateOf()
+	if _, err := f.c.Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	f.mine()
+	if err := f.reopen(time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.Revert(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	if now := f.stateOf(); now != then {
+		t.Errorf("after a restart and Revert(1):\n%s\nwant\n%s", now, then)
+	}
+}
+
+// A revert across a ResetAt gives back the genesis time too.
+func TestRevertAcrossReset(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.mine()
+	then := f.stateOf()
+	if _, err := f.c.Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.ResetAt(context.Background(), began2025); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.Revert(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	if now := f.stateOf(); now != then {
+		t.Errorf("after ResetAt and Revert(1):\n%s\nwant\n%s", now, then)
+	}
+	if err := f.c.Reset(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	f.wantTip("a plain Reset after the revert", 0, GenesisTime)
+}
+
+func TestSnapshotOnAFollower(t *testing.T) {
+	f := newFixture(t, Config{Follower: true})
+	if _, err := f.c.Snapshot(); !errors.Is(err, ErrFollower) {
+		t.Errorf("Snapshot on a follower: %v, want ErrFollower", err)
+	}
+	if err := f.c.Revert(context.Background(), 1); !errors.Is(err, ErrFollower) {
+		t.Errorf("Revert on a follower: %v, want ErrFollower", err)
+	}
+}
+
+// A revert gives back who the coinbases pay, as its snapshot found it.
+func TestRevertPayee(t *testing.T) {
+	f := newFixture(t, Config{})
+	arbiter := f.c.producer
+	id, err := f.c.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.PayCoinbasesToDev(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.Revert(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.mine().Transactions[0].Outputs[0].ProgramHash; got != arbiter {
+		t.Errorf("after the revert the coinbase pays %s, want arbiter 0's %s", got, arbiter)
+	}
+}

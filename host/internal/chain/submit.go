@@ -1,0 +1,332 @@
+package chain
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
+)
+
+// SubmitTx validates a raw transaction against the chain and the mempool
+// and, if it is valid, stores it in the mempool and returns its id. Once
+// SubmitTx returns, the transaction survives a crash. A transaction the
+// chain refuses gets a *RejectError; any other error is a failure of the
+// store. The producer (Run, Mine) puts pooled transactions into blocks.
+//
+// Transactions are validated concurrently: callers submitting at once use
+// every core, and their mempool writes share store commits.
+func (c *Chain) SubmitTx(raw []byte) (ela.Hash, error) {
+	e, err := c.admit(raw)
+	if err != nil {
+		return ela.Hash{}, err
+	}
+	return e.txid, nil
+}
+
+// admit validates raw, pools it and stores it.
+func (c *Chain) admit(raw []byte) (*entry, error) {
+	if c.isClosed() {
+		return nil, ErrClosed
+	}
+	if err := c.produces(); err != nil {
+		return nil, err
+	}
+	c.received.Add(1)
+	c.admitting.Add(1)
+	defer c.admitted()
+	e, err := c.prepare(bytes.Clone(raw))
+	if err != nil {
+		return nil, err
+	}
+	if err := c.enter(e); err != nil {
+		return nil, err
+	}
+	if err := c.persist.do(e); err != nil {
+		c.pool.remove(e)
+		if _, ok := errors.AsType[*RejectError](err); ok {
+			return nil, err // a block took it in and found it no longer valid
+		}
+		return nil, fmt.Errorf("chain: storing transaction %s in the mempool: %w", e.txid, err)
+	}
+	return e, nil
+}
+
+// admitted ends an admission and tells Run, which waits for the
+// admissions under way before it makes a block.
+func (c *Chain) admitted() {
+	c.admitting.Add(-1)
+	c.signal()
+}
+
+// prepare decodes a transaction and checks what needs no chain state.
+func (c *Chain) prepare(raw []byte) (*entry, error) {
+	if err := ledger.CheckSize(len(raw)); err != nil {
+		return nil, asReject(err)
+	}
+	tx, err := ela.ParseTx(raw)
+	if err != nil {
+		return nil, reject(ledger.Malformed, err)
+	}
+	if err := c.params.CheckTx(tx); err != nil {
+		return nil, asReject(err)
+	}
+	e := &entry{tx: tx, raw: raw, txid: tx.Hash(), sigs: &verified{v: c.verifier}, done: make(chan error, 1)}
+	if p, ok := tx.Payload.(*ela.Operation); ok {
+		op, err := c.engine.DecodeOperation(requestOf(p))
+		if err != nil {
+			return nil, reject(ledger.Payload, err)
+		}
+		e.id = newIdentity(op)
+	}
+	return e, nil
+}
+
+// requestOf converts the ledger's operation payload to an idop.Request,
+// field for field.
+func requestOf(p *ela.Operation) idop.Request {
+	return idop.Request{Header: idop.Header(p.Header), Payload: p.Payload, Proof: idop.Proof(p.Proof)}
+}
+
+// enter validates e and adds it to the mempool, validating it again if a
+// block lands in between (its signatures are not verified again).
+func (c *Chain) enter(e *entry) error {
+	if err := c.pool.pending(e); err != nil {
+		return err // say so before the operation is judged on a state it does not follow
+	}
+	for {
+		at, err := c.validate(e)
+		if err != nil {
+			return err
+		}
+		if ok, err := c.pool.add(e, at); ok || err != nil {
+			return err
+		}
+	}
+}
+
+// validate checks e against a snapshot of the chain, as the next block
+// would hold it, and returns the state it was checked against.
+func (c *Chain) validate(e *entry) (position, error) {
+	var at position
+	err := c.db.View(func(tx store.Tx) error {
+		tip, err := readTip(tx)
+		if err != nil {
+			return err
+		}
+		epoch, err := getU64(tx, metaEpoch)
+		if err != nil {
+			return err
+		}
+		at = position{epoch: epoch, height: tip.Height, tip: tip.Hash}
+		return c.check(snapshot{c: c, tx: tx}, e, tip.Height+1, c.nextBlockTime(tip.Time))
+	})
+	return at, err
+}
+
+// check validates e against the state s as the block at height, stamped
+// t, would include it.
+func (c *Chain) check(s snapshot, e *entry, height, t uint32) error {
+	if s.hasTx(e.txid) {
+		return rejectf(ledger.Duplicate, "transaction %s is already in the chain", e.txid)
+	}
+	spent, err := s.spends(e.tx)
+	if err != nil {
+		return err
+	}
+	fee, err := c.params.CheckSpends(e.tx, spent, height)
+	if err != nil {
+		return asReject(err)
+	}
+	if err := c.engine.VerifyPrograms(e.tx, ledger.Referenced(spent), e.sigs); err != nil {
+		return reject(ledger.Signature, err)
+	}
+	if e.id != nil {
+		if err := c.checkIdentity(s, e.id, e.sigs, t); err != nil {
+			return err
+		}
+		e.id.derive()
+	}
+	e.fee = fee
+	return nil
+}
+
+// checkIdentity validates an identity operation against the state s at
+// block time t.
+func (c *Chain) checkIdentity(s snapshot, id *identity, sigs *verified, t uint32) error {
+	err := c.validateIdentity(s, id, sigs, time.Unix(int64(t), 0))
+	switch {
+	case err == nil:
+		return nil
+	case idop.RuleOf(err) == idop.RuleLookup:
+		return fmt.Errorf("chain: validating %s: %w", id.op.DID, err)
+	}
+	return reject(ledger.Payload, err)
+}
+
+// validateIdentity has the engine validate a DID or credential operation
+// against the state of its DID or credential id.
+func (c *Chain) validateIdentity(s snapshot, id *identity, sigs *verified, now time.Time) error {
+	if id.credential() {
+		st, err := s.credentialState(id.key)
+		if err != nil {
+			return err
+		}
+		return c.engine.ValidateCredential(id.op, st, s, sigs, now)
+	}
+	st, err := s.state(id.key)
+	if err != nil {
+		return err
+	}
+	return c.engine.ValidateOperation(id.op, st, s, sigs, now)
+}
+
+// maxChainTime is the last time a block can carry: block times are 32-bit
+// Unix seconds.
+const maxChainTime = ledger.MaxBlockTime
+
+// signal tells Run that transactions arrived, or an admission ended.
+func (c *Chain) signal() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// commitPool stores entries in the mempool bucket, in one Update.
+func (c *Chain) commitPool(entries []*entry) error {
+	var seqs []uint64
+	err := c.db.Update(func(tx store.Tx) (err error) {
+		seqs, err = c.storePool(tx, entries)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	c.markPersisted(entries, seqs)
+	return nil
+}
+
+// storePool writes entries to the mempool bucket in tx, with the count of
+// transactions received, and returns the sequence number each is stored
+// under; markPersisted records them once tx is committed.
+func (c *Chain) storePool(tx store.Tx, entries []*entry) ([]uint64, error) {
+	b := bucket(tx, bucketPool)
+	seqs := make([]uint64, len(entries))
+	for i, e := range entries {
+		seq, err := b.NextSequence()
+		if err != nil {
+			return nil, err
+		}
+		rec := record.PoolTx{Epoch: e.epoch, Raw: e.raw}
+		if err := b.Put(record.SeqKey(seq), rec.Bytes()); err != nil {
+			return nil, err
+		}
+		seqs[i] = seq
+	}
+	return seqs, putMeta(tx, metaReceived, record.U64(c.received.Load()))
+}
+
+// markPersisted records that each entry is stored under its sequence
+// number.
+func (c *Chain) markPersisted(entries []*entry, seqs []uint64) {
+	for i, e := range entries {
+		c.pool.markPersisted(e, seqs[i])
+	}
+}
+
+// stored is a transaction of the store's mempool.
+type stored struct {
+	seq uint64
+	raw []byte
+}
+
+// reloadPool validates the transactions the store's mempool holds again,
+// pools those still valid, in their order, and deletes the others.
+func (c *Chain) reloadPool() error {
+	var all []stored
+	var drop [][]byte
+	err := c.db.View(func(tx store.Tx) error {
+		for k, v := range bucket(tx, bucketPool).Scan(store.Range{}) {
+			seq, err := record.ParseSeqKey(k)
+			if err != nil {
+				return err
+			}
+			p, err := record.ParsePoolTx(v)
+			switch {
+			case err != nil:
+				return err
+			case p.Epoch != c.epoch || c.follower != nil: // a follower pools nothing
+				drop = append(drop, k)
+			default:
+				all = append(all, stored{seq, p.Raw})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if c.follower != nil && len(drop) > 0 {
+		c.log.Warn("a follower keeps no mempool: dropping the transactions this data directory's mempool held; they reach the chain only if sent again to the upstream",
+			"count", len(drop))
+	}
+	entries, errs := c.prevalidate(all)
+	for i, s := range all {
+		err := errs[i]
+		if err == nil {
+			err = c.enter(entries[i])
+		}
+		if err != nil {
+			if _, ok := errors.AsType[*RejectError](err); !ok {
+				return err
+			}
+			c.log.Warn("dropping a pooled transaction that is no longer valid", "seq", s.seq, "err", err)
+			drop = append(drop, record.SeqKey(s.seq))
+			continue
+		}
+		c.pool.markPersisted(entries[i], s.seq)
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	return c.db.Update(func(tx store.Tx) error {
+		b := bucket(tx, bucketPool)
+		for _, k := range drop {
+			if err := b.Delete(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// prevalidate decodes and validates the stored transactions on every core,
+// so that pooling them in order (enter) verifies no signature again.
+func (c *Chain) prevalidate(all []stored) ([]*entry, []error) {
+	entries, errs := make([]*entry, len(all)), make([]error, len(all))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				if entries[i], errs[i] = c.prepare(all[i].raw); errs[i] == nil {
+					_, errs[i] = c.validate(entries[i])
+				}
+			}
+		})
+	}
+	for i := range all {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return entries, errs
+}

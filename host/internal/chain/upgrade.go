@@ -1,0 +1,111 @@
+package chain
+
+import (
+	"fmt"
+
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
+)
+
+// storeFormat is the version of the record formats this package writes,
+// kept in meta under metaFormat. Stores without it are of format 1, whose
+// history entries lack Expires; stores of format 2 lack the postings of
+// the views (bucketFields) and the counts (bucketCounts).
+const storeFormat = 3
+
+// upgrade brings a store written by an older version to storeFormat, in
+// the Update that opens it, so that every read may assume the current
+// formats. A store of a newer format is refused.
+func (c *Chain) upgrade(tx store.Tx) error {
+	format, err := getU64(tx, metaFormat)
+	switch {
+	case err != nil:
+		return err
+	case format == storeFormat:
+		return nil
+	case format > storeFormat:
+		return fmt.Errorf("the store is of format %d, newer than this version's %d", format, storeFormat)
+	}
+	if format < 2 {
+		for _, name := range []string{bucketHistory, bucketCredHist} {
+			if err := c.upgradeEntries(bucket(tx, name)); err != nil {
+				return fmt.Errorf("upgrading %s to format %d: %w", name, storeFormat, err)
+			}
+		}
+	}
+	if err := c.buildIndexes(tx); err != nil {
+		return fmt.Errorf("building the indexes of format %d: %w", storeFormat, err)
+	}
+	c.log.Info("store upgraded", "from", max(format, 1), "to", storeFormat)
+	return putMeta(tx, metaFormat, record.U64(storeFormat))
+}
+
+// logUpgrade is the message logged as buildIndexes goes, with the
+// attributes done and of (DIDs).
+const logUpgrade = "building indexes"
+
+// buildIndexes writes the postings of every view and the counts of
+// postings, in the Update that opens the store: a process killed meanwhile
+// leaves the store as it was, and the next open starts again. It logs its
+// progress about every tenth of the DIDs.
+func (c *Chain) buildIndexes(tx store.Tx) error {
+	w := newBatch(c, tx, 0)
+	for _, name := range []string{bucketFields, bucketCounts} {
+		if err := tx.DeleteBucket(name); err != nil {
+			return err
+		}
+	}
+	for _, name := range []string{bucketServices, bucketCredTypes} {
+		for k := range bucket(tx, name).Scan(store.Range{}) {
+			if err := w.count(name, postingPrefixOf(k), true); err != nil {
+				return err
+			}
+		}
+	}
+	of := int(bucket(tx, bucketDIDs).Sequence())
+	done := 0
+	for k, v := range bucket(tx, bucketViews).Scan(store.Range{}) {
+		seq, err := record.ParseSeqKey(k)
+		if err != nil {
+			return err
+		}
+		view, err := record.ParseView(v)
+		if err != nil {
+			return err
+		}
+		if err := w.postFields(view.JSON, seq, true); err != nil {
+			return err
+		}
+		if err := w.count(bucketViews, nil, true); err != nil {
+			return err
+		}
+		if done++; done%max((of+9)/10, 1) == 0 {
+			c.log.Info(logUpgrade, "done", done, "of", of)
+		}
+	}
+	return nil
+}
+
+// postingPrefixOf returns the PostingPrefix of a PostingKey.
+func postingPrefixOf(k []byte) []byte { return k[:max(len(k)-8, 0)] }
+
+// upgradeEntries rewrites the format 1 history entries of b with the
+// Expires that resolve.NewEntry derives from their operations.
+func (c *Chain) upgradeEntries(b store.Bucket) error {
+	for k, v := range b.Scan(store.Range{}) {
+		e, err := record.ParseEntryV1(v)
+		if err != nil {
+			return err
+		}
+		op, err := c.engine.DecodeOperation(e.Request)
+		if err != nil {
+			return fmt.Errorf("the operation of %s does not decode: %v: %w", e.Txid, err, record.ErrCorrupt)
+		}
+		e.Expires = resolve.NewEntry(op, "", 0, 0, 0).Expires
+		if err := b.Put(k, e.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+package chain
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/store/bolt"
+)
+
+// upgradeEnv names the data directory of a child that opens a store of
+// format 2 and stops dead halfway through building its indexes.
+const upgradeEnv = "DIDLIGHT_CHAIN_UPGRADE_CHILD"
+
+// stopMidway is a log handler that, at the first progress line of the
+// index upgrade, says "midway" and blocks for ever, inside the upgrade's
+// store Update, for the parent to kill the process there.
+type stopMidway struct{}
+
+func (stopMidway) Enabled(context.Context, slog.Level) bool { return true }
+func (h stopMidway) WithAttrs([]slog.Attr) slog.Handler     { return h }
+func (h stopMidway) WithGroup(string) slog.Handler          { return h }
+
+func (stopMidway) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == logUpgrade {
+		os.Stdout.WriteString("midway\n")
+		select {}
+	}
+	return nil
+}
+
+// upgradeChild opens the store in dir; it never returns if the store
+// needs an upgrade.
+func upgradeChild(dir string) error {
+	db, err := bolt.Open(dir, bolt.Options{LockTimeout: 10 * time.Second})
+	if err != nil {
+		return err
+	}
+	_, err = Open(Config{DB: db, Logger: slog.New(stopMidway{})})
+	return err
+}
+
+// downgrade turns the store of a closed chain into format 2: no postings
+// of the views, no counts.
+func downgrade(t *testing.T, db store.DB) {
+	t.Helper()
+	err := db.Update(func(tx store.Tx) error {
+		for _, name := range []string{bucketFields, bucketCounts} {
+			if err := tx.DeleteBucket(name); err != nil {
+				return err
+			}
+		}
+		return putMeta(tx, metaFormat, record.U64(2))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// publishMany creates n DIDs with a service and credentials on f's chain.
+func publishMany(t *testing.T, f *fixture, n int) {
+	t.Helper()
+	for i := range n {
+		u := newUser("upgrade " + string(rune('a'+i%26)) + string(rune('a'+i/26)))
+		f.publish(u.create(t, u.document(t, GenesisTime.AddDate(3, 0, 0), []did.Service{service("hub", "Hub")}, "EmailCredential")))
+	}
+}
+
+// formatOf reads the store's format.
+func formatOf(t *testing.T, db store.DB) (format uint64, fields int) {
+	t.Helper()
+	err := db.View(func(tx store.Tx) error {
+		var err error
+		format, err = getU64(tx, metaFormat)
+		for range bucket(tx, bucketFields).Scan(store.Range{}) {
+			fields++
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return format, fields
+}
+
+// A store of format 2 gets its postings and counts when opened, with
+// progress logged, and answers queries through them.
+func TestUpgradeFormat2(t *testing.T) {
+	f := newFixture(t, Config{})
+	publishMany(t, f, 20)
+	f.c.Close()
+	downgrade(t, f.db)
+	var logged bytes.Buffer
+	f.cfg.Logger = slog.New(slog.NewTextHandler(&logged, nil))
+	f.open()
+	checkIndexes(t, f.c)
+	if format, _ := formatOf(t, f.db); format != storeFormat {
+		t.Errorf("format %d after the upgrade, want %d", format, storeFormat)
+	}
+	if n := bytes.Count(logged.Bytes(), []byte("msg=\""+logUpgrade+"\"")); n != 10 {
+		t.Errorf("%d progress lines for 20 DIDs, want one per tenth:\n%s", n, logged.Bytes())
+	}
+	res, err := f.c.Query(context.Background(), Query{Service: "Hub", Limit: 1})
+	if err != nil || !bytes.HasPrefix(res, []byte(`{"total":20,`)) {
+		t.Errorf("query Hub after the upgrade: %.60s (%v)", res, err)
+	}
+}
+
+// A process killed halfway through the index upgrade leaves the store of
+// format 2, without postings; the next open upgrades it.
+func TestUpgradeCrash(t *testing.T) {
+	dir := t.TempDir()
+	db, err := bolt.Open(dir, bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, Config{DB: db})
+	publishMany(t, f, 30)
+	f.c.Close()
+	downgrade(t, db)
+	db.Close()
+
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), upgradeEnv+"="+dir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	midway := lines.Scan() && lines.Text() == "midway"
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if !midway {
+		t.Fatalf("the child did not stop midway: %q; stderr: %s", lines.Text(), stderr.Bytes())
+	}
+
+	db, err = bolt.Open(dir, bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if format, fields := formatOf(t, db); format != 2 || fields != 0 {
+		t.Fatalf("after the kill: format %d with %d postings, want format 2 with none", format, fields)
+	}
+	f.cfg.DB, f.db = db, db
+	f.open()
+	checkIndexes(t, f.c)
+	if format, fields := formatOf(t, db); format != storeFormat || fields == 0 {
+		t.Errorf("reopened: format %d with %d postings, want format %d with postings", format, fields, storeFormat)
+	}
+}

@@ -1,0 +1,60 @@
+package chain
+
+import (
+	"fmt"
+
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/core/w3c"
+	"github.com/didlight/didlight/host/internal/chain/internal/record"
+)
+
+// ResolveW3C answers a W3C DID resolution or DID URL dereferencing request
+// (core/w3c) from the whole history of the DID it names, at the tip's
+// height and block time, in one read of the store. A request w3c could not
+// parse is answered with its error, the store unread. The error is a
+// failure of the store; the Response is then the INTERNAL_ERROR answer.
+func (c *Chain) ResolveW3C(req *w3c.Request) (w3c.Response, error) {
+	d, ok := req.DID()
+	if !ok {
+		return w3c.Resolve(req, w3c.History{}, w3c.Tip{})
+	}
+	var resp w3c.Response
+	err := c.view(func(s snapshot) error {
+		tip, err := readTip(s.tx)
+		if err != nil {
+			return err
+		}
+		h, err := s.history(d.Key())
+		if err != nil {
+			return err
+		}
+		docs := func(i int) (*did.Document, error) { return s.entryDocument(&h[i]) }
+		resp, err = w3c.Resolve(req, w3c.History{Entries: h, Document: docs}, w3c.Tip{Height: tip.Height, Time: int64(tip.Time)})
+		return err
+	})
+	if err != nil && resp.Status == 0 {
+		resp = req.InternalError()
+	}
+	return resp, err
+}
+
+// entryDocument returns the document a history entry publishes, parsed
+// once and then kept in the chain's cache, where a DID's latest document
+// usually is already.
+func (s snapshot) entryDocument(e *resolve.Entry) (*did.Document, error) {
+	txid, err := ela.ParseHash(e.Txid)
+	if err != nil {
+		return nil, fmt.Errorf("chain: history entry %q: %w: %w", e.Txid, record.ErrCorrupt, err)
+	}
+	if doc, ok := s.c.docs.get(txid); ok {
+		return doc, nil
+	}
+	op, err := s.c.engine.DecodeOperation(e.Request)
+	if err != nil || op.Document == nil {
+		return nil, fmt.Errorf("chain: the document of %s does not decode: %v: %w", e.Txid, err, record.ErrCorrupt)
+	}
+	s.c.docs.put(txid, op.Document)
+	return op.Document, nil
+}

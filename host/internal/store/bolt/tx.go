@@ -1,0 +1,180 @@
+package bolt
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"iter"
+
+	"go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/store/internal/kv"
+)
+
+type tx struct {
+	kv.TxState
+	btx     *bbolt.Tx
+	buckets map[string]*bucket
+}
+
+func (t *tx) Bucket(name string) (store.Bucket, error) {
+	t.CheckRead()
+	if err := kv.CheckBucketName(name); err != nil {
+		return nil, err
+	}
+	if b, ok := t.buckets[name]; ok {
+		return b, nil
+	}
+	b := &bucket{tx: t, name: []byte(name), b: t.btx.Bucket([]byte(name))}
+	if t.buckets == nil {
+		t.buckets = make(map[string]*bucket)
+	}
+	t.buckets[name] = b
+	return b, nil
+}
+
+func (t *tx) DeleteBucket(name string) error {
+	if err := t.CheckWrite(); err != nil {
+		return err
+	}
+	if err := kv.CheckBucketName(name); err != nil {
+		return err
+	}
+	err := t.btx.DeleteBucket([]byte(name))
+	if err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+		return fmt.Errorf("store: delete bucket %q: %w", name, err)
+	}
+	if b, ok := t.buckets[name]; ok {
+		b.b = nil
+		b.version++
+	}
+	return nil
+}
+
+// bucket is a transaction's handle on one bucket. The bbolt bucket is made
+// on the first write, so reads never create empty buckets.
+type bucket struct {
+	tx      *tx
+	name    []byte
+	b       *bbolt.Bucket // nil while the bucket does not exist
+	version uint64        // counts changes, for kv.Scan
+}
+
+func (b *bucket) Get(key []byte) ([]byte, bool) {
+	b.tx.CheckRead()
+	if b.b == nil {
+		return nil, false
+	}
+	v := b.b.Get(key)
+	if v == nil {
+		return nil, false
+	}
+	return bytes.Clone(v), true // bbolt's slice dies with the transaction
+}
+
+func (b *bucket) Put(key, value []byte) error {
+	if err := b.checkWrite(key); err != nil {
+		return err
+	}
+	if err := kv.CheckValue(value); err != nil {
+		return err
+	}
+	if err := b.create(); err != nil {
+		return err
+	}
+	// bbolt keeps the slices until commit; give it copies the caller cannot
+	// change. The value copy is non-nil, so bbolt stores an empty value.
+	k, v := kv.Pair(key, value)
+	b.version++
+	if err := b.b.Put(k, v); err != nil {
+		return fmt.Errorf("store: put in bucket %q: %w", b.name, err)
+	}
+	return nil
+}
+
+func (b *bucket) Delete(key []byte) error {
+	if err := b.checkWrite(key); err != nil {
+		return err
+	}
+	if b.b == nil {
+		return nil
+	}
+	b.version++
+	if err := b.b.Delete(key); err != nil {
+		return fmt.Errorf("store: delete from bucket %q: %w", b.name, err)
+	}
+	return nil
+}
+
+func (b *bucket) Scan(r store.Range) iter.Seq2[[]byte, []byte] {
+	return kv.Scan(b, r)
+}
+
+func (b *bucket) ScanShared(r store.Range) iter.Seq2[[]byte, []byte] {
+	return kv.ScanShared(b, r)
+}
+
+func (b *bucket) Sequence() uint64 {
+	b.tx.CheckRead()
+	if b.b == nil {
+		return 0
+	}
+	return b.b.Sequence()
+}
+
+func (b *bucket) NextSequence() (uint64, error) {
+	if err := b.tx.CheckWrite(); err != nil {
+		return 0, err
+	}
+	if err := b.create(); err != nil {
+		return 0, err
+	}
+	n, err := b.b.NextSequence()
+	if err != nil {
+		return 0, fmt.Errorf("store: sequence of bucket %q: %w", b.name, err)
+	}
+	return n, nil
+}
+
+// Cursor and Version make bucket a kv.Source.
+func (b *bucket) Cursor() kv.Cursor {
+	b.tx.CheckRead()
+	if b.b == nil {
+		return emptyCursor{}
+	}
+	return b.b.Cursor()
+}
+
+func (b *bucket) Version() uint64 { return b.version }
+
+func (b *bucket) checkWrite(key []byte) error {
+	if err := b.tx.CheckWrite(); err != nil {
+		return err
+	}
+	return kv.CheckKey(key)
+}
+
+// create makes the bbolt bucket if it does not exist yet.
+func (b *bucket) create() error {
+	if b.b != nil {
+		return nil
+	}
+	bb, err := b.tx.btx.CreateBucketIfNotExists(b.name)
+	if err != nil {
+		return fmt.Errorf("store: create bucket %q: %w", b.name, err)
+	}
+	b.b = bb
+	b.version++
+	return nil
+}
+
+// emptyCursor is the cursor of a bucket that does not exist.
+type emptyCursor struct{}
+
+func (emptyCursor) First() (key, value []byte)      { return nil, nil }
+func (emptyCursor) Last() (key, value []byte)       { return nil, nil }
+func (emptyCursor) Seek([]byte) (key, value []byte) { return nil, nil }
+func (emptyCursor) Next() (key, value []byte)       { return nil, nil }
+func (emptyCursor) Prev() (key, value []byte)       { return nil, nil }
