@@ -8,6 +8,7 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/core/spend"
 )
 
 // devSpread is how many unspent outputs the dev account keeps for
@@ -83,7 +84,7 @@ func (c *Chain) fund(req idop.Request) (*ela.Tx, error) {
 		return nil, err
 	}
 	free, pending := 0, 0
-	var spend *UTXO
+	var coin *UTXO
 	for i, u := range outputs {
 		switch {
 		case u.Asset != c.params.Asset:
@@ -91,31 +92,36 @@ func (c *Chain) fund(req idop.Request) (*ela.Tx, error) {
 			pending++
 		default:
 			free++
-			if spend == nil && u.Value >= c.params.MinFee {
-				spend = &outputs[i]
+			if coin == nil && u.Value >= c.params.MinFee {
+				coin = &outputs[i]
 			}
 		}
 	}
 	switch {
-	case spend == nil && pending == 0:
+	case coin == nil && pending == 0:
 		return nil, fmt.Errorf("chain: the dev account %s has no output left that pays the fee", c.dev.Address)
-	case spend == nil:
+	case coin == nil:
 		return nil, nil
 	}
-	change := spend.Value - c.params.MinFee
-	out := ela.Output{AssetID: c.params.Asset, Value: change, ProgramHash: c.dev.ProgramHash}
-	tx := &ela.Tx{
+	order := spend.Order{
+		From:  c.dev.ProgramHash,
+		Coins: []spend.Coin{{Txid: coin.Txid, Index: coin.Index, Value: coin.Value}},
+		Asset: c.params.Asset,
+		Fee:   c.params.MinFee,
 		Payload: &ela.Operation{
 			Header:  ela.OperationHeader(req.Header),
 			Payload: req.Payload,
 			Proof:   ela.OperationProof(req.Proof),
 		},
-		Inputs:  []ela.Input{{TxID: spend.Txid, Index: spend.Index}},
-		Outputs: []ela.Output{out},
 	}
-	if free < devSpread && change >= 2*ela.OneELA {
-		out.Value = change / 2
-		tx.Outputs = []ela.Output{out, {AssetID: c.params.Asset, Value: change - change/2, ProgramHash: c.dev.ProgramHash}}
+	if change := coin.Value - c.params.MinFee; free < devSpread && change >= 2*ela.OneELA {
+		// Half the change as a payment to the dev account, the rest as
+		// change: one more output for concurrent requests to spend.
+		order.To = []spend.Payment{{To: c.dev.ProgramHash, Amount: change / 2}}
+	}
+	tx, err := spend.Build(order)
+	if err != nil {
+		return nil, err
 	}
 	tx.SignStandard(c.dev.PrivateKey)
 	return tx, nil
