@@ -1,12 +1,10 @@
 package chain
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"log/slog"
 	"os"
-	"os/exec"
 	"syscall"
 	"testing"
 	"time"
@@ -129,18 +127,7 @@ func TestUpgradeCrash(t *testing.T) {
 	downgrade(t, db)
 	db.Close()
 
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), upgradeEnv+"="+dir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(stdout)
+	cmd, lines, stderr := startChild(t, upgradeEnv, dir)
 	midway := lines.Scan() && lines.Text() == "midway"
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
