@@ -11,10 +11,11 @@ import (
 	"github.com/didlight/didlight/host/store"
 )
 
-// scanShare is the share of the DIDs above which a plan's estimate sends a
-// query to the scan: reading postings and then most views one by one costs
-// more than reading the views in order.
-const scanShare = 0.5
+// scanShare is the share of the DIDs above which an inexact plan's
+// estimate sends a query to the scan: reading a candidate's view by its
+// key and matching it costs about 2.5 times what matching it in a scan of
+// every view in order does (make scalebench, docs/scale.md).
+const scanShare = 0.3
 
 // logPlan is the debug message each Query with a condition logs, with the
 // attributes plan, estimate, dids and how (index, scan).
