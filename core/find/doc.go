@@ -82,9 +82,10 @@
 //
 // # Speed
 //
-// Condition.Equalities reports the equality requirements every matching
-// document meets (such as credential.type = "X" or service.type in {"Y",
-// "Z"}), so the node can narrow a scan with an index. Match first searches
+// Condition.Plan turns a condition into lookups of the postings an Index
+// keeps (equality, $in and $exists as lookups, $and as intersections, $or
+// as unions) and says whether they find exactly the matches, so that a
+// store reads only the documents they find, or none. Match first searches
 // the raw bytes for the quoted strings (or keys) a match must contain and
 // walks the JSON only when they are there; MatchValue, on documents parsed
 // once, is several times faster still. Neither allocates.

@@ -72,18 +72,26 @@ func ExampleCondition_MatchValue() {
 	// {"controller": {$exists: true}} false
 }
 
-// Equalities tell the node which indexes can answer a condition.
-func ExampleCondition_Equalities() {
-	c, err := find.Compile(`{credential: {type: ["SelfProclaimedCredential"], subject: {email: {$exists: true}}},
-		"service.type": {$in: ["HiveVault", "CarrierAddress"]}}`)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, eq := range c.Equalities() {
-		fmt.Println(eq.Path, eq.Values)
+// A Plan tells a store which postings of an Index find the documents a
+// condition matches, and whether they find exactly those.
+func ExampleCondition_Plan() {
+	ix := &find.Index{Paths: []string{"service.type", "credential.type"}, Members: []string{"credential.subject"}}
+	for _, text := range []string{
+		`{"service.type": {$in: ["HiveVault", "CarrierAddress"]}}`,
+		`{credential: {type: ["SelfProclaimedCredential"], subject: {email: {$exists: true}}}}`,
+		`{"credential.subject.age": {$gte: 18}}`,
+		`{expires: {$lt: "2027"}}`,
+	} {
+		c, err := find.Compile(text)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(c.Plan(ix))
 	}
 	// Output:
-	// credential.type [SelfProclaimedCredential]
-	// service.type [HiveVault CarrierAddress]
+	// service.type in ["HiveVault","CarrierAddress"] exact
+	// and(credential.type in ["SelfProclaimedCredential"], present(credential.subject.email))
+	// present(credential.subject.age)
+	// scan
 }

@@ -133,6 +133,37 @@ func planPath(m *pathMatch, prefix string, ix *Index) *Plan {
 	return nil
 }
 
+// scalar returns the operand of an $eq that an index can hold.
+func scalar(c *compare) (any, bool) {
+	if c.op != opEq {
+		return nil, false
+	}
+	switch v := c.operand; v.kind {
+	case kindString:
+		return v.str, true
+	case kindNumber:
+		return v.num, true
+	case kindBool:
+		return v.num != 0, true
+	}
+	return nil, false
+}
+
+func scalars(m *in) ([]any, bool) {
+	if len(m.patterns) > 0 || len(m.values) == 0 {
+		return nil, false
+	}
+	vs := make([]any, len(m.values))
+	for i, c := range m.values {
+		v, ok := scalar(c)
+		if !ok {
+			return nil, false
+		}
+		vs[i] = v
+	}
+	return vs, true
+}
+
 // inexact marks p and its kids not exact.
 func inexact(p *Plan) *Plan {
 	if p != nil {

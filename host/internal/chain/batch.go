@@ -15,6 +15,7 @@ type batch struct {
 	snapshot
 	time                    uint32 // the block's
 	txs, utxos, addrs, bals store.Bucket
+	counts                  map[string]int64 // changes to bucketCounts not yet written, by key (see count)
 }
 
 func newBatch(c *Chain, tx store.Tx, time uint32) *batch {
@@ -25,6 +26,7 @@ func newBatch(c *Chain, tx store.Tx, time uint32) *batch {
 		utxos:    bucket(tx, bucketUTXOs),
 		addrs:    bucket(tx, bucketAddresses),
 		bals:     bucket(tx, bucketBalances),
+		counts:   map[string]int64{},
 	}
 }
 
@@ -110,6 +112,9 @@ func (w *batch) addBalance(ph ela.ProgramHash, asset ela.Hash, d ela.Fixed64) er
 // putBlock stores block b (whose transactions have ids txids) and its
 // confirm, makes it the tip, and counts its transactions.
 func (w *batch) putBlock(b *ela.Block, txids []ela.Hash, cf *ela.Confirm) error {
+	if err := w.flushCounts(); err != nil {
+		return err
+	}
 	h := b.Hash()
 	height := b.Header.Height
 	rec := record.Block{Hash: h, Header: b.Header, TxIDs: txids}

@@ -36,34 +36,48 @@ func (w *batch) postFields(view []byte, seq uint64, add bool) error {
 		if err != nil {
 			return err
 		}
-		if err := w.count(bucketFields, prefix, add); err != nil {
-			return err
-		}
+		w.count(bucketFields, prefix, add)
 	}
 	return nil
 }
 
 // count adds one to (add) or takes one from the number of postings under
-// prefix in bucket name.
-func (w *batch) count(name string, prefix []byte, add bool) error {
+// prefix in bucket name. The change is kept in the batch until
+// flushCounts, so that a block touching a count many times writes it once.
+func (w *batch) count(name string, prefix []byte, add bool) {
+	d := int64(-1)
+	if add {
+		d = 1
+	}
+	w.counts[string(record.CountKey(name, prefix))] += d
+}
+
+// flushCounts writes the batch's changes to the counts.
+func (w *batch) flushCounts() error {
 	counts := bucket(w.tx, bucketCounts)
-	key := record.CountKey(name, prefix)
-	n, err := readCount(counts, key)
-	if err != nil {
-		return err
+	for key, d := range w.counts {
+		if d == 0 {
+			continue
+		}
+		n, err := readCount(counts, []byte(key))
+		if err != nil {
+			return err
+		}
+		if int64(n)+d < 0 {
+			return fmt.Errorf("chain: the count %x would be %d: %w", key, int64(n)+d, record.ErrCorrupt)
+		}
+		n = uint64(int64(n) + d)
+		if n == 0 {
+			err = counts.Delete([]byte(key))
+		} else {
+			err = counts.Put([]byte(key), record.U64(n))
+		}
+		if err != nil {
+			return err
+		}
 	}
-	switch {
-	case add:
-		n++
-	case n == 0:
-		return fmt.Errorf("chain: the count of %s postings %x would be negative: %w", name, prefix, record.ErrCorrupt)
-	default:
-		n--
-	}
-	if n == 0 {
-		return counts.Delete(key)
-	}
-	return counts.Put(key, record.U64(n))
+	clear(w.counts)
+	return nil
 }
 
 // readCount reads a count of postings, 0 when absent.

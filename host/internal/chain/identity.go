@@ -101,9 +101,7 @@ func (w *batch) index(key string, rec *record.DID, view []byte) error {
 	if err := bucket(w.tx, bucketViews).Put(record.SeqKey(rec.Seq), v.Bytes()); err != nil {
 		return err
 	}
-	if err := w.count(bucketViews, nil, true); err != nil {
-		return err
-	}
+	w.count(bucketViews, nil, true)
 	if err := w.postFields(view, rec.Seq, true); err != nil {
 		return err
 	}
@@ -134,9 +132,7 @@ func (w *batch) unindex(key string, rec *record.DID) error {
 	if err := views.Delete(seqKey); err != nil {
 		return err
 	}
-	if err := w.count(bucketViews, nil, false); err != nil {
-		return err
-	}
+	w.count(bucketViews, nil, false)
 	if err := w.post(bucketServices, rec.Services, rec.Seq, ""); err != nil {
 		return err
 	}
@@ -158,9 +154,7 @@ func (w *batch) post(name string, types []string, seq uint64, key string) error 
 		if err != nil {
 			return err
 		}
-		if err := w.count(name, record.PostingPrefix(t), key != ""); err != nil {
-			return err
-		}
+		w.count(name, record.PostingPrefix(t), key != "")
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"time"
@@ -11,10 +12,11 @@ import (
 	"github.com/didlight/didlight/host/internal/store"
 )
 
-// scanShare is the share of the DIDs above which a plan's estimate sends a
-// query to the scan: reading postings and then most views one by one costs
-// more than reading the views in order.
-const scanShare = 0.5
+// scanShare is the share of the DIDs above which an inexact plan's
+// estimate sends a query to the scan: reading a candidate's view by its
+// key and matching it costs about 2.5 times what matching it in a scan of
+// every view in order does (make scalebench, docs/scale.md).
+const scanShare = 0.3
 
 // logPlan is the debug message each Query with a condition logs, with the
 // attributes plan, estimate, dids and how (index, scan).
@@ -227,24 +229,69 @@ func (s snapshot) lookup(ctx context.Context, p *find.Plan) ([]uint64, error) {
 		}
 		slices.Sort(out)
 		return slices.Compact(out), nil
-	case find.PlanAnd, find.PlanOr:
+	case find.PlanAnd:
+		return s.lookupAnd(ctx, p.Kids)
+	case find.PlanOr:
 		var out []uint64
-		for i, k := range p.Kids {
+		for _, k := range p.Kids {
 			seqs, err := s.lookup(ctx, k)
-			switch {
-			case err != nil:
+			if err != nil {
 				return nil, err
-			case i == 0:
-				out = seqs
-			case p.Op == find.PlanAnd:
-				out = intersect(out, seqs)
-			default:
-				out = unite(out, seqs)
 			}
+			out = unite(out, seqs)
 		}
 		return out, nil
 	}
 	return nil, fmt.Errorf("chain: no lookup for plan %s", p)
+}
+
+// lookupAnd returns, sorted, the creation numbers of the DIDs every plan
+// of kids finds: it reads the one with the least estimate, then keeps the
+// DIDs each other lookup holds, probing its postings for each DID when
+// they are fewer than the lookup's, else reading and intersecting.
+func (s snapshot) lookupAnd(ctx context.Context, kids []*find.Plan) ([]uint64, error) {
+	estimates := make([]int, len(kids))
+	for i, k := range kids {
+		var err error
+		if estimates[i], err = s.estimate(k); err != nil {
+			return nil, err
+		}
+	}
+	order := make([]int, len(kids))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return estimates[a] - estimates[b] })
+	out, err := s.lookup(ctx, kids[order[0]])
+	if err != nil {
+		return nil, err
+	}
+	fields := bucket(s.tx, bucketFields)
+	for _, i := range order[1:] {
+		k := kids[i]
+		if k.Op == find.PlanLookup && len(out) < estimates[i] {
+			prefixes := lookupPrefixes(k)
+			out = slices.DeleteFunc(out, func(seq uint64) bool { return !posted(fields, prefixes, seq) })
+			continue
+		}
+		seqs, err := s.lookup(ctx, k)
+		if err != nil {
+			return nil, err
+		}
+		out = intersect(out, seqs)
+	}
+	return out, nil
+}
+
+// posted reports whether the DID with creation number seq is posted under
+// one of prefixes.
+func posted(fields store.Bucket, prefixes [][]byte, seq uint64) bool {
+	for _, prefix := range prefixes {
+		if _, ok := fields.Get(binary.BigEndian.AppendUint64(prefix, seq)); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // intersect returns the numbers in both sorted lists.

@@ -58,9 +58,7 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 	}
 	for _, name := range []string{bucketServices, bucketCredTypes} {
 		for k := range bucket(tx, name).Scan(store.Range{}) {
-			if err := w.count(name, postingPrefixOf(k), true); err != nil {
-				return err
-			}
+			w.count(name, postingPrefixOf(k), true)
 		}
 	}
 	of := int(bucket(tx, bucketDIDs).Sequence())
@@ -77,14 +75,12 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 		if err := w.postFields(view.JSON, seq, true); err != nil {
 			return err
 		}
-		if err := w.count(bucketViews, nil, true); err != nil {
-			return err
-		}
+		w.count(bucketViews, nil, true)
 		if done++; done%max((of+9)/10, 1) == 0 {
 			c.log.Info(logUpgrade, "done", done, "of", of)
 		}
 	}
-	return nil
+	return w.flushCounts()
 }
 
 // postingPrefixOf returns the PostingPrefix of a PostingKey.

@@ -74,8 +74,9 @@ func TestQueryPlans(t *testing.T) {
 		{`{"credential.subject.country":{$in:["DE","FR"]},"credential.subject.age":{$gte:40}}`, "index: and(credential.subject.country in"},
 		{`{$or:[{"credential.type":"KYCCredential"},{"controller":{$exists:true}}]}`, "index: or("},
 		{`{"credential":{$elemMatch:{"type":"EmailCredential","subject.verified":true}}}`, "index: and("},
-		{`{"credential":{"type":["SelfProclaimedCredential"],"subject":{"email":{$exists:true}}}}`, "index: and("},
-		{`{"credential.subject.address.city":"Berlin"}`, "index: present(credential.subject.address)"},
+		{`{"credential":{"type":["SelfProclaimedCredential"],"subject":{"email":{$exists:true}}}}`, "scan: and("}, // finds too many to read one by one
+		{`{"credential.subject.address.city":"Berlin"}`, "scan: present(credential.subject.address)"},
+		{`{"credential.subject.address.city":{$in:["Berlin","Tokyo","Paris"]},"service.type":"DIDCommMessaging"}`, "index: and(present(credential.subject.address), service.type in"},
 		{`{"credential.subject.name":{$exists:true}}`, "index: present(credential.subject.name) exact"},
 		{`{"credential.subject.name":{$regex:"^A"}}`, "scan: present(credential.subject.name)"},
 		{`{"expires":{$gt:"2027"}}`, "scan: scan"},

@@ -27,6 +27,7 @@ func writeTable(w io.Writer, cols []*result) error {
 		b.WriteByte('\n')
 	}
 	mb := func(n int64) string { return fmt.Sprintf("%.0f MB", float64(n)/1e6) }
+	mem := func(m rss) string { return fmt.Sprintf("%s (heap %s)", mb(m.Bytes), mb(m.AnonBytes)) }
 	row("blocks", func(r *result) string { return fmt.Sprint(r.Height) })
 	row("generation, wall (CPU)", func(r *result) string {
 		return fmt.Sprintf("%.0f s (%.0f s)", r.Generation.WallSeconds, r.Generation.CPUSeconds)
@@ -34,11 +35,10 @@ func writeTable(w io.Writer, cols []*result) error {
 	row("generation rate, DIDs/s of wall", func(r *result) string { return fmt.Sprintf("%.0f", float64(r.DIDs)/r.Generation.WallSeconds) })
 	row("store size", func(r *result) string { return mb(r.Generation.StoreBytes) })
 	row("node start (`didlight node` to ready)", func(r *result) string { return fmt.Sprintf("%.2f s", r.NodeStartSeconds) })
-	row("node RSS after start", func(r *result) string { return mb(r.NodeRSSBytes) })
+	row("node RSS after start (heap: not the mapped store)", func(r *result) string { return mem(r.NodeRSS) })
 	row("chain open in the measuring process", func(r *result) string { return fmt.Sprintf("%.3f s", r.OpenSeconds) })
-	row("RSS after open / after the mixed calls", func(r *result) string {
-		return mb(r.RSSOpenBytes) + " / " + mb(r.RSSMixedBytes)
-	})
+	row("RSS after open", func(r *result) string { return mem(r.RSSOpen) })
+	row("RSS after the queries and mixed calls", func(r *result) string { return mem(r.RSSMixed) })
 	row("resolvedid CPU per call, all=false", func(r *result) string { return fmt.Sprintf("%.1f µs", r.Resolve) })
 	row("resolvedid CPU per call, all=true", func(r *result) string { return fmt.Sprintf("%.1f µs", r.ResolveAll) })
 	for i := range cols[0].Queries {

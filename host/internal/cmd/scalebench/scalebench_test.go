@@ -34,7 +34,7 @@ func TestSmoke(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.DIDs != 1000 || r.Height == 0 || r.Resolve <= 0 || r.ResolveAll <= 0 || r.RSSOpenBytes <= 0 || r.RSSMixedBytes <= 0 {
+	if r.DIDs != 1000 || r.Height == 0 || r.Resolve <= 0 || r.ResolveAll <= 0 || r.RSSOpen.AnonBytes <= 0 || r.RSSMixed.Bytes < r.RSSMixed.AnonBytes {
 		t.Errorf("measurements missing: %+v", r)
 	}
 	if r.Follow.Blocks != int(r.Height) || r.Follow.Seconds <= 0 {
@@ -43,7 +43,7 @@ func TestSmoke(t *testing.T) {
 	for _, q := range r.Queries {
 		how := "index"
 		if strings.Contains(q.Name, "scan") {
-			how = "scan: scan"
+			how = "scan: "
 		}
 		if !strings.HasPrefix(q.Plan, how) || q.Micros <= 0 {
 			t.Errorf("query %s: plan %q, %v µs; want a plan starting %q", q.Name, q.Plan, q.Micros, how)
@@ -61,12 +61,14 @@ func TestSmoke(t *testing.T) {
 }
 
 func TestParseRSS(t *testing.T) {
-	n, err := parseRSS("Name:\tx\nVmPeak:\t  9 kB\nVmRSS:\t    1234 kB\nVmData: 5 kB\n")
-	if err != nil || n != 1234<<10 {
-		t.Errorf("parseRSS: %d, %v", n, err)
+	m, err := parseRSS("Name:\tx\nVmPeak:\t  9 kB\nVmRSS:\t    1234 kB\nRssAnon:\t  200 kB\nVmData: 5 kB\n")
+	if err != nil || m != (rss{Bytes: 1234 << 10, AnonBytes: 200 << 10}) {
+		t.Errorf("parseRSS: %+v, %v", m, err)
 	}
-	if _, err := parseRSS("Name:\tx\n"); err == nil {
-		t.Error("parseRSS without VmRSS: no error")
+	for _, bad := range []string{"Name:\tx\n", "VmRSS:\t1 kB\n", "VmRSS:\tx kB\nRssAnon:\t1 kB\n"} {
+		if _, err := parseRSS(bad); err == nil {
+			t.Errorf("parseRSS(%q): no error", bad)
+		}
 	}
 }
 
