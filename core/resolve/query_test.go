@@ -75,3 +75,30 @@ func TestQueryResult(t *testing.T) {
 		t.Errorf("empty result %s", got)
 	}
 }
+
+func TestQueryPage(t *testing.T) {
+	tests := []struct {
+		skip, limit         int
+		wantSkip, wantLimit int
+		wantErr             string
+	}{
+		{0, 0, 0, DefaultQueryLimit, ""},
+		{5, 1, 5, 1, ""},
+		{0, MaxQueryLimit, 0, MaxQueryLimit, ""},
+		{0, MaxQueryLimit + 1, 0, MaxQueryLimit, ""},
+		{3, 1 << 40, 3, MaxQueryLimit, ""},
+		{-1, 10, 0, 0, "skip -1 is negative"},
+		{0, -5, 0, 0, "limit -5 is negative"},
+	}
+	for _, tc := range tests {
+		skip, limit, err := QueryPage(tc.skip, tc.limit)
+		switch {
+		case tc.wantErr != "":
+			if err == nil || err.Error() != tc.wantErr {
+				t.Errorf("QueryPage(%d, %d): %v, want %q", tc.skip, tc.limit, err, tc.wantErr)
+			}
+		case err != nil || skip != tc.wantSkip || limit != tc.wantLimit:
+			t.Errorf("QueryPage(%d, %d) = %d, %d, %v; want %d, %d", tc.skip, tc.limit, skip, limit, err, tc.wantSkip, tc.wantLimit)
+		}
+	}
+}

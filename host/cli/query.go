@@ -9,8 +9,8 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/client"
-	"github.com/didlight/didlight/host/internal/chain"
 )
 
 // runQuery is `didlight query`.
@@ -41,7 +41,7 @@ with --skip and --limit (the node's default page is 20, at most 256).`, `
 	c.fs.StringVar(&q.Credential, "credential", "", "a credential type")
 	c.fs.StringVar(&q.Condition, "find", "", "a find condition (strict JSON or the relaxed form: {$exists:true})")
 	c.fs.IntVar(&skip, "skip", 0, "documents to skip")
-	c.fs.IntVar(&limit, "limit", 0, fmt.Sprintf("documents to return (0: the node's default, %d; at most %d)", chain.DefaultQueryLimit, chain.MaxQueryLimit))
+	c.fs.IntVar(&limit, "limit", 0, fmt.Sprintf("documents to return (0: the node's default, %d; at most %d)", resolve.DefaultQueryLimit, resolve.MaxQueryLimit))
 	c.fs.BoolVar(&asJSON, "json", false, "print the query result object as the node sent it")
 	if err := noArgs(c, e, args); err != nil {
 		return err
@@ -73,9 +73,9 @@ with --skip and --limit (the node's default page is 20, at most 256).`, `
 	if err != nil {
 		return err
 	}
-	if limit > chain.MaxQueryLimit {
+	if limit > resolve.MaxQueryLimit {
 		fmt.Fprintf(e.stderr, "note: --limit %d is above the query method's maximum, %d: the node returns at most %d documents a page (page on with --skip)\n",
-			limit, chain.MaxQueryLimit, chain.MaxQueryLimit)
+			limit, resolve.MaxQueryLimit, resolve.MaxQueryLimit)
 	}
 	if asJSON {
 		return indentJSON(e.stdout, raw)

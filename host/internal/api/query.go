@@ -42,7 +42,7 @@ func (s *Server) query(ctx context.Context, params json.RawMessage) (any, *jsonr
 // compile checks the parameters and turns them into the chain's query,
 // compiling a find condition. Every failure is -32602 "Query parameters
 // invalid.". A limit of 0 (or none) and one above the most a page holds
-// are the chain's to settle (chain.DefaultQueryLimit, chain.MaxQueryLimit).
+// are the chain's to settle (resolve.DefaultQueryLimit, resolve.MaxQueryLimit).
 func (p *queryParams) compile() (chain.Query, *jsonrpc.Error) {
 	given := 0
 	for _, v := range []*string{p.Service, p.Credential, p.Query} {

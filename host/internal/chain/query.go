@@ -12,13 +12,6 @@ import (
 	"github.com/didlight/didlight/host/internal/store"
 )
 
-// Query limits: a Query with Limit 0 returns up to DefaultQueryLimit
-// documents, and never more than MaxQueryLimit.
-const (
-	DefaultQueryLimit = 20
-	MaxQueryLimit     = 256
-)
-
 // ErrQuery is wrapped by the error of a Query whose parameters are not
 // valid.
 var ErrQuery = errors.New("chain: invalid query")
@@ -32,7 +25,7 @@ type Query struct {
 	Credential string
 	Condition  *find.Condition
 	Skip       int // documents to skip, 0 or more
-	Limit      int // documents to return: 0 means DefaultQueryLimit; above MaxQueryLimit means MaxQueryLimit
+	Limit      int // documents to return: 0 means resolve.DefaultQueryLimit; above resolve.MaxQueryLimit means that
 }
 
 // Query returns the query result object (see resolve.QueryResult): how many
@@ -91,14 +84,11 @@ func (q *Query) normalize() error {
 	switch {
 	case given != 1:
 		return fmt.Errorf("%w: give exactly one of service, credential and condition, not %d", ErrQuery, given)
-	case q.Skip < 0:
-		return fmt.Errorf("%w: skip %d is negative", ErrQuery, q.Skip)
-	case q.Limit < 0:
-		return fmt.Errorf("%w: limit %d is negative", ErrQuery, q.Limit)
-	case q.Limit == 0:
-		q.Limit = DefaultQueryLimit
 	}
-	q.Limit = min(q.Limit, MaxQueryLimit)
+	var err error
+	if q.Skip, q.Limit, err = resolve.QueryPage(q.Skip, q.Limit); err != nil {
+		return fmt.Errorf("%w: %v", ErrQuery, err)
+	}
 	return nil
 }
 

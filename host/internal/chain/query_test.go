@@ -193,7 +193,7 @@ func TestQuery(t *testing.T) {
 			t.Fatalf("%s: the population has no such DID", tt.name)
 		}
 		for i, q := range tt.queries {
-			q.Limit = MaxQueryLimit
+			q.Limit = resolve.MaxQueryLimit
 			r := f.query(q)
 			if got := r.ids(t, latest); r.Total != len(tt.want) || !slices.Equal(got, tt.want) {
 				t.Errorf("%s, query %d: total %d\n got %v\nwant %v", tt.name, i, r.Total, got, tt.want)
@@ -216,7 +216,7 @@ func TestQuery(t *testing.T) {
 		}
 	}
 	all := tests[5].want
-	if r := f.query(Query{Condition: compile(t, `{}`)}); len(all) <= DefaultQueryLimit || r.Count != DefaultQueryLimit || r.Total != len(all) {
+	if r := f.query(Query{Condition: compile(t, `{}`)}); len(all) <= resolve.DefaultQueryLimit || r.Count != resolve.DefaultQueryLimit || r.Total != len(all) {
 		t.Errorf("the default limit gives %d of %d", r.Count, r.Total)
 	}
 	checkIndexes(t, f.c)
@@ -250,7 +250,7 @@ func TestQueryParams(t *testing.T) {
 			t.Errorf("Query(%+v) = %v, want ErrQuery", q, err)
 		}
 	}
-	for limit, want := range map[int]int{0: DefaultQueryLimit, 1: 1, MaxQueryLimit: MaxQueryLimit, MaxQueryLimit + 1: MaxQueryLimit, 1 << 40: MaxQueryLimit} {
+	for limit, want := range map[int]int{0: resolve.DefaultQueryLimit, 1: 1, resolve.MaxQueryLimit: resolve.MaxQueryLimit, resolve.MaxQueryLimit + 1: resolve.MaxQueryLimit, 1 << 40: resolve.MaxQueryLimit} {
 		q := Query{Service: "a", Limit: limit}
 		if err := q.normalize(); err != nil || q.Limit != want {
 			t.Errorf("limit %d becomes %d (%v), want %d", limit, q.Limit, err, want)

@@ -96,7 +96,7 @@ func TestQueryPlans(t *testing.T) {
 				want = append(want, subjects[i])
 			}
 		}
-		for _, page := range []chain.Query{{Skip: 0, Limit: chain.MaxQueryLimit}, {Skip: 3, Limit: 5}} {
+		for _, page := range []chain.Query{{Skip: 0, Limit: resolve.MaxQueryLimit}, {Skip: 3, Limit: 5}} {
 			page.Condition = cond
 			raw, err := c.Query(context.Background(), page)
 			if err != nil {
