@@ -43,17 +43,16 @@ var null = json.RawMessage("null")
 
 // Decode parses a request body. batch reports whether the body was an array,
 // so that the answer has the same shape. A body that is not JSON, an empty
-// array or a batch over MaxBatch returns a single error and no calls.
+// array or a batch over MaxBatch returns a single error and no calls. The
+// calls' ID and Params are parts of body, not copies: body must not change
+// while they are used.
 func Decode(body []byte) (calls []Call, batch bool, err *Error) {
 	body = bytes.TrimSpace(body)
 	if err := checkJSON(body); err != nil {
 		return nil, false, err
 	}
 	if len(body) > 0 && body[0] == '[' {
-		var raws []json.RawMessage
-		if err := json.Unmarshal(body, &raws); err != nil {
-			return nil, true, InvalidRequest("the batch is not an array of requests")
-		}
+		raws := elements(body)
 		switch {
 		case len(raws) == 0:
 			return nil, true, InvalidRequest("empty batch")
@@ -72,6 +71,9 @@ func Decode(body []byte) (calls []Call, batch bool, err *Error) {
 // checkJSON reports a body that is not JSON, saying where it stops being
 // JSON; it builds nothing.
 func checkJSON(body []byte) *Error {
+	if json.Valid(body) {
+		return nil // JSON, whatever its shape
+	}
 	err := json.Unmarshal(body, new(struct{}))
 	var syntax *json.SyntaxError
 	if !errors.As(err, &syntax) {
@@ -91,27 +93,33 @@ func decodeOne(raw json.RawMessage) Call {
 	invalid := func(id json.RawMessage, format string, args ...any) Call {
 		return Call{Request: Request{ID: id}, Err: InvalidRequest(fmt.Sprintf(format, args...))}
 	}
-	var members map[string]json.RawMessage
-	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &members) != nil {
+	if len(raw) == 0 || raw[0] != '{' {
 		return invalid(null, "a request is a JSON object, got %s", kind(raw))
 	}
-	idRaw, hasID := members["id"]
+	ms := members(raw)
+	idRaw, hasID := lastMember(ms, "id")
 	id, err := checkID(idRaw)
 	if err != nil {
 		return invalid(null, "%v", err)
 	}
-	version, err := checkVersion(members["jsonrpc"])
+	versionRaw, _ := lastMember(ms, "jsonrpc")
+	version, err := checkVersion(versionRaw)
 	if err != nil {
 		return invalid(null, "%v", err)
 	}
+	m, ok := lastMember(ms, "method")
+	if ok && m[0] != '"' {
+		return invalid(null, "method: want a string, got %s", kind(m))
+	}
 	var method string
-	if m, ok := members["method"]; !ok || json.Unmarshal(m, &method) != nil || method == "" {
-		if ok && (len(m) == 0 || m[0] != '"') {
-			return invalid(null, "method: want a string, got %s", kind(m))
-		}
+	if ok {
+		method = unquote(m)
+	}
+	if method == "" {
 		return invalid(id, "method is missing")
 	}
-	return Call{Request: Request{Method: method, Params: members["params"], ID: id, Notification: version == Version && !hasID}}
+	params, _ := lastMember(ms, "params")
+	return Call{Request: Request{Method: method, Params: params, ID: id, Notification: version == Version && !hasID}}
 }
 
 // checkVersion reads the jsonrpc member: "2.0"; or absent, empty (as ela-cli
@@ -179,11 +187,12 @@ func kind(raw json.RawMessage) string {
 // what it should be ("limit: want an integer").
 func DecodeParams(params json.RawMessage, v any) *Error {
 	params = bytes.TrimSpace(params)
+	valid := json.Valid(params)
 	if len(params) > 0 && params[0] == '[' {
-		var list []json.RawMessage
-		if err := json.Unmarshal(params, &list); err != nil {
+		if !valid {
 			return InvalidParams("params: want an object, or an array holding one object")
 		}
+		list := elements(params)
 		if len(list) != 1 {
 			return InvalidParams(fmt.Sprintf("params array holds %d elements, want one object", len(list)))
 		}
@@ -192,14 +201,13 @@ func DecodeParams(params json.RawMessage, v any) *Error {
 	if len(params) == 0 || params[0] != '{' {
 		return InvalidParams(fmt.Sprintf("params is %s, want an object", kind(params)))
 	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(params, &members); err != nil {
+	if !valid {
 		return InvalidParams("params: want an object")
 	}
 	names := paramNames(reflect.TypeOf(v))
-	for name := range members {
-		if !slices.Contains(names, name) {
-			return InvalidParams(fmt.Sprintf("unknown parameter %s: want %s", excerpt.Quote(name), orList(names)))
+	for _, m := range members(params) {
+		if !slices.Contains(names, m.name) {
+			return InvalidParams(fmt.Sprintf("unknown parameter %s: want %s", excerpt.Quote(m.name), orList(names)))
 		}
 	}
 	if err := json.Unmarshal(params, v); err != nil {

@@ -68,6 +68,7 @@ type Chain struct {
 	mining  sync.Mutex // held while a block is made, and by Reset
 	funding sync.Mutex // held while SubmitRequest picks the dev outputs to spend
 	docs    docCache
+	answers answers // resolve answers at the tip
 	subs    subscribers
 	wake    chan struct{} // tells Run that transactions arrived
 	done    chan struct{} // closed by Close
