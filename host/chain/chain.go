@@ -90,7 +90,7 @@ func Open(cfg Config) (*Chain, error) {
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
 	c.pool = newMempool(cfg.MempoolSize, cfg.MempoolBytes, c.position())
-	c.persist.commit = c.commitPool
+	c.persist = groupCommit[*entry]{commit: c.commitPool, coming: c.admissions, gatherWait: gatherWait, wake: make(chan struct{}, 1)}
 	if err := c.reloadPool(); err != nil {
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
