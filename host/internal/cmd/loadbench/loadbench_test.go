@@ -22,13 +22,13 @@ func TestParseWrk(t *testing.T) {
   22700 requests in 2.00s, 49.84MB read
 Requests/sec:  11336.91
 Transfer/sec:     24.89MB
-loadbench requests=22700 duration_us=2002302 p50_us=2250 p99_us=32931 sock_errors=0 status_errors=3
+loadbench requests=22700 bytes=52262300 duration_us=2002302 p50_us=2250 p99_us=32931 sock_errors=0 status_errors=3
 `
 	got, err := parseWrk(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := wrkResult{requests: 22700, elapsed: 2002302 * time.Microsecond, p50: 2250 * time.Microsecond, p99: 32931 * time.Microsecond, statusErrors: 3}
+	want := wrkResult{requests: 22700, bytes: 52262300, elapsed: 2002302 * time.Microsecond, p50: 2250 * time.Microsecond, p99: 32931 * time.Microsecond, statusErrors: 3}
 	if got != want {
 		t.Errorf("parseWrk = %+v, want %+v", got, want)
 	}
@@ -38,7 +38,7 @@ loadbench requests=22700 duration_us=2002302 p50_us=2250 p99_us=32931 sock_error
 	for name, bad := range map[string]string{
 		"no summary":  "Running 2s test\n",
 		"malformed":   "loadbench requests=x\n",
-		"no requests": "loadbench requests=0 duration_us=2000000 p50_us=0 p99_us=0 sock_errors=0 status_errors=0\n",
+		"no requests": "loadbench requests=0 bytes=0 duration_us=2000000 p50_us=0 p99_us=0 sock_errors=0 status_errors=0\n",
 	} {
 		if _, err := parseWrk(bad); err == nil {
 			t.Errorf("%s: no error", name)
@@ -100,13 +100,13 @@ func TestWrkScript(t *testing.T) {
 func TestSummarize(t *testing.T) {
 	ks := []kind{{name: "a"}, {name: "b"}}
 	runs := []measurement{
-		{Kind: "a", Server: "node", Requests: 1000, P50: 2 * time.Millisecond, P99: 8 * time.Millisecond, cpu: 100 * time.Millisecond, elapsed: time.Second},
+		{Kind: "a", Server: "node", Requests: 1000, Size: 3000, P50: 2 * time.Millisecond, P99: 8 * time.Millisecond, cpu: 100 * time.Millisecond, elapsed: time.Second},
 		{Kind: "a", Server: "ref", Requests: 4000, P50: 1 * time.Millisecond, P99: 2 * time.Millisecond, cpu: 100 * time.Millisecond, elapsed: time.Second},
-		{Kind: "a", Server: "node", Requests: 3000, P50: 4 * time.Millisecond, P99: 8 * time.Millisecond, cpu: 300 * time.Millisecond, elapsed: time.Second},
+		{Kind: "a", Server: "node", Requests: 3000, Size: 1000, P50: 4 * time.Millisecond, P99: 8 * time.Millisecond, cpu: 300 * time.Millisecond, elapsed: time.Second},
 		{Kind: "a", Server: "ref", Requests: 4000, P50: 1 * time.Millisecond, P99: 2 * time.Millisecond, cpu: 100 * time.Millisecond, elapsed: time.Second},
 	}
 	got := summarize(runs, ks)
-	want := []ratio{{Kind: "a", NodeRate: 2000, NodeP50: 3 * time.Millisecond, NodeP99: 8 * time.Millisecond, NodeCPUPerReq: 100 * time.Microsecond,
+	want := []ratio{{Kind: "a", NodeRate: 2000, NodeP50: 3 * time.Millisecond, NodeP99: 8 * time.Millisecond, NodeCPUPerReq: 100 * time.Microsecond, NodeSize: 1500,
 		Rate: 0.5, P50: 3, P99: 4, CPUPerReq: 4}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("summarize (-want +got):\n%s", diff)

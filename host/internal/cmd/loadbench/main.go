@@ -281,6 +281,7 @@ type measurement struct {
 	Kind      string        `json:"kind"`
 	Server    string        `json:"server"` // "node" or "ref"
 	Requests  int64         `json:"requests"`
+	Size      int64         `json:"bytes_per_answer"` // as wrk read it: body and headers
 	Rate      float64       `json:"req_per_s"`
 	P50       time.Duration `json:"p50_ns"`
 	P99       time.Duration `json:"p99_ns"`
@@ -307,7 +308,7 @@ func measure(ctx context.Context, dir string, s *server, target *url.URL, k kind
 	if r.sockErrors > 0 || r.statusErrors > 0 {
 		return measurement{}, fmt.Errorf("%s %s: %d socket errors and %d error statuses in %d requests", s.name, k.name, r.sockErrors, r.statusErrors, r.requests)
 	}
-	return measurement{Kind: k.name, Server: s.name, Requests: r.requests, Rate: r.rate(), P50: r.p50, P99: r.p99,
+	return measurement{Kind: k.name, Server: s.name, Requests: r.requests, Size: r.bytes / r.requests, Rate: r.rate(), P50: r.p50, P99: r.p99,
 		CPUPerReq: (after - before) / time.Duration(r.requests), cpu: after - before, elapsed: r.elapsed}, nil
 }
 

@@ -20,6 +20,7 @@ type load struct {
 // wrkResult is what one wrk run measured, as its done() hook reports it.
 type wrkResult struct {
 	requests     int64
+	bytes        int64 // read from the server: answers with their headers
 	elapsed      time.Duration
 	p50, p99     time.Duration
 	sockErrors   int64 // connect, read, write and timeout errors
@@ -71,8 +72,8 @@ request = function()
 end
 done = function(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format("loadbench requests=%d duration_us=%d p50_us=%d p99_us=%d sock_errors=%d status_errors=%d\n",
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+  io.write(string.format("loadbench requests=%d bytes=%d duration_us=%d p50_us=%d p99_us=%d sock_errors=%d status_errors=%d\n",
+    summary.requests, summary.bytes, summary.duration, latency:percentile(50), latency:percentile(99),
     e.connect + e.read + e.write + e.timeout, e.status))
 end
 `)
@@ -109,8 +110,8 @@ func parseWrk(out string) (wrkResult, error) {
 		}
 		var r wrkResult
 		var dur, p50, p99 int64
-		_, err := fmt.Sscanf(rest, "requests=%d duration_us=%d p50_us=%d p99_us=%d sock_errors=%d status_errors=%d",
-			&r.requests, &dur, &p50, &p99, &r.sockErrors, &r.statusErrors)
+		_, err := fmt.Sscanf(rest, "requests=%d bytes=%d duration_us=%d p50_us=%d p99_us=%d sock_errors=%d status_errors=%d",
+			&r.requests, &r.bytes, &dur, &p50, &p99, &r.sockErrors, &r.statusErrors)
 		if err != nil {
 			return wrkResult{}, fmt.Errorf("wrk's summary %q: %v", rest, err)
 		}
