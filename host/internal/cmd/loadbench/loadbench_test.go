@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -86,7 +88,7 @@ func TestWrkScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`local method, path = "POST", "/"`, "[==[{\"a\":1}]==],", "[==[{\"b\":\"]]\"}]==],", "init = function", "done = function"} {
+	for _, want := range []string{`local method, path, size = "POST", "/", "0"`, "[==[{\"a\":1}]==],", "[==[{\"b\":\"]]\"}]==],", "init = function", "done = function"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("script lacks %q:\n%s", want, s)
 		}
@@ -122,14 +124,15 @@ func TestW3CKind(t *testing.T) {
 		t.Fatalf("selectKinds w3c: %v, %v", w, err)
 	}
 	k := w[0]
-	if u, body := k.first("http://n/1.0/identifiers/"); u != "http://n/1.0/identifiers/did:elastos:iA" || body != "" {
-		t.Errorf("first request %q %q", u, body)
+	want := []request{{"http://n/1.0/identifiers/did:elastos:iA", ""}, {"http://n/1.0/identifiers/did:elastos:iB", ""}}
+	if diff := cmp.Diff(want, k.requests("http://n/1.0/identifiers/"), cmp.AllowUnexported(request{})); diff != "" {
+		t.Errorf("requests (-want +got):\n%s", diff)
 	}
 	s, err := wrkScript(k, "/1.0/identifiers/")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`local method, path = "GET", "/1.0/identifiers/"`, "[==[did:elastos:iA]==],", "[==[did:elastos:iB]==],", "wrk.format(method, path .. p)"} {
+	for _, want := range []string{`local method, path, size = "GET", "/1.0/identifiers/", "0"`, "[==[did:elastos:iA]==],", "[==[did:elastos:iB]==],", "wrk.format(method, path .. p, headers(false))"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("script lacks %q:\n%s", want, s)
 		}
@@ -179,16 +182,63 @@ func TestParseFlags(t *testing.T) {
 	}
 }
 
+// The reference answers refBody, or, asked for a size (with -sized-ref),
+// a JSON-RPC result of that many bytes.
 func TestRefHandler(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(refHandler))
 	defer srv.Close()
-	resp, err := http.Post(srv.URL+"/any/path", "application/json", strings.NewReader(`{"method":"x"}`))
+	sized := `{"jsonrpc":"2.0","id":1,"result":"` + strings.Repeat("x", 3000-len(sizedStart)-len(sizedEnd)) + `"}`
+	for _, c := range []struct {
+		size string // "" for no sizeHeader
+		want string
+	}{{"", refBody}, {"3", refBody}, {"junk", refBody}, {"3000", sized}} {
+		req, _ := http.NewRequest("POST", srv.URL+"/any/path", strings.NewReader(`{"method":"x"}`))
+		if c.size != "" {
+			req.Header.Set(sizeHeader, c.size)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(body) != c.want || resp.Header.Get("Content-Type") != "application/json" || resp.ContentLength != int64(len(c.want)) {
+			t.Errorf("size %q: ref answered %d %q, length %d: %.60q", c.size, resp.StatusCode, resp.Header.Get("Content-Type"), resp.ContentLength, body)
+		}
+	}
+	if !json.Valid([]byte(sized)) {
+		t.Errorf("a sized answer is not JSON")
+	}
+}
+
+// With -sized-ref, every request names the size of the node's answer.
+func TestWrkScriptSized(t *testing.T) {
+	k := kind{name: "query", method: "POST", bodies: []string{`{"a":1}`}, refSize: 19095}
+	s, err := wrkScript(k, "/")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 || string(body) != refBody || resp.Header.Get("Content-Type") != "application/json" {
-		t.Errorf("ref answered %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	for _, want := range []string{`local method, path, size = "POST", "/", "19095"`, `h["X-Loadbench-Size"] = size`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("script lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// check sends every request of a kind, refuses a wrong answer and returns
+// the answers' mean size.
+func TestCheck(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		io.WriteString(w, map[string]string{"a": `{"status":0}`, "b": `{"status":1,"x":"1234"}`, "bad": `{"error":{"code":1}}`}[string(body)])
+	}))
+	defer srv.Close()
+	k := kind{name: "k", method: "POST", bodies: []string{"a", "b"}, want: `"status":`}
+	if size, err := check(context.Background(), srv.URL, k); err != nil || size != (12+23)/2 {
+		t.Errorf("check = %d, %v; want %d", size, err, (12+23)/2)
+	}
+	k.bodies = append(k.bodies, "bad")
+	if _, err := check(context.Background(), srv.URL, k); err == nil || !strings.Contains(err.Error(), `"error"`) {
+		t.Errorf("a wrong answer: %v", err)
 	}
 }

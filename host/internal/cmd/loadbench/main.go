@@ -9,7 +9,11 @@
 //
 // Usage (make loadbench runs it with the defaults):
 //
-//	loadbench [-node BIN] [-datadir DIR] [-duration 10s] [-rounds 2] [-threads 2] [-connections 32] [-kinds k1,k2] [-json]
+//	loadbench [-node BIN] [-datadir DIR] [-duration 10s] [-rounds 2] [-threads 2] [-connections 32] [-kinds k1,k2] [-sized-ref] [-json]
+//
+// With -sized-ref the reference pads its answer to the mean size of the
+// node's answers to each kind, so that the ratios show what the node's
+// work costs apart from what writing a large answer costs any server.
 //
 // Without -node it builds ./cmd/didlight from the checkout. Without -datadir
 // the node serves the demo chain in memory (--mem --demo); with it, the
@@ -62,6 +66,7 @@ type options struct {
 	rounds        int
 	kinds         string
 	versus        string
+	sizedRef      bool
 	json          bool
 }
 
@@ -77,6 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.load.connections, "connections", 32, "wrk connections, shared by its threads")
 	fs.StringVar(&o.kinds, "kinds", "", "comma-separated request kinds to run (default all: resolvedid, resolvedid-all, query, height, w3c)")
 	fs.StringVar(&o.versus, "versus", "", "also compare each kind's node figures with this kind's, measured in the same run (say resolvedid)")
+	fs.BoolVar(&o.sizedRef, "sized-ref", false, "the reference pads its answer to each kind's node answer size (asked in a header sent to both), so that the ratios leave out what size costs")
 	fs.BoolVar(&o.json, "json", false, "print the measurements as JSON instead of tables")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -154,8 +160,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := check(ctx, n.String(), k); err != nil {
+		size, err := check(ctx, n.String(), k)
+		if err != nil {
 			return fail(err)
+		}
+		if o.sizedRef {
+			ks[i].refSize = size
 		}
 		urls[i] = [2]*url.URL{n, r}
 	}

@@ -38,7 +38,7 @@ func (r wrkResult) rate() float64 { return float64(r.requests) / r.elapsed.Secon
 // escaping.
 func wrkScript(k kind, path string) (string, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "local method, path = %q, %q\n", k.method, path)
+	fmt.Fprintf(&b, "local method, path, size = %q, %q, %q\n", k.method, path, fmt.Sprint(k.refSize))
 	for _, list := range []struct {
 		name  string
 		items []string
@@ -54,15 +54,21 @@ func wrkScript(k kind, path string) (string, error) {
 	}
 	// Requests are formatted in init, once wrk has set the Host header.
 	b.WriteString(`local reqs, i = {}, 0
+local function headers(json)
+  local h = {}
+  if json then h["Content-Type"] = "application/json" end
+  if size ~= "0" then h["` + sizeHeader + `"] = size end
+  return h
+end
 init = function(args)
   for n, p in ipairs(paths) do
-    reqs[n] = wrk.format(method, path .. p)
+    reqs[n] = wrk.format(method, path .. p, headers(false))
   end
   for n, body in ipairs(bodies) do
     if body == "" then
-      reqs[n] = wrk.format(method, path)
+      reqs[n] = wrk.format(method, path, headers(false))
     else
-      reqs[n] = wrk.format(method, path, {["Content-Type"] = "application/json"}, body)
+      reqs[n] = wrk.format(method, path, headers(true), body)
     end
   end
 end
