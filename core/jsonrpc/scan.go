@@ -6,9 +6,10 @@ import "encoding/json"
 // scanner below, which may assume valid JSON: it finds where values end
 // and leaves them raw, as json.RawMessage does, but builds no map and no
 // copy. A server reads every body this way, so it matters: decoding the
-// envelope and the params with encoding/json maps was a third of what a
-// resolvedid call cost the node above net/http (loadbench, docs/benchmarks.md).
-// FuzzMembers holds it to encoding/json's answers.
+// envelope and the params into encoding/json maps took 16% of the node's
+// CPU under loadbench's resolvedid load, two fifths of what the handler
+// cost (docs/benchmarks.md). FuzzMembers holds it to encoding/json's
+// answers.
 
 // members returns the members of obj, a valid JSON object, in order: each
 // name as encoding/json unescapes it, and its value's raw JSON (a part of
