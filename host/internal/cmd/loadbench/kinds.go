@@ -64,34 +64,40 @@ func kinds(dids []string) []kind {
 	}
 }
 
-// maxDIDs bounds how many distinct DIDs the resolve kinds cycle through.
-const maxDIDs = 256
+// pageDIDs is how many DIDs listDIDs asks for at once: a query page's most.
+const pageDIDs = 256
 
 // listDIDs asks the node's JSON-RPC API (a query that every document
-// matches) for up to maxDIDs of its DIDs, in creation order.
-func listDIDs(ctx context.Context, rpc string) ([]string, error) {
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"query","params":{"query":"{\"id\":{\"$exists\":true}}","limit":%d}}`, maxDIDs)
-	raw, err := post(ctx, rpc, body)
-	if err != nil {
-		return nil, err
-	}
-	var resp struct {
-		Result struct {
-			Document []struct {
-				ID string `json:"id"`
-			} `json:"document"`
-		} `json:"result"`
-		Error json.RawMessage `json:"error"`
-	}
-	if err := json.Unmarshal(raw, &resp); err != nil {
-		return nil, fmt.Errorf("query for DIDs: %v: %.200s", err, raw)
-	}
+// matches, page after page) for up to n of its DIDs, in creation order.
+func listDIDs(ctx context.Context, rpc string, n int) ([]string, error) {
 	var dids []string
-	for _, d := range resp.Result.Document {
-		dids = append(dids, d.ID)
-	}
-	if len(dids) == 0 {
-		return nil, fmt.Errorf("the node holds no DIDs to resolve (answer %.200s); use a chain with DIDs (the demo, or devnet generate)", raw)
+	for len(dids) < n {
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"query","params":{"query":"{\"id\":{\"$exists\":true}}","skip":%d,"limit":%d}}`,
+			len(dids), min(n-len(dids), pageDIDs))
+		raw, err := post(ctx, rpc, body)
+		if err != nil {
+			return nil, err
+		}
+		var resp struct {
+			Result struct {
+				Document []struct {
+					ID string `json:"id"`
+				} `json:"document"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(raw, &resp); err != nil {
+			return nil, fmt.Errorf("query for DIDs: %v: %.200s", err, raw)
+		}
+		page := resp.Result.Document
+		if len(page) == 0 && len(dids) == 0 {
+			return nil, fmt.Errorf("the node holds no DIDs to resolve (answer %.200s); use a chain with DIDs (the demo, or devnet generate)", raw)
+		}
+		for _, d := range page {
+			dids = append(dids, d.ID)
+		}
+		if len(page) < pageDIDs {
+			break
+		}
 	}
 	return dids, nil
 }

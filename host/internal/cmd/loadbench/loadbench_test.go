@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -172,10 +174,10 @@ func TestSelectKinds(t *testing.T) {
 
 func TestParseFlags(t *testing.T) {
 	o, err := parseFlags(nil, io.Discard)
-	if err != nil || o.load != (load{threads: 2, connections: 32, duration: 10 * time.Second}) || o.rounds != 2 {
+	if err != nil || o.load != (load{threads: 2, connections: 32, duration: 10 * time.Second}) || o.rounds != 2 || o.dids != 256 {
 		t.Errorf("defaults %+v, %v", o, err)
 	}
-	for _, bad := range [][]string{{"-duration", "500ms"}, {"-rounds", "0"}, {"-threads", "4", "-connections", "2"}, {"extra"}} {
+	for _, bad := range [][]string{{"-duration", "500ms"}, {"-rounds", "0"}, {"-dids", "0"}, {"-threads", "4", "-connections", "2"}, {"extra"}} {
 		if _, err := parseFlags(bad, io.Discard); err == nil {
 			t.Errorf("parseFlags(%q): no error", bad)
 		}
@@ -240,5 +242,37 @@ func TestCheck(t *testing.T) {
 	k.bodies = append(k.bodies, "bad")
 	if _, err := check(context.Background(), srv.URL, k); err == nil || !strings.Contains(err.Error(), `"error"`) {
 		t.Errorf("a wrong answer: %v", err)
+	}
+}
+
+// listDIDs pages through the node's DIDs until it has n or there are no
+// more.
+func TestListDIDs(t *testing.T) {
+	var all []string
+	for i := range 600 {
+		all = append(all, fmt.Sprint("did:elastos:i", i))
+	}
+	held := all
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Params struct{ Skip, Limit int } `json:"params"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		var docs []map[string]string
+		for _, d := range held[min(req.Params.Skip, len(held)):min(req.Params.Skip+req.Params.Limit, len(held))] {
+			docs = append(docs, map[string]string{"id": d})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"result": map[string]any{"document": docs}})
+	}))
+	defer srv.Close()
+	for _, c := range []struct{ n, want int }{{1, 1}, {256, 256}, {500, 500}, {1000, 600}} {
+		got, err := listDIDs(context.Background(), srv.URL, c.n)
+		if err != nil || !slices.Equal(got, all[:c.want]) {
+			t.Errorf("listDIDs(%d): %d DIDs, %v; want the first %d", c.n, len(got), err, c.want)
+		}
+	}
+	held = nil
+	if _, err := listDIDs(context.Background(), srv.URL, 10); err == nil || !strings.Contains(err.Error(), "no DIDs") {
+		t.Errorf("a chain without DIDs: %v", err)
 	}
 }
