@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/didlight/didlight/core/excerpt"
@@ -187,9 +186,8 @@ func kind(raw json.RawMessage) string {
 // what it should be ("limit: want an integer").
 func DecodeParams(params json.RawMessage, v any) *Error {
 	params = bytes.TrimSpace(params)
-	valid := json.Valid(params)
 	if len(params) > 0 && params[0] == '[' {
-		if !valid {
+		if !json.Valid(params) {
 			return InvalidParams("params: want an object, or an array holding one object")
 		}
 		list := elements(params)
@@ -201,19 +199,39 @@ func DecodeParams(params json.RawMessage, v any) *Error {
 	if len(params) == 0 || params[0] != '{' {
 		return InvalidParams(fmt.Sprintf("params is %s, want an object", kind(params)))
 	}
-	if !valid {
+	// Unmarshal checks the JSON as it decodes, in one pass; a misspelt name
+	// is reported before what is wrong with a value.
+	err := json.Unmarshal(params, v)
+	if _, syntax := errors.AsType[*json.SyntaxError](err); syntax {
 		return InvalidParams("params: want an object")
 	}
-	names := paramNames(reflect.TypeOf(v))
+	t := reflect.TypeOf(v)
 	for _, m := range members(params) {
-		if !slices.Contains(names, m.name) {
-			return InvalidParams(fmt.Sprintf("unknown parameter %s: want %s", excerpt.Quote(m.name), orList(names)))
+		if !hasParam(t, m.name) {
+			return InvalidParams(fmt.Sprintf("unknown parameter %s: want %s", excerpt.Quote(m.name), orList(paramNames(t))))
 		}
 	}
-	if err := json.Unmarshal(params, v); err != nil {
+	if err != nil {
 		return InvalidParams(DescribeError(err, "params"))
 	}
 	return nil
+}
+
+// hasParam reports whether the struct t points to has a parameter name
+// (see paramNames), without building the list.
+func hasParam(t reflect.Type, name string) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() && name != "-" && paramName(f) == name {
+			return true
+		}
+	}
+	return false
 }
 
 // paramNames returns the parameter names of the struct t points to: its
@@ -227,17 +245,21 @@ func paramNames(t reflect.Type) []string {
 	}
 	names := make([]string, 0, t.NumField())
 	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case name == "-" || !f.IsExported():
-			continue
-		case name == "":
-			name = f.Name
+		if f := t.Field(i); f.IsExported() && paramName(f) != "-" {
+			names = append(names, paramName(f))
 		}
-		names = append(names, name)
 	}
 	return names
+}
+
+// paramName is the parameter name of field f: its json name, its Go name
+// when the tag gives none, "-" when it is not a parameter.
+func paramName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "" {
+		return f.Name
+	}
+	return name
 }
 
 // orList writes names as "a, b or c" ("no parameters" for none).

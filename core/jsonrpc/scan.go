@@ -15,7 +15,7 @@ import "encoding/json"
 // name as encoding/json unescapes it, and its value's raw JSON (a part of
 // obj, not a copy). Names may repeat; encoding/json keeps the last.
 func members(obj []byte) []member {
-	var out []member
+	out := make([]member, 0, 4) // a request's: jsonrpc, id, method, params
 	items(obj, '}', func(i int) int {
 		end := skipString(obj, i)
 		name := unquote(obj[i:end])

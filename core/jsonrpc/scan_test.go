@@ -12,8 +12,8 @@ func TestMembers(t *testing.T) {
 		in   string
 		want []member
 	}{
-		{`{}`, nil},
-		{` { } `, nil},
+		{`{}`, []member{}},
+		{` { } `, []member{}},
 		{`{"a":1}`, []member{{"a", json.RawMessage(`1`)}}},
 		{"{ \"a\" :\t[1, {\"b\":\"]}\"}] ,\n\"c\":\"x\\\"y\" , \"d\":null,\"e\":-1.5e3}",
 			[]member{{"a", json.RawMessage(`[1, {"b":"]}"}]`)}, {"c", json.RawMessage(`"x\"y"`)}, {"d", json.RawMessage(`null`)}, {"e", json.RawMessage(`-1.5e3`)}}},
