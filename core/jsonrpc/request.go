@@ -112,7 +112,7 @@ func decodeOne(raw json.RawMessage) Call {
 	}
 	var method string
 	if ok {
-		method = unquote(m)
+		method = string(unquote(m))
 	}
 	if method == "" {
 		return invalid(id, "method is missing")
@@ -127,15 +127,16 @@ func checkVersion(raw json.RawMessage) (string, error) {
 	if raw == nil {
 		return "", nil
 	}
-	var v string
-	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &v) != nil {
+	if len(raw) == 0 || raw[0] != '"' {
 		return "", fmt.Errorf("jsonrpc: want %q, got %s", Version, kind(raw))
 	}
-	switch v {
-	case Version, "", "1.0":
-		return v, nil
+	v := unquote(raw) // raw is a part of a valid body
+	for _, known := range []string{Version, "", "1.0"} {
+		if string(v) == known {
+			return known, nil
+		}
 	}
-	return "", fmt.Errorf("jsonrpc is %s, want %q", excerpt.Quote(v), Version)
+	return "", fmt.Errorf("jsonrpc is %s, want %q", excerpt.Quote(string(v)), Version)
 }
 
 // checkID returns the id to echo: null when absent; an error for an id that
@@ -208,7 +209,7 @@ func DecodeParams(params json.RawMessage, v any) *Error {
 	t := reflect.TypeOf(v)
 	for _, m := range members(params) {
 		if !hasParam(t, m.name) {
-			return InvalidParams(fmt.Sprintf("unknown parameter %s: want %s", excerpt.Quote(m.name), orList(paramNames(t))))
+			return InvalidParams(fmt.Sprintf("unknown parameter %s: want %s", excerpt.Quote(string(m.name)), orList(paramNames(t))))
 		}
 	}
 	if err != nil {
@@ -219,7 +220,7 @@ func DecodeParams(params json.RawMessage, v any) *Error {
 
 // hasParam reports whether the struct t points to has a parameter name
 // (see paramNames), without building the list.
-func hasParam(t reflect.Type, name string) bool {
+func hasParam(t reflect.Type, name []byte) bool {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -227,7 +228,7 @@ func hasParam(t reflect.Type, name string) bool {
 		return false
 	}
 	for i := range t.NumField() {
-		if f := t.Field(i); f.IsExported() && name != "-" && paramName(f) == name {
+		if f := t.Field(i); f.IsExported() && string(name) != "-" && paramName(f) == string(name) {
 			return true
 		}
 	}

@@ -12,8 +12,9 @@ import "encoding/json"
 // answers.
 
 // members returns the members of obj, a valid JSON object, in order: each
-// name as encoding/json unescapes it, and its value's raw JSON (a part of
-// obj, not a copy). Names may repeat; encoding/json keeps the last.
+// name as encoding/json unescapes it, and its value's raw JSON (both parts
+// of obj, not copies, but for a name with escapes). Names may repeat;
+// encoding/json keeps the last.
 func members(obj []byte) []member {
 	out := make([]member, 0, 4) // a request's: jsonrpc, id, method, params
 	items(obj, '}', func(i int) int {
@@ -29,7 +30,7 @@ func members(obj []byte) []member {
 
 // member is a member of a JSON object: its name and its raw value.
 type member struct {
-	name  string
+	name  []byte
 	value json.RawMessage
 }
 
@@ -37,7 +38,7 @@ type member struct {
 // encoding/json's map would hold it, and whether there is one.
 func lastMember(ms []member, name string) (json.RawMessage, bool) {
 	for i := len(ms) - 1; i >= 0; i-- {
-		if ms[i].name == name {
+		if string(ms[i].name) == name {
 			return ms[i].value, true
 		}
 	}
@@ -72,9 +73,9 @@ func items(b []byte, close byte, item func(i int) int) {
 }
 
 // unquote returns the string a valid JSON string literal s holds. Plain
-// ASCII without escapes is the common case and is cut out directly; the rest
-// is left to encoding/json, which also replaces invalid UTF-8.
-func unquote(s []byte) string {
+// ASCII without escapes is the common case and is cut out of s directly;
+// the rest is left to encoding/json, which also replaces invalid UTF-8.
+func unquote(s []byte) []byte {
 	plain := true
 	for _, c := range s[1 : len(s)-1] {
 		if c == '\\' || c >= 0x80 {
@@ -83,11 +84,11 @@ func unquote(s []byte) string {
 		}
 	}
 	if plain {
-		return string(s[1 : len(s)-1])
+		return s[1 : len(s)-1]
 	}
 	var v string
 	json.Unmarshal(s, &v) // valid JSON: cannot fail
-	return v
+	return []byte(v)
 }
 
 // skipSpace returns the index of the first byte at or after i that is not
