@@ -168,3 +168,10 @@ type normalizedMemo struct {
 	once  sync.Once
 	b     []byte
 }
+
+// written returns the normalized form of doc, the memo's owner, writing it
+// on first use. The bytes are shared: callers copy them.
+func (m *normalizedMemo) written(doc *Document) []byte {
+	m.once.Do(func() { m.b = doc.appendJSON(nil, DID{}, true) })
+	return m.b
+}

@@ -19,8 +19,18 @@ func (doc *Document) AppendNormalized(dst []byte) []byte {
 	if m == nil || m.owner != doc {
 		return doc.appendJSON(dst, DID{}, true)
 	}
-	m.once.Do(func() { m.b = doc.appendJSON(nil, DID{}, true) })
-	return append(dst, m.b...)
+	return append(dst, m.written(doc)...)
+}
+
+// NormalizedLen returns the length of the normalized form, so that a
+// writer can make room for it at once. For a document ParseDocument made it
+// costs nothing once the form is written.
+func (doc *Document) NormalizedLen() int {
+	m := doc.memo
+	if m == nil || m.owner != doc {
+		return len(doc.appendJSON(nil, DID{}, true))
+	}
+	return len(m.written(doc))
 }
 
 // Compact returns the document in the SDKs' compact form: references to the

@@ -178,22 +178,29 @@ func TestDecodeBatchDecodesEachCall(t *testing.T) {
 
 func TestDecodeParams(t *testing.T) {
 	type params struct {
-		DID string `json:"did"`
-		All bool   `json:"all"`
+		DID    string `json:"did"`
+		All    bool   `json:"all"`
+		Hidden int    `json:"-"`
+		Plain  int
 	}
 	for _, tc := range []struct {
 		in   string
 		want params
 		err  string
 	}{
-		{`{"did":"did:elastos:x","all":true}`, params{"did:elastos:x", true}, ""},
+		{`{"did":"a","Plain":2}`, params{DID: "a", Plain: 2}, ""},
+		{`{"-":1}`, params{}, `unknown parameter "-": want did, all or Plain`},
+		{`{"did":"a",`, params{}, "params: want an object"},
+		{`{"did":5,"al":true}`, params{}, `unknown parameter "al"`}, // a misspelt name first
+		{`[{"did":"a"}`, params{}, "params: want an object, or an array holding one object"},
+		{`{"did":"did:elastos:x","all":true}`, params{DID: "did:elastos:x", All: true}, ""},
 		{`[{"did":"did:elastos:x"}]`, params{DID: "did:elastos:x"}, ""},
 		{` [ {"did":"y"} ] `, params{DID: "y"}, ""},
 		{`[]`, params{}, "holds 0 elements"},
 		{`[{"did":"a"},{"did":"b"}]`, params{}, "holds 2 elements"},
 		{`["a"]`, params{}, "params is a string"},
 		{``, params{}, "params is nothing"},
-		{`{"did":"a","al":true}`, params{}, `unknown parameter "al": want did or all`},
+		{`{"did":"a","al":true}`, params{}, `unknown parameter "al": want did, all or Plain`},
 		{`{"DID":"a"}`, params{}, `unknown parameter "DID"`}, // names are matched exactly
 		{`{"did":5}`, params{}, "did: want a string"},
 		{`{"did":"a","all":"yes"}`, params{}, "all: want true or false"},

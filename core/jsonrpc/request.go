@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/didlight/didlight/core/excerpt"
@@ -43,17 +42,16 @@ var null = json.RawMessage("null")
 
 // Decode parses a request body. batch reports whether the body was an array,
 // so that the answer has the same shape. A body that is not JSON, an empty
-// array or a batch over MaxBatch returns a single error and no calls.
+// array or a batch over MaxBatch returns a single error and no calls. The
+// calls' ID and Params are parts of body, not copies: body must not change
+// while they are used.
 func Decode(body []byte) (calls []Call, batch bool, err *Error) {
 	body = bytes.TrimSpace(body)
 	if err := checkJSON(body); err != nil {
 		return nil, false, err
 	}
 	if len(body) > 0 && body[0] == '[' {
-		var raws []json.RawMessage
-		if err := json.Unmarshal(body, &raws); err != nil {
-			return nil, true, InvalidRequest("the batch is not an array of requests")
-		}
+		raws := elements(body)
 		switch {
 		case len(raws) == 0:
 			return nil, true, InvalidRequest("empty batch")
@@ -72,6 +70,9 @@ func Decode(body []byte) (calls []Call, batch bool, err *Error) {
 // checkJSON reports a body that is not JSON, saying where it stops being
 // JSON; it builds nothing.
 func checkJSON(body []byte) *Error {
+	if json.Valid(body) {
+		return nil // JSON, whatever its shape
+	}
 	err := json.Unmarshal(body, new(struct{}))
 	var syntax *json.SyntaxError
 	if !errors.As(err, &syntax) {
@@ -91,27 +92,33 @@ func decodeOne(raw json.RawMessage) Call {
 	invalid := func(id json.RawMessage, format string, args ...any) Call {
 		return Call{Request: Request{ID: id}, Err: InvalidRequest(fmt.Sprintf(format, args...))}
 	}
-	var members map[string]json.RawMessage
-	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &members) != nil {
+	if len(raw) == 0 || raw[0] != '{' {
 		return invalid(null, "a request is a JSON object, got %s", kind(raw))
 	}
-	idRaw, hasID := members["id"]
+	ms := members(raw)
+	idRaw, hasID := lastMember(ms, "id")
 	id, err := checkID(idRaw)
 	if err != nil {
 		return invalid(null, "%v", err)
 	}
-	version, err := checkVersion(members["jsonrpc"])
+	versionRaw, _ := lastMember(ms, "jsonrpc")
+	version, err := checkVersion(versionRaw)
 	if err != nil {
 		return invalid(null, "%v", err)
 	}
+	m, ok := lastMember(ms, "method")
+	if ok && m[0] != '"' {
+		return invalid(null, "method: want a string, got %s", kind(m))
+	}
 	var method string
-	if m, ok := members["method"]; !ok || json.Unmarshal(m, &method) != nil || method == "" {
-		if ok && (len(m) == 0 || m[0] != '"') {
-			return invalid(null, "method: want a string, got %s", kind(m))
-		}
+	if ok {
+		method = string(unquote(m))
+	}
+	if method == "" {
 		return invalid(id, "method is missing")
 	}
-	return Call{Request: Request{Method: method, Params: members["params"], ID: id, Notification: version == Version && !hasID}}
+	params, _ := lastMember(ms, "params")
+	return Call{Request: Request{Method: method, Params: params, ID: id, Notification: version == Version && !hasID}}
 }
 
 // checkVersion reads the jsonrpc member: "2.0"; or absent, empty (as ela-cli
@@ -120,15 +127,16 @@ func checkVersion(raw json.RawMessage) (string, error) {
 	if raw == nil {
 		return "", nil
 	}
-	var v string
-	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &v) != nil {
+	if len(raw) == 0 || raw[0] != '"' {
 		return "", fmt.Errorf("jsonrpc: want %q, got %s", Version, kind(raw))
 	}
-	switch v {
-	case Version, "", "1.0":
-		return v, nil
+	v := unquote(raw) // raw is a part of a valid body
+	for _, known := range []string{Version, "", "1.0"} {
+		if string(v) == known {
+			return known, nil
+		}
 	}
-	return "", fmt.Errorf("jsonrpc is %s, want %q", excerpt.Quote(v), Version)
+	return "", fmt.Errorf("jsonrpc is %s, want %q", excerpt.Quote(string(v)), Version)
 }
 
 // checkID returns the id to echo: null when absent; an error for an id that
@@ -180,10 +188,10 @@ func kind(raw json.RawMessage) string {
 func DecodeParams(params json.RawMessage, v any) *Error {
 	params = bytes.TrimSpace(params)
 	if len(params) > 0 && params[0] == '[' {
-		var list []json.RawMessage
-		if err := json.Unmarshal(params, &list); err != nil {
+		if !json.Valid(params) {
 			return InvalidParams("params: want an object, or an array holding one object")
 		}
+		list := elements(params)
 		if len(list) != 1 {
 			return InvalidParams(fmt.Sprintf("params array holds %d elements, want one object", len(list)))
 		}
@@ -192,20 +200,39 @@ func DecodeParams(params json.RawMessage, v any) *Error {
 	if len(params) == 0 || params[0] != '{' {
 		return InvalidParams(fmt.Sprintf("params is %s, want an object", kind(params)))
 	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(params, &members); err != nil {
+	// Unmarshal checks the JSON as it decodes, in one pass; a misspelt name
+	// is reported before what is wrong with a value.
+	err := json.Unmarshal(params, v)
+	if _, syntax := errors.AsType[*json.SyntaxError](err); syntax {
 		return InvalidParams("params: want an object")
 	}
-	names := paramNames(reflect.TypeOf(v))
-	for name := range members {
-		if !slices.Contains(names, name) {
-			return InvalidParams(fmt.Sprintf("unknown parameter %s: want %s", excerpt.Quote(name), orList(names)))
+	t := reflect.TypeOf(v)
+	for _, m := range members(params) {
+		if !hasParam(t, m.name) {
+			return InvalidParams(fmt.Sprintf("unknown parameter %s: want %s", excerpt.Quote(string(m.name)), orList(paramNames(t))))
 		}
 	}
-	if err := json.Unmarshal(params, v); err != nil {
+	if err != nil {
 		return InvalidParams(DescribeError(err, "params"))
 	}
 	return nil
+}
+
+// hasParam reports whether the struct t points to has a parameter name
+// (see paramNames), without building the list.
+func hasParam(t reflect.Type, name []byte) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() && string(name) != "-" && paramName(f) == string(name) {
+			return true
+		}
+	}
+	return false
 }
 
 // paramNames returns the parameter names of the struct t points to: its
@@ -219,17 +246,21 @@ func paramNames(t reflect.Type) []string {
 	}
 	names := make([]string, 0, t.NumField())
 	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case name == "-" || !f.IsExported():
-			continue
-		case name == "":
-			name = f.Name
+		if f := t.Field(i); f.IsExported() && paramName(f) != "-" {
+			names = append(names, paramName(f))
 		}
-		names = append(names, name)
 	}
 	return names
+}
+
+// paramName is the parameter name of field f: its json name, its Go name
+// when the tag gives none, "-" when it is not a parameter.
+func paramName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "" {
+		return f.Name
+	}
+	return name
 }
 
 // orList writes names as "a, b or c" ("no parameters" for none).

@@ -56,7 +56,13 @@ func appendCredentialView(dst []byte, c *did.Credential) []byte {
 // start (the skip that was applied), count and the documents of this page
 // in normalized form.
 func QueryResult(total, start int, docs []*did.Document) []byte {
-	dst := append([]byte(`{"total":`), strconv.Itoa(total)...)
+	size := len(`{"total":,"start":,"count":,"document":[]}`) + 3*20 + len(docs)
+	for _, doc := range docs {
+		size += doc.NormalizedLen()
+	}
+	dst := make([]byte, 0, size) // one allocation, each document copied once
+	dst = append(dst, `{"total":`...)
+	dst = strconv.AppendInt(dst, int64(total), 10)
 	dst = append(dst, `,"start":`...)
 	dst = strconv.AppendInt(dst, int64(start), 10)
 	dst = append(dst, `,"count":`...)
@@ -66,7 +72,7 @@ func QueryResult(total, start int, docs []*did.Document) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = append(dst, doc.Normalized()...)
+		dst = doc.AppendNormalized(dst)
 	}
 	return append(dst, "]}"...)
 }

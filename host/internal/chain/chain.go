@@ -69,6 +69,7 @@ type Chain struct {
 	mining  sync.Mutex // held while a block is made, and by the devnet controls (lockControl)
 	funding sync.Mutex // held while SubmitRequest picks the dev outputs to spend
 	docs    docCache
+	answers answers // resolve answers at the tip
 	subs    subscribers
 	wake    chan struct{} // tells Run that transactions arrived
 	done    chan struct{} // closed by Close
@@ -90,7 +91,7 @@ func Open(cfg Config) (*Chain, error) {
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
 	c.pool = newMempool(cfg.MempoolSize, cfg.MempoolBytes, c.position())
-	c.persist.commit = c.commitPool
+	c.persist = groupCommit[*entry]{commit: c.commitPool, coming: c.admissions, gatherWait: gatherWait, wake: make(chan struct{}, 1)}
 	if err := c.reloadPool(); err != nil {
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}

@@ -1,6 +1,9 @@
 package chain
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // groupCommit writes items in batches: the first caller to arrive commits
 // what is queued, callers arriving meanwhile queue up for the next batch,
@@ -9,8 +12,22 @@ import "sync"
 // committed at once. Another writer about to write anyway may hold the
 // queue (hold), so that no commit starts on what arrives meanwhile, then
 // take it (take) and make it durable in its own Update (settle).
+//
+// A commit may also wait for items on their way (gather): a batch holds
+// only the items queued when it starts, and a durable store's commit costs
+// a disk sync however few items it holds, so under load a batch that
+// waits a moment for the callers still validating takes fewer syncs per
+// item.
 type groupCommit[T any] struct {
 	commit func(items []T) error
+
+	// coming, when set, counts the callers that have called or will soon
+	// call do (queued ones included); a commit waits up to gatherWait for
+	// them to queue, woken by arrived. Whoever lowers the count calls
+	// arrived.
+	coming     func() int
+	gatherWait time.Duration
+	wake       chan struct{} // an item queued, a caller stopped coming, or a hold began
 
 	mu    sync.Mutex
 	busy  bool // a caller is committing
@@ -30,10 +47,15 @@ func (g *groupCommit[T]) do(item T) error {
 	g.queue = append(g.queue, pending[T]{item, done})
 	if g.busy || g.held {
 		g.mu.Unlock()
+		g.arrived()
 		return <-done
 	}
 	g.busy = true
 	for len(g.queue) > 0 && !g.held {
+		g.gather()
+		if g.held {
+			break
+		}
 		batch := g.queue
 		g.queue = nil
 		g.mu.Unlock()
@@ -52,12 +74,42 @@ func (g *groupCommit[T]) do(item T) error {
 	return <-done
 }
 
+// gather waits, with g.mu held (and released while it waits), until the
+// callers coming have queued, a hold begins or gatherWait has passed.
+func (g *groupCommit[T]) gather() {
+	if g.coming == nil || g.coming() <= len(g.queue) {
+		return
+	}
+	timer := time.NewTimer(g.gatherWait)
+	defer timer.Stop()
+	for !g.held && g.coming() > len(g.queue) {
+		g.mu.Unlock()
+		select {
+		case <-g.wake:
+		case <-timer.C:
+			g.mu.Lock()
+			return
+		}
+		g.mu.Lock()
+	}
+}
+
+// arrived wakes a commit gathering items: one was queued, or a caller
+// counted by coming no longer comes.
+func (g *groupCommit[T]) arrived() {
+	select {
+	case g.wake <- struct{}{}:
+	default:
+	}
+}
+
 // hold keeps the items queued from now on for the caller, which must call
 // take.
 func (g *groupCommit[T]) hold() {
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	g.held = true
+	g.mu.Unlock()
+	g.arrived()
 }
 
 // take ends a hold: it removes the queued items that no commit has started

@@ -7,8 +7,11 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
@@ -294,5 +297,60 @@ func TestBlockRoom(t *testing.T) {
 			}
 			checkIndexes(t, f.c)
 		})
+	}
+}
+
+// A commit waits for the callers coming to queue, and they share it; a
+// caller that stops coming wakes it, and gatherWait bounds its wait.
+func TestGroupCommitGathers(t *testing.T) {
+	var mu sync.Mutex
+	var committed [][]int
+	var coming atomic.Int64
+	g := groupCommit[int]{
+		commit: func(items []int) error {
+			mu.Lock()
+			defer mu.Unlock()
+			committed = append(committed, slices.Sorted(slices.Values(items)))
+			return nil
+		},
+		coming:     func() int { return int(coming.Load()) },
+		gatherWait: time.Hour,
+		wake:       make(chan struct{}, 1),
+	}
+	wait := func(what string, done <-chan error) {
+		t.Helper()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the commit is still waiting", what)
+		}
+	}
+
+	coming.Store(3)
+	done := make(chan error, 3)
+	for i := range 3 {
+		go func() { done <- g.do(i) }()
+	}
+	for range 3 {
+		wait("three coming", done)
+	}
+
+	coming.Store(2) // one caller validates, then is refused: it never queues
+	go func() { done <- g.do(3) }()
+	waitQueued(t, &g, 1)
+	coming.Store(1)
+	g.arrived()
+	wait("one stops coming", done)
+
+	coming.Store(5)
+	g.gatherWait = 10 * time.Millisecond
+	wait("gatherWait passes", func() chan error { c := make(chan error, 1); c <- g.do(4); return c }())
+
+	want := [][]int{{0, 1, 2}, {3}, {4}}
+	if diff := cmp.Diff(want, committed); diff != "" {
+		t.Errorf("commits (-want +got):\n%s", diff)
 	}
 }

@@ -24,12 +24,20 @@ func (c *Chain) ResolveDIDSDK(d did.DID, all bool) ([]byte, error) {
 	return c.resolveDID(resolve.DialectEID, d, all)
 }
 
+// resolveDID answers from the answers kept for the chain's tip, or builds
+// the answer in a store read and keeps it for the tip it was built at.
 func (c *Chain) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte, error) {
+	ak := answerKey{did: d.String(), dialect: dialect, all: all}
+	_, at, _ := c.Tip()
+	if out, ok := c.answers.get(at, ak); ok {
+		return out, nil
+	}
 	key := d.Key() // before the store read: nothing but reading goes on in one
 	var out []byte
+	var tip record.Tip
 	err := c.view(func(s snapshot) error {
-		tip, err := readTip(s.tx)
-		if err != nil {
+		var err error
+		if tip, err = readTip(s.tx); err != nil {
 			return err
 		}
 		var h []resolve.Entry
@@ -44,7 +52,11 @@ func (c *Chain) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte
 		out, err = dialect.Result(d, h, all, int64(tip.Time))
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	c.answers.put(tip.Hash, ak, out)
+	return out, nil
 }
 
 // latest returns the part of a DID's history a result without all shows:

@@ -21,14 +21,23 @@ type kind struct {
 	bodies   []string
 	paths    []string // when set, GETs of path+paths[i] taken in turn, without bodies
 	want     string   // held by every correct answer
+	refSize  int      // with -sized-ref, the size of the node's answer, which the reference's matches
 }
 
-// first is the kind's first request sent to target: its URL and body.
-func (k kind) first(target string) (string, string) {
-	if len(k.paths) > 0 {
-		return target + k.paths[0], ""
+// request is one request of a kind: its URL and body.
+type request struct{ url, body string }
+
+// requests are the kind's requests sent to target, in the order wrk
+// sends them.
+func (k kind) requests(target string) []request {
+	var out []request
+	for _, p := range k.paths {
+		out = append(out, request{target + p, ""})
 	}
-	return target, k.bodies[0]
+	for _, b := range k.bodies {
+		out = append(out, request{target, b})
+	}
+	return out
 }
 
 // queryCondition is the find condition of the query kind: documents with
@@ -55,55 +64,66 @@ func kinds(dids []string) []kind {
 	}
 }
 
-// maxDIDs bounds how many distinct DIDs the resolve kinds cycle through.
-const maxDIDs = 256
+// pageDIDs is how many DIDs listDIDs asks for at once: a query page's most.
+const pageDIDs = 256
 
 // listDIDs asks the node's JSON-RPC API (a query that every document
-// matches) for up to maxDIDs of its DIDs, in creation order.
-func listDIDs(ctx context.Context, rpc string) ([]string, error) {
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"query","params":{"query":"{\"id\":{\"$exists\":true}}","limit":%d}}`, maxDIDs)
-	raw, err := post(ctx, rpc, body)
-	if err != nil {
-		return nil, err
-	}
-	var resp struct {
-		Result struct {
-			Document []struct {
-				ID string `json:"id"`
-			} `json:"document"`
-		} `json:"result"`
-		Error json.RawMessage `json:"error"`
-	}
-	if err := json.Unmarshal(raw, &resp); err != nil {
-		return nil, fmt.Errorf("query for DIDs: %v: %.200s", err, raw)
-	}
+// matches, page after page) for up to n of its DIDs, in creation order.
+func listDIDs(ctx context.Context, rpc string, n int) ([]string, error) {
 	var dids []string
-	for _, d := range resp.Result.Document {
-		dids = append(dids, d.ID)
-	}
-	if len(dids) == 0 {
-		return nil, fmt.Errorf("the node holds no DIDs to resolve (answer %.200s); use a chain with DIDs (the demo, or devnet generate)", raw)
+	for len(dids) < n {
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"query","params":{"query":"{\"id\":{\"$exists\":true}}","skip":%d,"limit":%d}}`,
+			len(dids), min(n-len(dids), pageDIDs))
+		raw, err := post(ctx, rpc, body)
+		if err != nil {
+			return nil, err
+		}
+		var resp struct {
+			Result struct {
+				Document []struct {
+					ID string `json:"id"`
+				} `json:"document"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(raw, &resp); err != nil {
+			return nil, fmt.Errorf("query for DIDs: %v: %.200s", err, raw)
+		}
+		page := resp.Result.Document
+		if len(page) == 0 && len(dids) == 0 {
+			return nil, fmt.Errorf("the node holds no DIDs to resolve (answer %.200s); use a chain with DIDs (the demo, or devnet generate)", raw)
+		}
+		for _, d := range page {
+			dids = append(dids, d.ID)
+		}
+		if len(page) < pageDIDs {
+			break
+		}
 	}
 	return dids, nil
 }
 
-// check sends one request of k to target and verifies the answer, so that
-// the load measures correct answers, not fast errors.
-func check(ctx context.Context, target string, k kind) error {
-	u, body := k.first(target)
-	req, err := http.NewRequestWithContext(ctx, k.method, u, strings.NewReader(body))
-	if err != nil {
-		return err
+// check sends each request of k to target once and verifies the answers,
+// so that the load measures correct answers, not fast errors. It returns
+// the answers' mean size.
+func check(ctx context.Context, target string, k kind) (int, error) {
+	reqs := k.requests(target)
+	size := 0
+	for _, r := range reqs {
+		req, err := http.NewRequestWithContext(ctx, k.method, r.url, strings.NewReader(r.body))
+		if err != nil {
+			return 0, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		raw, err := do(req)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %v", k.name, err)
+		}
+		if !bytes.Contains(raw, []byte(k.want)) || bytes.Contains(raw, []byte(`"error":{`)) {
+			return 0, fmt.Errorf("%s: the node answered %.300s", k.name, raw)
+		}
+		size += len(raw)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	raw, err := do(req)
-	if err != nil {
-		return fmt.Errorf("%s: %v", k.name, err)
-	}
-	if !bytes.Contains(raw, []byte(k.want)) || bytes.Contains(raw, []byte(`"error":{`)) {
-		return fmt.Errorf("%s: the node answered %.300s", k.name, raw)
-	}
-	return nil
+	return size / len(reqs), nil
 }
 
 // post sends a JSON body to url and returns the answer's body.

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,13 +26,13 @@ func TestParseWrk(t *testing.T) {
   22700 requests in 2.00s, 49.84MB read
 Requests/sec:  11336.91
 Transfer/sec:     24.89MB
-loadbench requests=22700 duration_us=2002302 p50_us=2250 p99_us=32931 sock_errors=0 status_errors=3
+loadbench requests=22700 bytes=52262300 duration_us=2002302 p50_us=2250 p99_us=32931 sock_errors=0 status_errors=3
 `
 	got, err := parseWrk(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := wrkResult{requests: 22700, elapsed: 2002302 * time.Microsecond, p50: 2250 * time.Microsecond, p99: 32931 * time.Microsecond, statusErrors: 3}
+	want := wrkResult{requests: 22700, bytes: 52262300, elapsed: 2002302 * time.Microsecond, p50: 2250 * time.Microsecond, p99: 32931 * time.Microsecond, statusErrors: 3}
 	if got != want {
 		t.Errorf("parseWrk = %+v, want %+v", got, want)
 	}
@@ -38,7 +42,7 @@ loadbench requests=22700 duration_us=2002302 p50_us=2250 p99_us=32931 sock_error
 	for name, bad := range map[string]string{
 		"no summary":  "Running 2s test\n",
 		"malformed":   "loadbench requests=x\n",
-		"no requests": "loadbench requests=0 duration_us=2000000 p50_us=0 p99_us=0 sock_errors=0 status_errors=0\n",
+		"no requests": "loadbench requests=0 bytes=0 duration_us=2000000 p50_us=0 p99_us=0 sock_errors=0 status_errors=0\n",
 	} {
 		if _, err := parseWrk(bad); err == nil {
 			t.Errorf("%s: no error", name)
@@ -86,7 +90,7 @@ func TestWrkScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`local method, path = "POST", "/"`, "[==[{\"a\":1}]==],", "[==[{\"b\":\"]]\"}]==],", "init = function", "done = function"} {
+	for _, want := range []string{`local method, path, size = "POST", "/", "0"`, "[==[{\"a\":1}]==],", "[==[{\"b\":\"]]\"}]==],", "init = function", "done = function"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("script lacks %q:\n%s", want, s)
 		}
@@ -100,13 +104,13 @@ func TestWrkScript(t *testing.T) {
 func TestSummarize(t *testing.T) {
 	ks := []kind{{name: "a"}, {name: "b"}}
 	runs := []measurement{
-		{Kind: "a", Server: "node", Requests: 1000, P50: 2 * time.Millisecond, P99: 8 * time.Millisecond, cpu: 100 * time.Millisecond, elapsed: time.Second},
+		{Kind: "a", Server: "node", Requests: 1000, Size: 3000, P50: 2 * time.Millisecond, P99: 8 * time.Millisecond, cpu: 100 * time.Millisecond, elapsed: time.Second},
 		{Kind: "a", Server: "ref", Requests: 4000, P50: 1 * time.Millisecond, P99: 2 * time.Millisecond, cpu: 100 * time.Millisecond, elapsed: time.Second},
-		{Kind: "a", Server: "node", Requests: 3000, P50: 4 * time.Millisecond, P99: 8 * time.Millisecond, cpu: 300 * time.Millisecond, elapsed: time.Second},
+		{Kind: "a", Server: "node", Requests: 3000, Size: 1000, P50: 4 * time.Millisecond, P99: 8 * time.Millisecond, cpu: 300 * time.Millisecond, elapsed: time.Second},
 		{Kind: "a", Server: "ref", Requests: 4000, P50: 1 * time.Millisecond, P99: 2 * time.Millisecond, cpu: 100 * time.Millisecond, elapsed: time.Second},
 	}
 	got := summarize(runs, ks)
-	want := []ratio{{Kind: "a", NodeRate: 2000, NodeP50: 3 * time.Millisecond, NodeP99: 8 * time.Millisecond, NodeCPUPerReq: 100 * time.Microsecond,
+	want := []ratio{{Kind: "a", NodeRate: 2000, NodeP50: 3 * time.Millisecond, NodeP99: 8 * time.Millisecond, NodeCPUPerReq: 100 * time.Microsecond, NodeSize: 1500,
 		Rate: 0.5, P50: 3, P99: 4, CPUPerReq: 4}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("summarize (-want +got):\n%s", diff)
@@ -122,14 +126,15 @@ func TestW3CKind(t *testing.T) {
 		t.Fatalf("selectKinds w3c: %v, %v", w, err)
 	}
 	k := w[0]
-	if u, body := k.first("http://n/1.0/identifiers/"); u != "http://n/1.0/identifiers/did:elastos:iA" || body != "" {
-		t.Errorf("first request %q %q", u, body)
+	want := []request{{"http://n/1.0/identifiers/did:elastos:iA", ""}, {"http://n/1.0/identifiers/did:elastos:iB", ""}}
+	if diff := cmp.Diff(want, k.requests("http://n/1.0/identifiers/"), cmp.AllowUnexported(request{})); diff != "" {
+		t.Errorf("requests (-want +got):\n%s", diff)
 	}
 	s, err := wrkScript(k, "/1.0/identifiers/")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`local method, path = "GET", "/1.0/identifiers/"`, "[==[did:elastos:iA]==],", "[==[did:elastos:iB]==],", "wrk.format(method, path .. p)"} {
+	for _, want := range []string{`local method, path, size = "GET", "/1.0/identifiers/", "0"`, "[==[did:elastos:iA]==],", "[==[did:elastos:iB]==],", "wrk.format(method, path .. p, headers(false))"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("script lacks %q:\n%s", want, s)
 		}
@@ -169,26 +174,105 @@ func TestSelectKinds(t *testing.T) {
 
 func TestParseFlags(t *testing.T) {
 	o, err := parseFlags(nil, io.Discard)
-	if err != nil || o.load != (load{threads: 2, connections: 32, duration: 10 * time.Second}) || o.rounds != 2 {
+	if err != nil || o.load != (load{threads: 2, connections: 32, duration: 10 * time.Second}) || o.rounds != 2 || o.dids != 256 {
 		t.Errorf("defaults %+v, %v", o, err)
 	}
-	for _, bad := range [][]string{{"-duration", "500ms"}, {"-rounds", "0"}, {"-threads", "4", "-connections", "2"}, {"extra"}} {
+	for _, bad := range [][]string{{"-duration", "500ms"}, {"-rounds", "0"}, {"-dids", "0"}, {"-threads", "4", "-connections", "2"}, {"extra"}} {
 		if _, err := parseFlags(bad, io.Discard); err == nil {
 			t.Errorf("parseFlags(%q): no error", bad)
 		}
 	}
 }
 
+// The reference answers refBody, or, asked for a size (with -sized-ref),
+// a JSON-RPC result of that many bytes.
 func TestRefHandler(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(refHandler))
 	defer srv.Close()
-	resp, err := http.Post(srv.URL+"/any/path", "application/json", strings.NewReader(`{"method":"x"}`))
+	sized := `{"jsonrpc":"2.0","id":1,"result":"` + strings.Repeat("x", 3000-len(sizedStart)-len(sizedEnd)) + `"}`
+	for _, c := range []struct {
+		size string // "" for no sizeHeader
+		want string
+	}{{"", refBody}, {"3", refBody}, {"junk", refBody}, {"3000", sized}} {
+		req, _ := http.NewRequest("POST", srv.URL+"/any/path", strings.NewReader(`{"method":"x"}`))
+		if c.size != "" {
+			req.Header.Set(sizeHeader, c.size)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(body) != c.want || resp.Header.Get("Content-Type") != "application/json" || resp.ContentLength != int64(len(c.want)) {
+			t.Errorf("size %q: ref answered %d %q, length %d: %.60q", c.size, resp.StatusCode, resp.Header.Get("Content-Type"), resp.ContentLength, body)
+		}
+	}
+	if !json.Valid([]byte(sized)) {
+		t.Errorf("a sized answer is not JSON")
+	}
+}
+
+// With -sized-ref, every request names the size of the node's answer.
+func TestWrkScriptSized(t *testing.T) {
+	k := kind{name: "query", method: "POST", bodies: []string{`{"a":1}`}, refSize: 19095}
+	s, err := wrkScript(k, "/")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 || string(body) != refBody || resp.Header.Get("Content-Type") != "application/json" {
-		t.Errorf("ref answered %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	for _, want := range []string{`local method, path, size = "POST", "/", "19095"`, `h["X-Loadbench-Size"] = size`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("script lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// check sends every request of a kind, refuses a wrong answer and returns
+// the answers' mean size.
+func TestCheck(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		io.WriteString(w, map[string]string{"a": `{"status":0}`, "b": `{"status":1,"x":"1234"}`, "bad": `{"error":{"code":1}}`}[string(body)])
+	}))
+	defer srv.Close()
+	k := kind{name: "k", method: "POST", bodies: []string{"a", "b"}, want: `"status":`}
+	if size, err := check(context.Background(), srv.URL, k); err != nil || size != (12+23)/2 {
+		t.Errorf("check = %d, %v; want %d", size, err, (12+23)/2)
+	}
+	k.bodies = append(k.bodies, "bad")
+	if _, err := check(context.Background(), srv.URL, k); err == nil || !strings.Contains(err.Error(), `"error"`) {
+		t.Errorf("a wrong answer: %v", err)
+	}
+}
+
+// listDIDs pages through the node's DIDs until it has n or there are no
+// more.
+func TestListDIDs(t *testing.T) {
+	var all []string
+	for i := range 600 {
+		all = append(all, fmt.Sprint("did:elastos:i", i))
+	}
+	held := all
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Params struct{ Skip, Limit int } `json:"params"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		var docs []map[string]string
+		for _, d := range held[min(req.Params.Skip, len(held)):min(req.Params.Skip+req.Params.Limit, len(held))] {
+			docs = append(docs, map[string]string{"id": d})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"result": map[string]any{"document": docs}})
+	}))
+	defer srv.Close()
+	for _, c := range []struct{ n, want int }{{1, 1}, {256, 256}, {500, 500}, {1000, 600}} {
+		got, err := listDIDs(context.Background(), srv.URL, c.n)
+		if err != nil || !slices.Equal(got, all[:c.want]) {
+			t.Errorf("listDIDs(%d): %d DIDs, %v; want the first %d", c.n, len(got), err, c.want)
+		}
+	}
+	held = nil
+	if _, err := listDIDs(context.Background(), srv.URL, 10); err == nil || !strings.Contains(err.Error(), "no DIDs") {
+		t.Errorf("a chain without DIDs: %v", err)
 	}
 }

@@ -9,7 +9,11 @@
 //
 // Usage (make loadbench runs it with the defaults):
 //
-//	loadbench [-node BIN] [-datadir DIR] [-duration 10s] [-rounds 2] [-threads 2] [-connections 32] [-kinds k1,k2] [-json]
+//	loadbench [-node BIN] [-datadir DIR] [-duration 10s] [-rounds 2] [-threads 2] [-connections 32] [-dids 256] [-kinds k1,k2] [-sized-ref] [-json]
+//
+// With -sized-ref the reference pads its answer to the mean size of the
+// node's answers to each kind, so that the ratios show what the node's
+// work costs apart from what writing a large answer costs any server.
 //
 // Without -node it builds ./cmd/didlight from the checkout. Without -datadir
 // the node serves the demo chain in memory (--mem --demo); with it, the
@@ -60,8 +64,10 @@ type options struct {
 	node, datadir string
 	load          load
 	rounds        int
+	dids          int
 	kinds         string
 	versus        string
+	sizedRef      bool
 	json          bool
 }
 
@@ -75,8 +81,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.rounds, "rounds", 2, "rounds; each runs every kind against the node, then the reference")
 	fs.IntVar(&o.load.threads, "threads", 2, "wrk threads")
 	fs.IntVar(&o.load.connections, "connections", 32, "wrk connections, shared by its threads")
+	fs.IntVar(&o.dids, "dids", 256, "how many of the chain's DIDs the resolve kinds cycle through; the node keeps 32 MB of resolve answers, so more than about 10 000 measure answers mostly built anew")
 	fs.StringVar(&o.kinds, "kinds", "", "comma-separated request kinds to run (default all: resolvedid, resolvedid-all, query, height, w3c)")
 	fs.StringVar(&o.versus, "versus", "", "also compare each kind's node figures with this kind's, measured in the same run (say resolvedid)")
+	fs.BoolVar(&o.sizedRef, "sized-ref", false, "the reference pads its answer to each kind's node answer size (asked in a header sent to both), so that the ratios leave out what size costs")
 	fs.BoolVar(&o.json, "json", false, "print the measurements as JSON instead of tables")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -88,6 +96,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, fmt.Errorf("-duration %v: want at least 1s", o.load.duration)
 	case o.rounds < 1:
 		return o, fmt.Errorf("-rounds %d: want at least 1", o.rounds)
+	case o.dids < 1:
+		return o, fmt.Errorf("-dids %d: want at least 1", o.dids)
 	case o.load.threads < 1 || o.load.connections < o.load.threads:
 		return o, fmt.Errorf("-threads %d -connections %d: want threads ≥ 1 and connections ≥ threads", o.load.threads, o.load.connections)
 	}
@@ -137,7 +147,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer ref.stop()
 
-	dids, err := listDIDs(ctx, node.urls["JSON-RPC"])
+	dids, err := listDIDs(ctx, node.urls["JSON-RPC"], o.dids)
 	if err != nil {
 		return fail(err)
 	}
@@ -154,8 +164,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := check(ctx, n.String(), k); err != nil {
+		size, err := check(ctx, n.String(), k)
+		if err != nil {
 			return fail(err)
+		}
+		if o.sizedRef {
+			ks[i].refSize = size
 		}
 		urls[i] = [2]*url.URL{n, r}
 	}
@@ -281,6 +295,7 @@ type measurement struct {
 	Kind      string        `json:"kind"`
 	Server    string        `json:"server"` // "node" or "ref"
 	Requests  int64         `json:"requests"`
+	Size      int64         `json:"bytes_per_answer"` // as wrk read it: body and headers
 	Rate      float64       `json:"req_per_s"`
 	P50       time.Duration `json:"p50_ns"`
 	P99       time.Duration `json:"p99_ns"`
@@ -307,7 +322,7 @@ func measure(ctx context.Context, dir string, s *server, target *url.URL, k kind
 	if r.sockErrors > 0 || r.statusErrors > 0 {
 		return measurement{}, fmt.Errorf("%s %s: %d socket errors and %d error statuses in %d requests", s.name, k.name, r.sockErrors, r.statusErrors, r.requests)
 	}
-	return measurement{Kind: k.name, Server: s.name, Requests: r.requests, Rate: r.rate(), P50: r.p50, P99: r.p99,
+	return measurement{Kind: k.name, Server: s.name, Requests: r.requests, Size: r.bytes / r.requests, Rate: r.rate(), P50: r.p50, P99: r.p99,
 		CPUPerReq: (after - before) / time.Duration(r.requests), cpu: after - before, elapsed: r.elapsed}, nil
 }
 

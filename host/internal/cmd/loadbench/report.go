@@ -17,6 +17,7 @@ type ratio struct {
 	NodeP50       time.Duration `json:"node_p50_ns"`
 	NodeP99       time.Duration `json:"node_p99_ns"`
 	NodeCPUPerReq time.Duration `json:"node_cpu_per_req_ns"`
+	NodeSize      int64         `json:"node_bytes_per_answer"`
 	Rate          float64       `json:"req_per_s_ratio"` // node ÷ reference: above 1 is faster
 	P50           float64       `json:"p50_ratio"`       // node ÷ reference: above 1 is slower
 	P99           float64       `json:"p99_ratio"`
@@ -26,6 +27,7 @@ type ratio struct {
 // total is a server's runs of one kind added up.
 type total struct {
 	requests     int64
+	bytes        int64 // answers' sizes added up
 	cpu, elapsed time.Duration
 	p50, p99     time.Duration // sums over the runs
 	runs         int
@@ -33,6 +35,7 @@ type total struct {
 
 func (t *total) add(m measurement) {
 	t.requests += m.Requests
+	t.bytes += m.Size * m.Requests
 	t.cpu += m.cpu
 	t.elapsed += m.elapsed
 	t.p50 += m.P50
@@ -63,7 +66,7 @@ func summarize(runs []measurement, ks []kind) []ratio {
 		if node.runs == 0 || ref.runs == 0 {
 			continue
 		}
-		out = append(out, ratio{Kind: k.name, NodeRate: node.rate(), NodeP50: node.meanP50(), NodeP99: node.meanP99(), NodeCPUPerReq: node.cpuPerReq(),
+		out = append(out, ratio{Kind: k.name, NodeRate: node.rate(), NodeP50: node.meanP50(), NodeP99: node.meanP99(), NodeCPUPerReq: node.cpuPerReq(), NodeSize: node.bytes / node.requests,
 			Rate: node.rate() / ref.rate(), P50: div(node.meanP50(), ref.meanP50()), P99: div(node.meanP99(), ref.meanP99()),
 			CPUPerReq: div(node.cpuPerReq(), ref.cpuPerReq())})
 	}
@@ -73,16 +76,16 @@ func summarize(runs []measurement, ks []kind) []ratio {
 // printReport writes every run, then the summary of ratios.
 func printReport(w io.Writer, runs []measurement, sum []ratio) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "round\tkind\tserver\treq/s\tp50\tp99\tserver CPU/req\t")
+	fmt.Fprintln(tw, "round\tkind\tserver\treq/s\tp50\tp99\tserver CPU/req\tbytes/answer\t")
 	for _, m := range runs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f\t%v\t%v\t%v\t\n", m.Round, m.Kind, m.Server, m.Rate, round(m.P50), round(m.P99), round(m.CPUPerReq))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f\t%v\t%v\t%v\t%d\t\n", m.Round, m.Kind, m.Server, m.Rate, round(m.P50), round(m.P99), round(m.CPUPerReq), m.Size)
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
-	fmt.Fprintln(tw, "kind\tnode req/s\tp50\tp99\tCPU/req\t÷ ref: req/s\tp50\tp99\tCPU/req\t")
+	fmt.Fprintln(tw, "kind\tnode req/s\tp50\tp99\tCPU/req\tbytes/answer\t÷ ref: req/s\tp50\tp99\tCPU/req\t")
 	for _, r := range sum {
-		fmt.Fprintf(tw, "%s\t%.0f\t%v\t%v\t%v\t%.2f\t%.2f\t%.2f\t%.2f\t\n", r.Kind, r.NodeRate, round(r.NodeP50), round(r.NodeP99), round(r.NodeCPUPerReq),
-			r.Rate, r.P50, r.P99, r.CPUPerReq)
+		fmt.Fprintf(tw, "%s\t%.0f\t%v\t%v\t%v\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t\n", r.Kind, r.NodeRate, round(r.NodeP50), round(r.NodeP99), round(r.NodeCPUPerReq),
+			r.NodeSize, r.Rate, r.P50, r.P99, r.CPUPerReq)
 	}
 	tw.Flush()
 }

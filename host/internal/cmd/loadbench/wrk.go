@@ -20,6 +20,7 @@ type load struct {
 // wrkResult is what one wrk run measured, as its done() hook reports it.
 type wrkResult struct {
 	requests     int64
+	bytes        int64 // read from the server: answers with their headers
 	elapsed      time.Duration
 	p50, p99     time.Duration
 	sockErrors   int64 // connect, read, write and timeout errors
@@ -37,7 +38,7 @@ func (r wrkResult) rate() float64 { return float64(r.requests) / r.elapsed.Secon
 // escaping.
 func wrkScript(k kind, path string) (string, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "local method, path = %q, %q\n", k.method, path)
+	fmt.Fprintf(&b, "local method, path, size = %q, %q, %q\n", k.method, path, fmt.Sprint(k.refSize))
 	for _, list := range []struct {
 		name  string
 		items []string
@@ -53,15 +54,21 @@ func wrkScript(k kind, path string) (string, error) {
 	}
 	// Requests are formatted in init, once wrk has set the Host header.
 	b.WriteString(`local reqs, i = {}, 0
+local function headers(json)
+  local h = {}
+  if json then h["Content-Type"] = "application/json" end
+  if size ~= "0" then h["` + sizeHeader + `"] = size end
+  return h
+end
 init = function(args)
   for n, p in ipairs(paths) do
-    reqs[n] = wrk.format(method, path .. p)
+    reqs[n] = wrk.format(method, path .. p, headers(false))
   end
   for n, body in ipairs(bodies) do
     if body == "" then
-      reqs[n] = wrk.format(method, path)
+      reqs[n] = wrk.format(method, path, headers(false))
     else
-      reqs[n] = wrk.format(method, path, {["Content-Type"] = "application/json"}, body)
+      reqs[n] = wrk.format(method, path, headers(true), body)
     end
   end
 end
@@ -71,8 +78,8 @@ request = function()
 end
 done = function(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format("loadbench requests=%d duration_us=%d p50_us=%d p99_us=%d sock_errors=%d status_errors=%d\n",
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+  io.write(string.format("loadbench requests=%d bytes=%d duration_us=%d p50_us=%d p99_us=%d sock_errors=%d status_errors=%d\n",
+    summary.requests, summary.bytes, summary.duration, latency:percentile(50), latency:percentile(99),
     e.connect + e.read + e.write + e.timeout, e.status))
 end
 `)
@@ -109,8 +116,8 @@ func parseWrk(out string) (wrkResult, error) {
 		}
 		var r wrkResult
 		var dur, p50, p99 int64
-		_, err := fmt.Sscanf(rest, "requests=%d duration_us=%d p50_us=%d p99_us=%d sock_errors=%d status_errors=%d",
-			&r.requests, &dur, &p50, &p99, &r.sockErrors, &r.statusErrors)
+		_, err := fmt.Sscanf(rest, "requests=%d bytes=%d duration_us=%d p50_us=%d p99_us=%d sock_errors=%d status_errors=%d",
+			&r.requests, &r.bytes, &dur, &p50, &p99, &r.sockErrors, &r.statusErrors)
 		if err != nil {
 			return wrkResult{}, fmt.Errorf("wrk's summary %q: %v", rest, err)
 		}

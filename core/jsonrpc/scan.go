@@ -1,0 +1,146 @@
+package jsonrpc
+
+import "encoding/json"
+
+// A request body is checked once (json.Valid) and then split by the small
+// scanner below, which may assume valid JSON: it finds where values end
+// and leaves them raw, as json.RawMessage does, but builds no map and no
+// copy. A server reads every body this way, so it matters: decoding the
+// envelope and the params into encoding/json maps took 16% of the node's
+// CPU under loadbench's resolvedid load, two fifths of what the handler
+// cost (docs/benchmarks.md). FuzzMembers holds it to encoding/json's
+// answers.
+
+// members returns the members of obj, a valid JSON object, in order: each
+// name as encoding/json unescapes it, and its value's raw JSON (both parts
+// of obj, not copies, but for a name with escapes). Names may repeat;
+// encoding/json keeps the last.
+func members(obj []byte) []member {
+	out := make([]member, 0, 4) // a request's: jsonrpc, id, method, params
+	items(obj, '}', func(i int) int {
+		end := skipString(obj, i)
+		name := unquote(obj[i:end])
+		i = skipSpace(obj, skipSpace(obj, end)+1) // past ':'
+		end = skipValue(obj, i)
+		out = append(out, member{name, obj[i:end]})
+		return end
+	})
+	return out
+}
+
+// member is a member of a JSON object: its name and its raw value.
+type member struct {
+	name  []byte
+	value json.RawMessage
+}
+
+// lastMember returns the value of the last member named name, as
+// encoding/json's map would hold it, and whether there is one.
+func lastMember(ms []member, name string) (json.RawMessage, bool) {
+	for i := len(ms) - 1; i >= 0; i-- {
+		if string(ms[i].name) == name {
+			return ms[i].value, true
+		}
+	}
+	return nil, false
+}
+
+// elements returns the raw JSON of each element of arr, a valid JSON array.
+func elements(arr []byte) []json.RawMessage {
+	var out []json.RawMessage
+	items(arr, ']', func(i int) int {
+		end := skipValue(arr, i)
+		out = append(out, json.RawMessage(arr[i:end]))
+		return end
+	})
+	return out
+}
+
+// items calls item with the index of each member or element of b, a valid
+// JSON object or array that close ends; item returns the index just past
+// it.
+func items(b []byte, close byte, item func(i int) int) {
+	i := skipSpace(b, 0) + 1 // past the opening bracket
+	for {
+		if i = skipSpace(b, i); b[i] == close {
+			return
+		}
+		if i = skipSpace(b, item(i)); b[i] == close {
+			return
+		}
+		i++ // past ','
+	}
+}
+
+// unquote returns the string a valid JSON string literal s holds. Plain
+// ASCII without escapes is the common case and is cut out of s directly;
+// the rest is left to encoding/json, which also replaces invalid UTF-8.
+func unquote(s []byte) []byte {
+	plain := true
+	for _, c := range s[1 : len(s)-1] {
+		if c == '\\' || c >= 0x80 {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s[1 : len(s)-1]
+	}
+	var v string
+	json.Unmarshal(s, &v) // valid JSON: cannot fail
+	return []byte(v)
+}
+
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON whitespace.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just past the string literal at b[i].
+func skipString(b []byte, i int) int {
+	for i++; b[i] != '"'; i++ {
+		if b[i] == '\\' {
+			i++
+		}
+	}
+	return i + 1
+}
+
+// skipValue returns the index just past the valid JSON value at b[i].
+func skipValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; ; i++ {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+	}
+	for i < len(b) && !isDelimiter(b[i]) {
+		i++
+	}
+	return i
+}
+
+// isDelimiter reports whether c ends a number or a literal.
+func isDelimiter(c byte) bool {
+	switch c {
+	case ',', '}', ']', ' ', '\t', '\n', '\r':
+		return true
+	}
+	return false
+}

@@ -1,0 +1,88 @@
+package jsonrpc
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestMembers(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []member
+	}{
+		{`{}`, []member{}},
+		{` { } `, []member{}},
+		{`{"a":1}`, []member{{[]byte("a"), json.RawMessage(`1`)}}},
+		{"{ \"a\" :\t[1, {\"b\":\"]}\"}] ,\n\"c\":\"x\\\"y\" , \"d\":null,\"e\":-1.5e3}",
+			[]member{{[]byte("a"), json.RawMessage(`[1, {"b":"]}"}]`)}, {[]byte("c"), json.RawMessage(`"x\"y"`)}, {[]byte("d"), json.RawMessage(`null`)}, {[]byte("e"), json.RawMessage(`-1.5e3`)}}},
+		{`{"m\u0065thod":"x","\"":true}`, []member{{[]byte("method"), json.RawMessage(`"x"`)}, {[]byte(`"`), json.RawMessage(`true`)}}},
+		{`{"a":1,"a":{"z":[]}}`, []member{{[]byte("a"), json.RawMessage(`1`)}, {[]byte("a"), json.RawMessage(`{"z":[]}`)}}},
+	} {
+		got := members([]byte(c.in))
+		if diff := cmp.Diff(c.want, got, cmp.AllowUnexported(member{})); diff != "" {
+			t.Errorf("members(%s) (-want +got):\n%s", c.in, diff)
+		}
+	}
+	if v, ok := lastMember(members([]byte(`{"a":1,"b":2,"a":3}`)), "a"); !ok || string(v) != "3" {
+		t.Errorf("lastMember a = %s, %v; want 3 (encoding/json keeps the last)", v, ok)
+	}
+	if _, ok := lastMember(members([]byte(`{"a":1}`)), "A"); ok {
+		t.Error("lastMember matched a name in another case")
+	}
+}
+
+func TestElements(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []json.RawMessage
+	}{
+		{`[]`, nil},
+		{` [ ] `, nil},
+		{`[1]`, []json.RawMessage{json.RawMessage(`1`)}},
+		{"[ {\"a\":[\"[\"]} ,\n true,\"\\\\\",[[]] ]", []json.RawMessage{json.RawMessage(`{"a":["["]}`), json.RawMessage(`true`), json.RawMessage(`"\\"`), json.RawMessage(`[[]]`)}},
+	} {
+		if diff := cmp.Diff(c.want, elements([]byte(c.in))); diff != "" {
+			t.Errorf("elements(%s) (-want +got):\n%s", c.in, diff)
+		}
+	}
+}
+
+// The scanner splits valid JSON exactly as encoding/json does: an object
+// into the members its map holds (the last of a repeated name), an array
+// into its elements.
+func FuzzMembers(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","method":"resolvedid","params":{"did":"x","all":false},"id":1}`,
+		`[{"a":"]"},"\"",1e5,null]`, `{"a\u00e9\ud800":1,"a":2}`, "{\"\xff\":1}", `null`, ` [ ] `,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if !json.Valid(in) {
+			return
+		}
+		switch in[skipSpace(in, 0)] {
+		case '{':
+			var obj map[string]json.RawMessage
+			json.Unmarshal(in, &obj) // cannot fail: valid
+			got := map[string]json.RawMessage{}
+			for _, m := range members(in) {
+				got[string(m.name)] = m.value
+			}
+			if diff := cmp.Diff(obj, got); diff != "" {
+				t.Fatalf("members(%q) (-encoding/json +scanner):\n%s", in, diff)
+			}
+		case '[':
+			var arr []json.RawMessage
+			json.Unmarshal(in, &arr) // cannot fail: valid
+			if diff := cmp.Diff(arr, elements(in), cmpEmpty); diff != "" {
+				t.Fatalf("elements(%q) (-encoding/json +scanner):\n%s", in, diff)
+			}
+		}
+	})
+}
+
+// cmpEmpty takes an empty slice and nil as equal.
+var cmpEmpty = cmp.FilterValues(func(a, b []json.RawMessage) bool { return len(a) == 0 && len(b) == 0 }, cmp.Ignore())
