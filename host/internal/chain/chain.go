@@ -37,6 +37,14 @@ type Config struct {
 }
 
 // Chain is an open chain. Its methods are safe for concurrent use.
+//
+// Locks, and the order they are taken in: mining (making a block, and the
+// devnet controls) or funding (SubmitRequest choosing dev outputs), never
+// both; then mu (the tip and what moves with it); then pool.mu (the
+// mempool, which Stats reads under mu). The rest are leaves, held only
+// around their own state and never while another is taken: persist.mu
+// (the commit queue; a commit runs with it released), subs.mu, docs.mu
+// and answers.mu.
 type Chain struct {
 	db        store.DB
 	params    ledger.Params
