@@ -94,8 +94,12 @@ func runGroup(group, summary string, verbs []subcommand, args []string, stdout, 
 	e := newEnv(stdout, stderr)
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprintf(stdout, "Usage: didlight %s <verb> [flags]\n\n%s\n\nVerbs:\n", group, summary)
+		width := 0
 		for _, v := range verbs {
-			fmt.Fprintf(stdout, "  %-11s %s\n", v.name, v.summary)
+			width = max(width, len(v.name))
+		}
+		for _, v := range verbs {
+			fmt.Fprintf(stdout, "  %-*s  %s\n", width, v.name, v.summary)
 		}
 		fmt.Fprintf(stdout, "\nRun \"didlight %s <verb> -h\" for its flags and examples.\n", group)
 		return exitOK
