@@ -90,6 +90,13 @@ func (c *Chain) Confirm(h ela.Hash) (*ela.Confirm, error) {
 // Tx returns a transaction of the chain or of the mempool, with what the
 // chain knows of it (the zero context for a pooled one), or ErrNotFound.
 func (c *Chain) Tx(h ela.Hash) (*ela.Tx, ela.TxContext, error) {
+	// The mempool first: a transaction leaves it only once the block that
+	// holds it is stored, so a store read begun after a miss sees that
+	// block. Read the other way round, a block stored between the two
+	// reads hid a transaction from both.
+	if pooled, ok := c.pool.get(h); ok {
+		return pooled, ela.TxContext{}, nil
+	}
 	var t *ela.Tx
 	var ctx ela.TxContext
 	err := c.view(func(s snapshot) error {
@@ -109,11 +116,6 @@ func (c *Chain) Tx(h ela.Hash) (*ela.Tx, ela.TxContext, error) {
 		ctx = ela.TxContext{BlockHash: b.Hash, Confirmations: tip.Height - rec.Height + 1, BlockTime: b.Header.Timestamp}
 		return nil
 	})
-	if errors.Is(err, ErrNotFound) {
-		if pooled, ok := c.pool.get(h); ok {
-			return pooled, ela.TxContext{}, nil
-		}
-	}
 	return t, ctx, err
 }
 
