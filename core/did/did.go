@@ -28,7 +28,7 @@ type DID struct {
 // 256 (Elastos.DID.Native.SDK src/did.h and include/ela_did.h,
 // ELA_MAX_DID_LEN, ELA_MAX_DIDURL_LEN), and a standard DID's id is 34.
 const (
-	MaxDIDLength = 256 // a DID, in full form or as its bare id
+	MaxDIDLength = 256 // a DID in full form (a bare id is measured as such)
 	MaxURLLength = 512 // a DID URL, such as a key or credential id
 )
 
@@ -45,7 +45,8 @@ func tooLong(what, s string, limit int) error {
 
 // Parse reads a DID in full form (did:elastos:<id>) or as the bare
 // method-specific id. Surrounding whitespace is ignored, as by the SDKs.
-// A DID over MaxDIDLength bytes is refused before it is read.
+// A DID over MaxDIDLength bytes is refused before it is read, and so is a
+// bare id whose full form would be.
 func Parse(s string) (DID, error) { return parseDID(s, true) }
 
 // parseFull reads a DID in full form only, as documents write them.
@@ -60,6 +61,11 @@ func parseDID(s string, bare bool) (DID, error) {
 	d, err := readDID(trim(s), bare)
 	if err != nil {
 		return DID{}, fmt.Errorf("did: %s: %w", excerpt.Quote(s), err)
+	}
+	// A bare id is measured in its full form: what Parse returns must read
+	// back from its String.
+	if n := len(prefix) + len(d.id); n > MaxDIDLength {
+		return DID{}, fmt.Errorf("did: DID %s is %d bytes in full form: %w (at most %d)", excerpt.Quote(s), n, ErrTooLong, MaxDIDLength)
 	}
 	return d, nil
 }

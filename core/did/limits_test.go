@@ -20,6 +20,10 @@ func TestIdentifierLimits(t *testing.T) {
 	}{
 		{"Parse", func(s string) error { _, err := Parse(s); return err },
 			full(MaxDIDLength), []string{full(MaxDIDLength + 1), id(MaxDIDLength + 1), full(512 << 10), " " + full(MaxDIDLength)}},
+		// A bare id is measured in its full form: what Parse returns must
+		// read back from its String.
+		{"Parse bare", func(s string) error { _, err := Parse(s); return err },
+			id(MaxDIDLength - len(prefix)), []string{id(MaxDIDLength - len(prefix) + 1)}},
 		{"parseFull", func(s string) error { _, err := parseFull(s); return err },
 			full(MaxDIDLength), []string{full(MaxDIDLength + 1)}},
 		{"ParseURL", func(s string) error { _, err := ParseURL(s, DID{}); return err },
