@@ -99,6 +99,10 @@ func TestParseURL(t *testing.T) {
 		{"#k", DID{}, URL{Fragment: "k"}, "#k"},
 		{"did:elastos:foo/a/b%20c/?x=1&y#f", DID{}, URL{DID: base, Path: "/a/b%20c/", Query: "x=1&y", Fragment: "f"}, "did:elastos:foo/a/b%20c/?x=1&y#f"},
 		{"?a=1&b=2&a=3&c=4=5", base, URL{DID: base, Query: "a=3&b=2&c"}, "did:elastos:foo?a=3&b=2&c"},
+		// An empty value may stand anywhere, as the canonical form may move
+		// it from the end (FuzzParseURL found "?x&a&y&a=").
+		{"?x&a&y&a=", base, URL{DID: base, Query: "x&a=&y"}, "did:elastos:foo?x&a=&y"},
+		{"?a=&b=1", base, URL{DID: base, Query: "a=&b=1"}, "did:elastos:foo?a=&b=1"},
 		{"/path", base, URL{DID: base, Path: "/path"}, "did:elastos:foo/path"},
 	} {
 		u, err := ParseURL(tc.in, tc.base)
@@ -118,6 +122,9 @@ func TestParseURL(t *testing.T) {
 		{"#a#b", `invalid character '#'`},
 		{"did:elastos:foo//x", `path: empty token before '/'`},
 		{"did:elastos:foo?&a", `query: empty token before '&'`},
+		{"did:elastos:foo?a&&b", `query: empty token before '&'`},
+		{"did:elastos:foo?=a", `query: empty token before '='`},
+		{"did:elastos:foo?a==b", `query: empty token before '='`},
 		{"did:elastos:foo#%4", `invalid %-escape`},
 		{"did:elastos:foo#%zz", `invalid %-escape`},
 		{"did:other:foo#k", `method "other"`},

@@ -89,17 +89,19 @@ func indexAnyFrom(s string, from int, chars string) int {
 }
 
 // checkTokens checks tokens separated by any of seps. An empty token is
-// allowed only at the end.
+// allowed at the end, and as a query's empty value ("a=&b"), which a
+// query's canonical form may put anywhere.
 func checkTokens(s, seps string) error {
 	start := true
+	var prev byte // the separator before the current token
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case isSep(c, seps):
-			if start {
+			if start && !(prev == '=' && c == '&') {
 				return fmt.Errorf("empty token before %q at position %d of %s", c, i, excerpt.Quote(s))
 			}
-			start = true
+			start, prev = true, c
 			continue
 		case c == '%':
 			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
