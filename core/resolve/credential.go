@@ -107,15 +107,9 @@ const (
 // larger than CredentialListMax means CredentialListMax. A negative skip or
 // limit is an error (the chain answers it with invalid params).
 func CredentialPage(n, skip, limit int) (start, end int, err error) {
-	switch {
-	case skip < 0:
-		return 0, 0, fmt.Errorf("resolve: skip %d is negative", skip)
-	case limit < 0:
-		return 0, 0, fmt.Errorf("resolve: limit %d is negative", limit)
-	case limit == 0:
-		limit = CredentialListDefault
+	if skip, limit, err = page(skip, limit, CredentialListDefault, CredentialListMax); err != nil {
+		return 0, 0, fmt.Errorf("resolve: %w", err)
 	}
-	limit = min(limit, CredentialListMax)
 	start = min(skip, n)
 	return start, min(start+limit, n), nil
 }
