@@ -157,3 +157,14 @@ func asRule(err error) *RuleError {
 	}
 	return broken(RuleMalformed, err)
 }
+
+// Subject returns the key of what the operation changes, which at most one
+// pending operation may change at a time (ledger.Pool): the DID's key
+// (did.DID.Key) for a DID operation, the credential id's (did.URL.Key) for
+// a credential one.
+func (op *Op) Subject() string {
+	if op.Request.Header.Specification == SpecCredential {
+		return op.CredentialID.Key()
+	}
+	return op.DID.Key()
+}

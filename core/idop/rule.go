@@ -23,6 +23,7 @@ const (
 	RuleSignerKey     Rule = "signer-key"             // the request is signed by a key not allowed to sign it
 	RuleSignature     Rule = "signature"              // the request's signature does not verify
 	RuleLookup        Rule = "lookup"                 // looking a document up failed; the operation is not judged
+	RulePending       Rule = "pending"                // the DID or credential has another operation waiting for a block (ledger.Pool)
 
 	RuleCustomized Rule = "customized"  // a customized DID's document holds others' keys or authorization keys, or a standard DID is transferred
 	RuleTicket     Rule = "ticket"      // the transfer ticket is for another DID or transaction, or lacks the current controllers' proofs
