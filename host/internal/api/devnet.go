@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -84,7 +83,7 @@ func (s *Server) devSetNextBlockTime(_ context.Context, params json.RawMessage) 
 		return nil, perr
 	}
 	next, err := s.chain.SetNextBlockTime(t)
-	if errors.Is(err, chain.ErrBadTime) {
+	if err != nil && chain.KindOf(err) == chain.KindInvalid {
 		return nil, jsonrpc.InvalidParams(err.Error())
 	}
 	if err != nil {
@@ -114,7 +113,7 @@ func (s *Server) devReset(ctx context.Context, params json.RawMessage) (any, *js
 		}
 	}
 	err := s.resetAt(ctx, at)
-	if errors.Is(err, chain.ErrBadTime) {
+	if err != nil && chain.KindOf(err) == chain.KindInvalid {
 		return nil, jsonrpc.InvalidParams(err.Error())
 	}
 	if err != nil {
@@ -163,7 +162,7 @@ func (s *Server) devRevert(ctx context.Context, params json.RawMessage) (any, *j
 		return nil, perr
 	}
 	err := s.chain.Revert(ctx, id)
-	if errors.Is(err, chain.ErrUnknownSnapshot) {
+	if err != nil && chain.KindOf(err) == chain.KindInvalid {
 		return nil, jsonrpc.InvalidParams(fmt.Sprintf("no snapshot 0x%x: never taken, or dropped by a revert to it or to an earlier one", id))
 	}
 	if err != nil {

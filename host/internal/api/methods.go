@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -201,14 +200,13 @@ func nonNegative(skip, limit int, invalid func(string) *jsonrpc.Error) *jsonrpc.
 }
 
 // chainFailure reports a read the chain could not answer: parameters it
-// refuses (chain.ErrQuery) as invalid makes them, and anything else, a
-// failure of its store, as -32001 "Resolver internal error.", which is
-// logged.
+// refuses (chain.KindInvalid) as invalid makes them, and anything else,
+// as -32001 "Resolver internal error.", logged if the store failed.
 func (s *Server) chainFailure(method string, invalid func(string) *jsonrpc.Error, err error) *jsonrpc.Error {
-	switch {
-	case errors.Is(err, chain.ErrQuery):
+	switch chain.KindOf(err) {
+	case chain.KindInvalid:
 		return invalid(err.Error())
-	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+	case chain.KindStopped:
 		return jsonrpc.ResolverError("the request was cancelled: the client left or the node is stopping")
 	}
 	s.log.Error("resolver failed", "method", method, "err", err)

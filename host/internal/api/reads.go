@@ -100,7 +100,7 @@ func (s *Server) submit(ctx context.Context, raw []byte) (string, *restError) {
 // chainError maps a failed read: ErrNotFound to notFound with the detail
 // format says, anything else (the store failed) to 45002.
 func (s *Server) chainError(err error, notFound code, format string, args ...any) *restError {
-	if errors.Is(err, chain.ErrNotFound) {
+	if chain.KindOf(err) == chain.KindNotFound {
 		return fail(notFound, fmt.Sprintf(format, args...))
 	}
 	s.log.Error("read failed", "err", err)

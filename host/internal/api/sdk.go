@@ -61,9 +61,9 @@ func (s *Server) serveIDTx(w http.ResponseWriter, r *http.Request) {
 // writeSubmitError answers a request the chain did not mine: 400 when it
 // refused it, 504 when no block held it in time, 500 when the chain failed.
 func (s *Server) writeSubmitError(w http.ResponseWriter, err error) {
-	var reject *chain.RejectError
+	reject, rejected := errors.AsType[*chain.RejectError](err)
 	switch {
-	case errors.As(err, &reject):
+	case rejected:
 		writeJSON(w, http.StatusBadRequest, sdkError{Code: reject.Code, Message: err.Error(), Rule: idop.RuleOf(err)})
 	case errors.Is(err, context.DeadlineExceeded):
 		writeJSON(w, http.StatusGatewayTimeout, sdkError{Code: int(internalError),
@@ -98,7 +98,7 @@ func (s *Server) serveReset(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusForbidden, sdkError{Code: int(invalidMethod), Message: "only a devnet node can be reset"})
 	default:
 		err := s.resetAt(r.Context(), at)
-		if errors.Is(err, chain.ErrBadTime) {
+		if chain.KindOf(err) == chain.KindInvalid {
 			writeJSON(w, http.StatusBadRequest, sdkError{Code: int(invalidParams), Message: err.Error()})
 			return
 		}

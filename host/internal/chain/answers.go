@@ -2,7 +2,6 @@ package chain
 
 import (
 	"slices"
-	"sync"
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/resolve"
@@ -30,9 +29,8 @@ type answerKey struct {
 // tip's block time), so an answer kept for the tip the chain is at is the
 // answer a read would build. When the tip moves, the first answer built
 // at the new one empties the map; when the map holds answersBytes, it is
-// emptied too.
+// emptied too. Its owner, readCache, locks around it.
 type answers struct {
-	mu    sync.Mutex // guards the fields below
 	tip   ela.Hash
 	m     map[answerKey][]byte
 	bytes int
@@ -40,8 +38,6 @@ type answers struct {
 
 // get returns the answer to k kept for tip.
 func (a *answers) get(tip ela.Hash, k answerKey) ([]byte, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.tip != tip {
 		return nil, false
 	}
@@ -56,8 +52,6 @@ func (a *answers) put(tip ela.Hash, k answerKey, b []byte) {
 		return
 	}
 	n := len(k.did) + len(b)
-	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.tip != tip || a.bytes+n > answersBytes {
 		a.tip, a.m, a.bytes = tip, make(map[answerKey][]byte), 0
 	}

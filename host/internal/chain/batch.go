@@ -61,7 +61,7 @@ func (w *batch) spend(in ela.Input) error {
 	key := record.OutpointKey(in.TxID, in.Index)
 	v, ok := w.utxos.Get(key)
 	if !ok {
-		return fmt.Errorf("chain: spending %s:%d, which is not unspent: %w", in.TxID, in.Index, record.ErrCorrupt)
+		return fmt.Errorf("chain: spending %s:%d, which is not unspent: %w", in.TxID, in.Index, store.ErrCorrupt)
 	}
 	u, err := record.ParseUTXO(v)
 	if err != nil {
@@ -102,7 +102,7 @@ func (w *batch) addBalance(ph ela.ProgramHash, asset ela.Hash, d ela.Fixed64) er
 	bal += d
 	switch {
 	case bal < 0:
-		return fmt.Errorf("chain: the balance of %s would be %s: %w", ph, bal, record.ErrCorrupt)
+		return fmt.Errorf("chain: the balance of %s would be %s: %w", ph, bal, store.ErrCorrupt)
 	case bal == 0:
 		return w.bals.Delete(key)
 	}

@@ -239,7 +239,7 @@ func BenchmarkResolveDID(b *testing.B) {
 			i, start, cpu := 0, time.Now(), cputime.Now()
 			for b.Loop() {
 				if bench.built {
-					f.c.answers = answers{}
+					f.c.cache.answers = answers{}
 				}
 				if _, err := f.c.ResolveDID(dids[i%len(dids)], all); err != nil {
 					b.Fatal(err)

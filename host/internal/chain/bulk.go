@@ -32,7 +32,7 @@ func (c *Chain) MineTxs(ctx context.Context, txs [][]byte) (*ela.Block, error) {
 	defer c.mining.Unlock()
 	switch {
 	case c.isClosed():
-		return nil, ErrClosed
+		return nil, errClosed
 	case c.pool.len() > 0:
 		return nil, ErrPoolBusy
 	}

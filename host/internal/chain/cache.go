@@ -10,24 +10,59 @@ import (
 // docCacheSize bounds the parsed documents the chain keeps.
 const docCacheSize = 1 << 14
 
+// readCache owns what reads keep of what they built from the store:
+// parsed documents and resolve answers. mu guards both; it is a leaf,
+// held around the maps only.
+type readCache struct {
+	mu      sync.Mutex
+	docs    docCache
+	answers answers
+}
+
+// document returns the document published by transaction txid, if kept.
+func (r *readCache) document(txid ela.Hash) (*did.Document, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	doc, ok := r.docs.m[txid]
+	return doc, ok
+}
+
+// keepDocument keeps doc, published by transaction txid.
+func (r *readCache) keepDocument(txid ela.Hash, doc *did.Document) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.docs.put(txid, doc)
+}
+
+// answer returns the resolve answer to k kept for tip.
+func (r *readCache) answer(tip ela.Hash, k answerKey) ([]byte, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.answers.get(tip, k)
+}
+
+// keepAnswer keeps b, the answer to k built at tip (see answers.put).
+func (r *readCache) keepAnswer(tip ela.Hash, k answerKey, b []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.answers.put(tip, k, b)
+}
+
+// dropDocuments empties the documents kept, after a reset or revert.
+func (r *readCache) dropDocuments() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.docs.m = nil
+}
+
 // docCache keeps parsed documents by the transaction that published them:
 // a document in a block never changes, so an entry is never stale. When it
 // is full, an arbitrary half is dropped.
 type docCache struct {
-	mu sync.Mutex
-	m  map[ela.Hash]*did.Document
-}
-
-func (c *docCache) get(txid ela.Hash) (*did.Document, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	doc, ok := c.m[txid]
-	return doc, ok
+	m map[ela.Hash]*did.Document
 }
 
 func (c *docCache) put(txid ela.Hash, doc *did.Document) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.m == nil {
 		c.m = make(map[ela.Hash]*did.Document)
 	}
@@ -41,10 +76,4 @@ func (c *docCache) put(txid ela.Hash, doc *did.Document) {
 		}
 	}
 	c.m[txid] = doc
-}
-
-func (c *docCache) clear() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.m = nil
 }

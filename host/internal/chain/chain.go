@@ -38,13 +38,21 @@ type Config struct {
 
 // Chain is an open chain. Its methods are safe for concurrent use.
 //
-// Locks, and the order they are taken in: mining (making a block, and the
-// devnet controls) or funding (SubmitRequest choosing dev outputs), never
-// both; then mu (the tip and what moves with it); then pool.mu (the
-// mempool, which Stats reads under mu). The rest are leaves, held only
-// around their own state and never while another is taken: persist.mu
-// (the commit queue; a commit runs with it released), subs.mu, docs.mu
-// and answers.mu.
+// Its changing state has four owners, one lock each, taken in this order
+// (a holder of one may take a later one, never an earlier):
+//
+//  1. mining: the block producer. Held while a block is made (Mine, Run,
+//     MineTxs) or applied (Apply) and by the devnet controls; only its
+//     holder writes blocks, and it owns genesis and producer.
+//  2. mu: the head, as readers see it (the tip, the clock, the epoch,
+//     counts, closed), and the subscribers who hear when it moves.
+//  3. pool.mu: the mempool, with the commit queue of the transactions
+//     being stored and the dev outputs claimed for funding (mempool.go).
+//  4. cache.mu: documents and resolve answers reads keep (cache.go).
+//
+// pool.mu and cache.mu are leaves: no lock is taken while one is held.
+// A submitter's answer is sent from one place: mempool.answer for what
+// became of its transaction, groupCommit's settle for its mempool commit.
 type Chain struct {
 	db        store.DB
 	params    ledger.Params
@@ -61,6 +69,8 @@ type Chain struct {
 	follower  *follower // nil unless Config.Follower
 	room      blockRoom // what one block takes at most
 
+	mining sync.Mutex // the block producer (see above; lockControl takes it for the devnet controls)
+
 	mu        sync.RWMutex // guards the fields below
 	tip       record.Tip
 	tipHeader ela.Header
@@ -68,19 +78,15 @@ type Chain struct {
 	epoch     uint64
 	txnCount  uint64
 	closed    bool
+	subs      subscribers
+
+	pool  *mempool
+	cache readCache
 
 	received  atomic.Uint64 // transactions SubmitTx was given
 	admitting atomic.Int64  // SubmitTx calls under way
-
-	pool    *mempool
-	persist groupCommit[*entry]
-	mining  sync.Mutex // held while a block is made, and by the devnet controls (lockControl)
-	funding sync.Mutex // held while SubmitRequest picks the dev outputs to spend
-	docs    docCache
-	answers answers // resolve answers at the tip
-	subs    subscribers
-	wake    chan struct{} // tells Run that transactions arrived
-	done    chan struct{} // closed by Close
+	wake      chan struct{} // tells Run that transactions arrived
+	done      chan struct{} // closed by Close
 }
 
 // Open opens the chain kept in cfg.DB. An empty store gets the genesis
@@ -98,8 +104,7 @@ func Open(cfg Config) (*Chain, error) {
 	if err := c.db.View(c.load); err != nil {
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
-	c.pool = newMempool(cfg.MempoolSize, cfg.MempoolBytes, c.position())
-	c.persist = groupCommit[*entry]{commit: c.commitPool, coming: c.admissions, gatherWait: gatherWait, wake: make(chan struct{}, 1)}
+	c.pool = newMempool(cfg.MempoolSize, cfg.MempoolBytes, c.position(), c.commitPool, c.admissions)
 	if err := c.reloadPool(); err != nil {
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
@@ -241,7 +246,7 @@ func (c *Chain) load(tx store.Tx) error {
 	}
 	v, ok := getMeta(tx, metaNodeID)
 	if !ok || len(v) != 8 {
-		return fmt.Errorf("chain: the node id is missing: %w", record.ErrCorrupt)
+		return fmt.Errorf("chain: the node id is missing: %w", store.ErrCorrupt)
 	}
 	c.nodeID = binary.BigEndian.Uint64(v)
 	c.setHead(h)
@@ -314,8 +319,8 @@ func (c *Chain) confirm(h ela.Hash) *ela.Confirm {
 	return cf
 }
 
-// Close stops the chain: later calls fail with ErrClosed, Run returns,
-// SubmitRequest callers still waiting get ErrClosed (their transactions
+// Close stops the chain: later calls fail with an error wrapping store.ErrClosed, Run returns,
+// SubmitRequest callers still waiting get it too (their transactions
 // stay in the stored mempool), and Close waits for a block being made. It
 // does not close the store, which the caller may close once Close has
 // returned.
@@ -327,13 +332,11 @@ func (c *Chain) Close() error {
 	}
 	c.closed = true
 	close(c.done)
+	c.subs.closeAll()
 	c.mu.Unlock()
 	c.mining.Lock()
 	defer c.mining.Unlock()
-	for _, e := range c.pool.entries() {
-		e.done <- ErrClosed
-	}
-	c.subs.closeAll()
+	c.pool.close()
 	return nil
 }
 

@@ -71,7 +71,7 @@ func readBegan(tx store.Tx) (began, error) {
 		return began{}, err
 	}
 	if err := ledger.CheckGenesisTime(int64(t)); err != nil {
-		return began{}, fmt.Errorf("chain: meta %s: %v: %w", metaGenesisTime, err, record.ErrCorrupt)
+		return began{}, fmt.Errorf("chain: meta %s: %v: %w", metaGenesisTime, err, store.ErrCorrupt)
 	}
 	return began{at: time.Unix(int64(t), 0).UTC(), asked: true}, nil
 }

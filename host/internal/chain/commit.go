@@ -29,9 +29,9 @@ type groupCommit[T any] struct {
 	gatherWait time.Duration
 	wake       chan struct{} // an item queued, a caller stopped coming, or a hold began
 
-	mu    sync.Mutex
-	busy  bool // a caller is committing
-	held  bool // between hold and take
+	mu    *sync.Mutex // the owner's lock (the mempool's), which guards the fields below
+	busy  bool        // a caller is committing
+	held  bool        // between hold and take
 	queue []pending[T]
 }
 
@@ -65,7 +65,7 @@ func (g *groupCommit[T]) do(item T) error {
 		}
 		err := g.commit(items)
 		for _, p := range batch {
-			p.done <- err
+			p.settle(err)
 		}
 		g.mu.Lock()
 	}
@@ -118,10 +118,16 @@ func (g *groupCommit[T]) hold() {
 func (g *groupCommit[T]) take() []pending[T] {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	return g.takeLocked()
+}
+
+// takeLocked is take with g.mu held.
+func (g *groupCommit[T]) takeLocked() []pending[T] {
 	q := g.queue
 	g.queue, g.held = nil, false
 	return q
 }
 
-// settle tells the caller waiting for a taken item what became of it.
+// settle tells the caller waiting for an item what became of it: the one
+// place a commit's answer is sent from.
 func (p pending[T]) settle(err error) { p.done <- err }

@@ -24,7 +24,7 @@ import (
 func TestGroupCommitHold(t *testing.T) {
 	release := make(chan struct{})
 	var committed [][]int
-	g := groupCommit[int]{commit: func(items []int) error {
+	g := groupCommit[int]{mu: new(sync.Mutex), commit: func(items []int) error {
 		committed = append(committed, slices.Clone(items))
 		<-release
 		return nil
@@ -140,16 +140,16 @@ func TestBlockRefusesQueued(t *testing.T) {
 // the channel gets SubmitTx's error.
 func submitHeld(f *fixture, raw []byte) <-chan error {
 	f.t.Helper()
-	f.c.persist.hold()
+	f.c.pool.persist.hold()
 	errc := make(chan error, 1)
 	go func() {
 		_, err := f.c.SubmitTx(raw)
 		errc <- err
 	}()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
-		f.c.persist.mu.Lock()
-		n := len(f.c.persist.queue)
-		f.c.persist.mu.Unlock()
+		f.c.pool.persist.mu.Lock()
+		n := len(f.c.pool.persist.queue)
+		f.c.pool.persist.mu.Unlock()
 		if n == 1 {
 			return errc
 		}
@@ -307,6 +307,7 @@ func TestGroupCommitGathers(t *testing.T) {
 	var committed [][]int
 	var coming atomic.Int64
 	g := groupCommit[int]{
+		mu: new(sync.Mutex),
 		commit: func(items []int) error {
 			mu.Lock()
 			defer mu.Unlock()

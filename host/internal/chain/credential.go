@@ -57,7 +57,7 @@ func (c *Chain) ListCredentials(d did.DID, skip, limit int) ([]byte, error) {
 		for _, text := range all[start:end] {
 			id, err := did.ParseURL(text, did.DID{})
 			if err != nil {
-				return fmt.Errorf("chain: a stored credential id %q: %w: %v", text, record.ErrCorrupt, err)
+				return fmt.Errorf("chain: a stored credential id %q: %w: %v", text, store.ErrCorrupt, err)
 			}
 			ids = append(ids, id)
 		}
@@ -98,7 +98,7 @@ func (s snapshot) credentialState(key string) (*idop.CredentialState, error) {
 	for _, text := range rec.Revokers {
 		d, err := did.Parse(text)
 		if err != nil {
-			return nil, fmt.Errorf("chain: credential %s: revoker %q: %w: %v", key, text, record.ErrCorrupt, err)
+			return nil, fmt.Errorf("chain: credential %s: revoker %q: %w: %v", key, text, store.ErrCorrupt, err)
 		}
 		st.Revokers = append(st.Revokers, d)
 	}
@@ -107,7 +107,7 @@ func (s snapshot) credentialState(key string) (*idop.CredentialState, error) {
 	}
 	v, ok := bucket(s.tx, bucketCredHist).Get(record.HistoryKey(key, rec.DeclHeight, rec.DeclPos))
 	if !ok {
-		return nil, fmt.Errorf("chain: credential %s has no declare at %d/%d: %w", key, rec.DeclHeight, rec.DeclPos, record.ErrCorrupt)
+		return nil, fmt.Errorf("chain: credential %s has no declare at %d/%d: %w", key, rec.DeclHeight, rec.DeclPos, store.ErrCorrupt)
 	}
 	e, err := record.ParseEntry(v)
 	if err != nil {
@@ -115,7 +115,7 @@ func (s snapshot) credentialState(key string) (*idop.CredentialState, error) {
 	}
 	op, err := s.c.engine.DecodeOperation(e.Request)
 	if err != nil || op.Credential == nil {
-		return nil, fmt.Errorf("chain: the declare of %s in %s does not decode: %v: %w", key, e.Txid, err, record.ErrCorrupt)
+		return nil, fmt.Errorf("chain: the declare of %s in %s does not decode: %v: %w", key, e.Txid, err, store.ErrCorrupt)
 	}
 	st.Declared, st.Txid = op.Credential, rec.DeclTxid.String()
 	return st, nil
@@ -136,7 +136,7 @@ func (w *batch) applyCredential(id *identity, txid ela.Hash, height, pos uint32)
 	switch op.Request.Header.Operation {
 	case idop.Declare:
 		if !rec.DeclTxid.IsZero() {
-			return fmt.Errorf("chain: a second declare of %s in %s: %w", id.key, txid, record.ErrCorrupt)
+			return fmt.Errorf("chain: a second declare of %s in %s: %w", id.key, txid, store.ErrCorrupt)
 		}
 		rec.DeclTxid, rec.DeclHeight, rec.DeclPos = txid, height, pos
 		owned := bucket(w.tx, bucketOwned)

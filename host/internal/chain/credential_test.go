@@ -160,7 +160,7 @@ func TestCredentials(t *testing.T) {
 		{"declare after a revoke", declare(early), idop.RuleRevoked},
 		{"revoke by a stranger", revoke(own.ID, eve), idop.RuleSignerKey},
 		{"revoke again", revoke(byBob.ID, alice), idop.RuleRevoked},
-		{"pending", revoke(late.ID, alice), RulePending},
+		{"pending", revoke(late.ID, alice), idop.RulePending},
 	}
 	for _, r := range rules {
 		_, err := f.c.SubmitTx(f.opTx(f.dev(), r.req).Bytes())

@@ -160,7 +160,7 @@ func (c *Chain) lockControl(ctx context.Context) error {
 	c.mining.Lock()
 	if c.isClosed() {
 		c.mining.Unlock()
-		return ErrClosed
+		return errClosed
 	}
 	return nil
 }
@@ -169,13 +169,10 @@ func (c *Chain) lockControl(ctx context.Context) error {
 // transactions go (their waiting submitters get ErrReset), cached
 // documents too, and subscribers hear of the new tip.
 func (c *Chain) restart(h head) {
+	c.cache.dropDocuments()
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.setHead(h)
-	at := position{epoch: h.epoch, height: h.tip.Height, tip: h.tip.Hash}
-	c.mu.Unlock()
-	for _, e := range c.pool.reset(at) {
-		e.done <- ErrReset
-	}
-	c.docs.clear()
+	c.pool.reset(position{epoch: h.epoch, height: h.tip.Height, tip: h.tip.Hash})
 	c.subs.notify(h.tip.Height)
 }

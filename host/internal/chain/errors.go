@@ -1,18 +1,21 @@
 package chain
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/store"
 )
 
 // ErrNotFound is returned for an unknown block, transaction, confirm or
 // asset.
 var ErrNotFound = errors.New("chain: not found")
 
-// ErrClosed is returned by calls on a closed chain.
-var ErrClosed = errors.New("chain: closed")
+// errClosed is the error of calls on a closed chain: it wraps
+// store.ErrClosed, which callers test for with errors.Is.
+var errClosed = fmt.Errorf("chain: %w", store.ErrClosed)
 
 // ErrReset is returned to SubmitRequest callers whose transaction was
 // pending when the chain was reset.
@@ -51,4 +54,35 @@ func asReject(err error) error {
 		return reject(c, err)
 	}
 	return err
+}
+
+// Kind is what an error of the chain means for its caller. Every error a
+// Chain method returns is of one kind, which KindOf tells, so that each
+// API answers it in its own terms from one switch.
+type Kind int
+
+// The kinds of errors.
+const (
+	KindFailed   Kind = iota // the store failed or holds what does not decode: the node's fault, to log
+	KindInvalid              // an argument the chain cannot take: ErrQuery, ErrBadTime, ErrUnknownSnapshot
+	KindNotFound             // ErrNotFound
+	KindRejected             // a transaction the chain refuses: a *RejectError, with its code
+	KindStopped              // the chain closed (store.ErrClosed) or was reset (ErrReset), or the caller's context ended
+)
+
+// KindOf returns the kind of err, a non-nil error of the chain.
+func KindOf(err error) Kind {
+	switch {
+	case errors.Is(err, ErrQuery), errors.Is(err, ErrBadTime), errors.Is(err, ErrUnknownSnapshot):
+		return KindInvalid
+	case errors.Is(err, ErrNotFound):
+		return KindNotFound
+	case errors.Is(err, store.ErrClosed), errors.Is(err, ErrReset),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return KindStopped
+	}
+	if _, ok := errors.AsType[*RejectError](err); ok {
+		return KindRejected
+	}
+	return KindFailed
 }

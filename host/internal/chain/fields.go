@@ -64,7 +64,7 @@ func (w *batch) flushCounts() error {
 			return err
 		}
 		if int64(n)+d < 0 {
-			return fmt.Errorf("chain: the count %x would be %d: %w", key, int64(n)+d, record.ErrCorrupt)
+			return fmt.Errorf("chain: the count %x would be %d: %w", key, int64(n)+d, store.ErrCorrupt)
 		}
 		n = uint64(int64(n) + d)
 		if n == 0 {

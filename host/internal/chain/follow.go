@@ -87,7 +87,7 @@ func (c *Chain) Apply(ctx context.Context, b *ela.Block, cf *ela.Confirm) error 
 	c.mining.Lock()
 	defer c.mining.Unlock()
 	if c.isClosed() {
-		return ErrClosed
+		return errClosed
 	}
 	c.mu.RLock()
 	prev := c.tipHeader

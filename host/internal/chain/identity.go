@@ -7,6 +7,7 @@ import (
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
 )
 
 // identity is an identity operation on its way into a block: the decoded
@@ -14,22 +15,15 @@ import (
 // derived once when it is admitted.
 type identity struct {
 	op *idop.Op
-	// key is what the operation changes, and what the mempool holds one
-	// pending operation for: the DID's key (did.DID.Key) for a DID
-	// operation, the credential id's (did.URL.Key) for a credential one.
+	// key is what the operation changes (idop.Op.Subject), and what the
+	// mempool holds one pending operation for.
 	key                   string
 	view                  []byte // the query view of the published document
 	services, credentials []string
 }
 
 func newIdentity(op *idop.Op) *identity {
-	id := &identity{op: op}
-	if id.credential() {
-		id.key = op.CredentialID.Key()
-	} else {
-		id.key = op.DID.Key()
-	}
-	return id
+	return &identity{op: op, key: op.Subject()}
 }
 
 // credential reports whether the operation is on a credential.
@@ -77,7 +71,7 @@ func (w *batch) applyIdentity(id *identity, txid ela.Hash, height, pos uint32) e
 		}
 		rec = &record.DID{Seq: seq}
 	case operation == idop.Create || rec == nil:
-		return fmt.Errorf("chain: %s of %s in %s contradicts the stored state: %w", operation, id.key, txid, record.ErrCorrupt)
+		return fmt.Errorf("chain: %s of %s in %s contradicts the stored state: %w", operation, id.key, txid, store.ErrCorrupt)
 	default:
 		if err := w.unindex(id.key, rec); err != nil {
 			return err
@@ -91,7 +85,7 @@ func (w *batch) applyIdentity(id *identity, txid ela.Hash, height, pos uint32) e
 	}
 	rec.DocTxid, rec.DocHeight, rec.DocPos = txid, height, pos
 	rec.Services, rec.Credentials = id.services, id.credentials
-	w.c.docs.put(txid, id.op.Document)
+	w.c.cache.keepDocument(txid, id.op.Document)
 	return w.index(id.key, rec, id.view)
 }
 
@@ -120,7 +114,7 @@ func (w *batch) unindex(key string, rec *record.DID) error {
 	seqKey := record.SeqKey(rec.Seq)
 	v, ok := views.Get(seqKey)
 	if !ok {
-		return fmt.Errorf("chain: DID %s (number %d) has no view: %w", key, rec.Seq, record.ErrCorrupt)
+		return fmt.Errorf("chain: DID %s (number %d) has no view: %w", key, rec.Seq, store.ErrCorrupt)
 	}
 	view, err := record.ParseView(v)
 	if err != nil {

@@ -81,7 +81,7 @@ func getU64(tx store.Tx, key string) (uint64, error) {
 func readTip(tx store.Tx) (record.Tip, error) {
 	v, ok := getMeta(tx, metaTip)
 	if !ok {
-		return record.Tip{}, fmt.Errorf("chain: the store has no tip: %w", record.ErrCorrupt)
+		return record.Tip{}, fmt.Errorf("chain: the store has no tip: %w", store.ErrCorrupt)
 	}
 	t, err := record.ParseTip(v)
 	if err != nil {

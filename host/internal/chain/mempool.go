@@ -1,20 +1,12 @@
 package chain
 
 import (
-	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/ledger"
 )
-
-// RulePending is the rule an identity operation breaks when its DID has
-// another operation in the mempool: one operation per DID may wait for a
-// block, as the ID chain's mempool allows (Elastos.ELA.SideChain.ID
-// mempool/txpool.go, its registerdid conflict slot).
-const RulePending idop.Rule = "pending"
 
 // The mempool's limits when Config leaves them 0: how many transactions it
 // holds, and how many bytes they may take together.
@@ -39,7 +31,17 @@ type entry struct {
 	epoch     uint64     // the chain's epoch when it was pooled
 	seq       uint64     // the pool bucket's key, once persisted
 	persisted bool       // stored: a block may include it
-	done      chan error // receives nil once in a block, or why it left the pool
+	answered  bool       // done has its answer
+	done      chan error // the submitter's answer (mempool.answer): nil once in a block, or why it will not be
+}
+
+// poolTx is e as the pool's rules see it.
+func (e *entry) poolTx() ledger.PoolTx {
+	t := ledger.PoolTx{Tx: e.tx, Txid: e.txid, Size: len(e.raw)}
+	if e.id != nil {
+		t.Op = e.id.op
+	}
+	return t
 }
 
 // position is the chain state a validation was made against: the epoch
@@ -50,44 +52,46 @@ type position struct {
 	tip    ela.Hash
 }
 
-// mempool holds the accepted transactions in arrival order, with the
-// outputs they spend and the DIDs they change, so that no two of them
-// conflict: a block may include any of them in any order.
+// mempool owns the transactions the chain has accepted and what is under
+// way for them: the entries in arrival order, kept free of conflicts by
+// the rules of ledger.Pool, so that a block may include any of them in any
+// order; the queue of entries waiting to be stored (persist); and the dev
+// outputs SubmitRequest has claimed to fund a request. mu guards all of
+// it, and no other lock is taken while it is held.
 type mempool struct {
 	mu       sync.Mutex
 	changed  *sync.Cond // broadcast when at changes
 	at       position   // the state every entry was validated against
 	max      int        // transactions
 	maxBytes int
-	bytes    int // the pooled transactions' size
+	rules    *ledger.Pool[*entry]
 	order    []*entry
-	byID     map[ela.Hash]*entry
-	spends   map[ela.Input]*entry // outpoints (Sequence zero) spent
-	dids     map[string]*entry    // DID keys with a pending operation
+	claimed  map[ela.Input]bool // dev outputs a funding transaction is being built on
+	persist  groupCommit[*entry]
 }
 
-func newMempool(max, maxBytes int, at position) *mempool {
-	p := &mempool{max: max, maxBytes: maxBytes, at: at}
+// newMempool returns an empty pool at the state at whose entries are
+// stored by commit, in batches that wait for the admissions coming counts
+// (see groupCommit).
+func newMempool(max, maxBytes int, at position, commit func([]*entry) error, coming func() int) *mempool {
+	p := &mempool{max: max, maxBytes: maxBytes, at: at, claimed: make(map[ela.Input]bool)}
 	p.changed = sync.NewCond(&p.mu)
+	p.persist = groupCommit[*entry]{mu: &p.mu, commit: commit, coming: coming, gatherWait: gatherWait, wake: make(chan struct{}, 1)}
 	p.clear()
 	return p
 }
 
 // clear empties the pool; the caller holds mu or owns p.
 func (p *mempool) clear() {
-	p.order, p.bytes = nil, 0
-	p.byID = make(map[ela.Hash]*entry)
-	p.spends = make(map[ela.Input]*entry)
-	p.dids = make(map[string]*entry)
+	p.order = nil
+	p.rules = ledger.NewPool[*entry](p.max, p.maxBytes)
 }
 
-func outpoint(in ela.Input) ela.Input { return ela.Input{TxID: in.TxID, Index: in.Index} }
-
-// add adds e, validated against the state at, unless it conflicts with a
-// pooled transaction or the pool is full. It reports false, and adds
-// nothing, when the chain has moved on since at: the caller validates again.
-// A validation older than the pool's state is retried at once; a newer one
-// (a block committed but not yet applied to the pool) waits for the pool.
+// add adds e, validated against the state at, unless it breaks a rule of
+// the pool. It reports false, and adds nothing, when the chain has moved
+// on since at: the caller validates again. A validation older than the
+// pool's state is retried at once; a newer one (a block committed but not
+// yet applied to the pool) waits for the pool.
 func (p *mempool) add(e *entry, at position) (bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -97,96 +101,69 @@ func (p *mempool) add(e *entry, at position) (bool, error) {
 	if at != p.at {
 		return false, nil
 	}
-	if _, ok := p.byID[e.txid]; ok {
-		return false, rejectf(ledger.Duplicate, "transaction %s is already in the mempool", e.txid)
-	}
-	for i, in := range e.tx.Inputs {
-		if other, ok := p.spends[outpoint(in)]; ok {
-			return false, rejectf(ledger.DoubleSpend, "input %d spends %s:%d, which pooled transaction %s spends", i, in.TxID, in.Index, other.txid)
-		}
-	}
-	if err := p.pendingLocked(e); err != nil {
-		return false, err
-	}
-	switch {
-	case len(p.byID) >= p.max:
-		return false, rejectf(ledger.PoolFull, "the mempool holds %d transactions, its limit", len(p.byID))
-	case p.bytes+len(e.raw) > p.maxBytes:
-		return false, rejectf(ledger.PoolFull, "the mempool holds %d bytes; %d more would pass its limit of %d", p.bytes, len(e.raw), p.maxBytes)
+	if err := p.rules.Add(e.poolTx(), e); err != nil {
+		return false, asReject(err)
 	}
 	e.epoch = at.epoch
-	p.bytes += len(e.raw)
 	p.order = append(p.order, e)
-	p.byID[e.txid] = e
-	for _, in := range e.tx.Inputs {
-		p.spends[outpoint(in)] = e
-	}
-	if e.id != nil {
-		p.dids[e.id.key] = e
-	}
 	return true, nil
 }
 
-// pending refuses an identity operation on a DID with an operation in the
-// pool already.
+// pending refuses an identity operation on a DID or credential with an
+// operation in the pool already.
 func (p *mempool) pending(e *entry) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.pendingLocked(e)
+	return asReject(p.rules.CheckPending(e.poolTx().Op))
 }
 
-func (p *mempool) pendingLocked(e *entry) error {
-	if e.id == nil {
-		return nil
+// answer gives e's submitter its answer, once; the caller holds mu. It is
+// the one place that answers: a block took e in (nil), evicted it, a reset
+// dropped it, or the chain closed.
+func (p *mempool) answer(e *entry, err error) {
+	if !e.answered {
+		e.answered = true
+		e.done <- err
 	}
-	if other, ok := p.dids[e.id.key]; ok {
-		return reject(ledger.Payload, &idop.RuleError{Rule: RulePending,
-			Err: fmt.Errorf("%s has a pending operation in transaction %s", e.id.op.DID, other.txid)})
-	}
-	return nil
 }
 
-// removeLocked takes the given entries out; the caller holds mu.
-func (p *mempool) removeLocked(gone map[*entry]bool) {
+// leave takes the entries of gone out and answers each with its error;
+// the caller holds mu.
+func (p *mempool) leave(gone map[*entry]error) {
 	if len(gone) == 0 {
 		return
 	}
-	p.order = slices.DeleteFunc(p.order, func(e *entry) bool { return gone[e] })
-	for e := range gone {
-		delete(p.byID, e.txid)
-		p.bytes -= len(e.raw)
-		for _, in := range e.tx.Inputs {
-			if p.spends[outpoint(in)] == e {
-				delete(p.spends, outpoint(in))
-			}
-		}
-		if e.id != nil && p.dids[e.id.key] == e {
-			delete(p.dids, e.id.key)
-		}
+	p.order = slices.DeleteFunc(p.order, func(e *entry) bool {
+		_, out := gone[e]
+		return out
+	})
+	for e, err := range gone {
+		p.rules.Remove(e.txid)
+		p.answer(e, err)
 	}
 }
 
-// remove takes e out, if it is still in.
-func (p *mempool) remove(e *entry) {
+// remove takes e out after its admission failed, if it is still in.
+func (p *mempool) remove(e *entry, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.byID[e.txid] == e {
-		p.removeLocked(map[*entry]bool{e: true})
+	if p.holdsLocked(e) {
+		p.leave(map[*entry]error{e: err})
 	}
 }
 
-// holds reports whether e is in the pool.
-func (p *mempool) holds(e *entry) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.byID[e.txid] == e
+func (p *mempool) holdsLocked(e *entry) bool {
+	got, ok := p.rules.Get(e.txid)
+	return ok && got == e
 }
 
-// markPersisted records that e is stored under seq.
-func (p *mempool) markPersisted(e *entry, seq uint64) {
+// markPersisted records that entries are stored, each under its seq.
+func (p *mempool) markPersisted(entries []*entry, seqs []uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	e.seq, e.persisted = seq, true
+	for i, e := range entries {
+		e.seq, e.persisted = seqs[i], true
+	}
 }
 
 // ready returns the stored entries in arrival order: those a block may
@@ -194,6 +171,10 @@ func (p *mempool) markPersisted(e *entry, seq uint64) {
 func (p *mempool) ready() []*entry {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.readyLocked()
+}
+
+func (p *mempool) readyLocked() []*entry {
 	out := make([]*entry, 0, len(p.order))
 	for _, e := range p.order {
 		if e.persisted {
@@ -203,31 +184,56 @@ func (p *mempool) ready() []*entry {
 	return out
 }
 
-// advance moves the pool to the state at after a block that removed gone.
-func (p *mempool) advance(at position, gone map[*entry]bool) {
+// forBlock ends the hold a block being made put on the commit queue
+// (persist.hold): it returns the entries the block may take, the stored
+// ones and then those that were waiting for their commit, which the
+// block's Update makes durable; and the waiting ones, to settle once it is
+// done, with those the pool no longer holds (a Reset took them out).
+func (p *mempool) forBlock() (entries []*entry, taken []pending[*entry], dropped map[*entry]bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.removeLocked(gone)
+	entries, taken, dropped = p.readyLocked(), p.persist.takeLocked(), make(map[*entry]bool)
+	for _, t := range taken {
+		if p.holdsLocked(t.item) {
+			entries = append(entries, t.item)
+		} else {
+			dropped[t.item] = true
+		}
+	}
+	return entries, taken, dropped
+}
+
+// advance moves the pool to the state at after a block, taking out and
+// answering the entries of gone.
+func (p *mempool) advance(at position, gone map[*entry]error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.leave(gone)
 	p.at = at
 	p.changed.Broadcast()
 }
 
-// reset empties the pool for the state at and returns what it held.
-func (p *mempool) reset(at position) []*entry {
+// reset empties the pool for the state at; its entries' submitters get
+// ErrReset.
+func (p *mempool) reset(at position) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	old := p.order
+	for _, e := range p.order {
+		p.answer(e, ErrReset)
+	}
 	p.clear()
 	p.at = at
 	p.changed.Broadcast()
-	return old
 }
 
-// entries returns the pooled entries in arrival order.
-func (p *mempool) entries() []*entry {
+// close answers every entry's submitter with errClosed; the entries stay,
+// as the stored mempool keeps them.
+func (p *mempool) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return slices.Clone(p.order)
+	for _, e := range p.order {
+		p.answer(e, errClosed)
+	}
 }
 
 // txs returns the pooled transactions in arrival order.
@@ -245,7 +251,7 @@ func (p *mempool) txs() []*ela.Tx {
 func (p *mempool) get(h ela.Hash) (*ela.Tx, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	e, ok := p.byID[h]
+	e, ok := p.rules.Get(h)
 	if !ok {
 		return nil, false
 	}
@@ -263,6 +269,38 @@ func (p *mempool) len() int {
 func (p *mempool) spent(in ela.Input) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	_, ok := p.spends[outpoint(in)]
+	_, ok := p.rules.Spender(in)
 	return ok
+}
+
+// claim claims the first output of outputs that no pooled transaction
+// spends, no other funder has claimed and that holds at least min, for
+// the caller to spend; the caller releases it (unclaim) once its
+// transaction is pooled or refused. It returns the output's index, -1 if
+// none, and how many outputs are free (neither spent nor claimed) and how
+// many busy.
+func (p *mempool) claim(outputs []UTXO, min ela.Fixed64) (i, free, busy int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	i = -1
+	for j, u := range outputs {
+		in := ela.Input{TxID: u.Txid, Index: u.Index}
+		if _, spent := p.rules.Spender(in); spent || p.claimed[in] {
+			busy++
+			continue
+		}
+		free++
+		if i < 0 && u.Value >= min {
+			i = j
+			p.claimed[in] = true
+		}
+	}
+	return i, free, busy
+}
+
+// unclaim releases an output claim returned.
+func (p *mempool) unclaim(u UTXO) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.claimed, ela.Input{TxID: u.Txid, Index: u.Index})
 }

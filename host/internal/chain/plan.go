@@ -323,7 +323,7 @@ func unite(a, b []uint64) []uint64 {
 func viewAt(views store.Bucket, seq uint64) (*record.View, error) {
 	v, ok := views.Get(record.SeqKey(seq))
 	if !ok {
-		return nil, fmt.Errorf("chain: an index names DID number %d, which has no view: %w", seq, record.ErrCorrupt)
+		return nil, fmt.Errorf("chain: an index names DID number %d, which has no view: %w", seq, store.ErrCorrupt)
 	}
 	return record.ParseView(v)
 }

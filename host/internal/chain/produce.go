@@ -53,7 +53,7 @@ func (c *Chain) Run(ctx context.Context) error {
 			}
 		}
 		last = time.Now()
-		if _, err := c.Mine(ctx); err != nil && !errors.Is(err, ErrClosed) && ctx.Err() == nil {
+		if _, err := c.Mine(ctx); err != nil && !errors.Is(err, store.ErrClosed) && ctx.Err() == nil {
 			return err
 		}
 	}
@@ -97,7 +97,7 @@ func (c *Chain) Mine(ctx context.Context) (*ela.Block, error) {
 	c.mining.Lock()
 	defer c.mining.Unlock()
 	if c.isClosed() {
-		return nil, ErrClosed
+		return nil, errClosed
 	}
 	return c.mine()
 }
@@ -149,22 +149,14 @@ func (c *Chain) mine() (*ela.Block, error) {
 	var m made
 	// From now until the block's Update begins, transactions waiting for
 	// their mempool commit wait for the block instead.
-	c.persist.hold()
+	c.pool.persist.hold()
 	var taken []pending[*entry]
-	var late []*entry            // taken, but left for a later block
-	dropped := map[*entry]bool{} // taken, but no longer in the pool
+	var dropped map[*entry]bool // taken, but no longer in the pool
+	var late []*entry           // taken, but left for a later block
 	var seqs []uint64
-	took := false
 	err := c.db.Update(func(tx store.Tx) error {
-		entries := c.pool.ready()
-		taken, took = c.persist.take(), true
-		for _, p := range taken {
-			if c.pool.holds(p.item) {
-				entries = append(entries, p.item)
-			} else {
-				dropped[p.item] = true
-			}
-		}
+		var entries []*entry
+		entries, taken, dropped = c.pool.forBlock()
 		m = made{evicted: make(map[*entry]error)}
 		if after != clock {
 			if err := putMeta(tx, metaClock, record.Clock(after)); err != nil {
@@ -183,8 +175,8 @@ func (c *Chain) mine() (*ela.Block, error) {
 		seqs, err = c.storePool(tx, late)
 		return err
 	})
-	if !took { // the store refused the Update
-		taken = c.persist.take()
+	if dropped == nil { // the store refused the Update
+		taken = c.pool.persist.take()
 	}
 	if err != nil {
 		for _, p := range taken {
@@ -192,7 +184,7 @@ func (c *Chain) mine() (*ela.Block, error) {
 		}
 		return nil, fmt.Errorf("chain: making block %d: %w", prev.Height+1, err)
 	}
-	c.markPersisted(late, seqs)
+	c.pool.markPersisted(late, seqs)
 	c.mu.Lock()
 	c.clock = after
 	c.mu.Unlock()
@@ -262,33 +254,27 @@ func (c *Chain) build(tx store.Tx, m *made, entries []*entry, prev *ela.Header, 
 func (c *Chain) advance(m *made) {
 	b := m.block
 	h := b.Hash()
-	c.mu.Lock()
-	c.tip = record.Tip{Height: b.Header.Height, Hash: h, Time: b.Header.Timestamp}
-	c.tipHeader = b.Header
-	c.txnCount += uint64(len(b.Transactions))
-	at := position{epoch: c.epoch, height: b.Header.Height, tip: h}
-	c.mu.Unlock()
-	gone := make(map[*entry]bool, len(m.included)+len(m.evicted))
+	gone := make(map[*entry]error, len(m.included)+len(m.evicted))
 	for _, e := range m.included {
-		gone[e] = true
-	}
-	for e := range m.evicted {
-		gone[e] = true
-	}
-	// The pool moves on before anyone hears of the block, so that a waiter
-	// submitting its DID's next operation finds the last one gone.
-	c.pool.advance(at, gone)
-	for _, e := range m.included {
-		e.done <- nil
+		gone[e] = nil
 	}
 	for e, err := range m.evicted {
-		e.done <- err
+		gone[e] = err
 		msg := logEvicted
 		if !e.persisted {
 			msg = logRefused
 		}
 		c.log.Warn(msg, "txid", e.txid, "err", err)
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tip = record.Tip{Height: b.Header.Height, Hash: h, Time: b.Header.Timestamp}
+	c.tipHeader = b.Header
+	c.txnCount += uint64(len(b.Transactions))
+	// The pool moves on, answering the submitters, before subscribers hear
+	// of the block, so that a waiter submitting its DID's next operation
+	// finds the last one gone.
+	c.pool.advance(position{epoch: c.epoch, height: b.Header.Height, tip: h}, gone)
 	c.subs.notify(b.Header.Height)
 	c.log.Debug("block", "height", b.Header.Height, "hash", h, "txs", len(b.Transactions), "time", b.Header.Timestamp)
 }

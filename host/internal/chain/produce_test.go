@@ -203,7 +203,7 @@ func TestBlockTime(t *testing.T) {
 	}
 }
 
-// After Close every call fails with ErrClosed, Run returns, and the store
+// After Close every call fails with store.ErrClosed, Run returns, and the store
 // is left open for its owner.
 func TestClose(t *testing.T) {
 	f := newFixture(t, Config{})
@@ -221,7 +221,7 @@ func TestClose(t *testing.T) {
 	go func() { done <- f.c.Run(ctx) }()
 	sub, _ := f.c.Subscribe()
 	f.c.Close()
-	if err := <-waiting; !errors.Is(err, ErrClosed) && err != nil {
+	if err := <-waiting; !errors.Is(err, store.ErrClosed) && err != nil {
 		t.Errorf("a waiting SubmitRequest got %v", err)
 	}
 	if err := <-done; err != nil {
@@ -238,7 +238,7 @@ func TestClose(t *testing.T) {
 		"Increase": func() error { _, err := f.c.IncreaseTime(time.Second); return err }(),
 	}
 	for name, err := range checks {
-		if !errors.Is(err, ErrClosed) {
+		if !errors.Is(err, store.ErrClosed) {
 			t.Errorf("%s after Close: %v", name, err)
 		}
 	}

@@ -59,7 +59,7 @@ func (c *Chain) Query(ctx context.Context, q Query) ([]byte, error) {
 		for i, key := range p.page {
 			rec, err := s.didRecord(key)
 			if err == nil && rec == nil {
-				err = fmt.Errorf("chain: an index names DID %s, which has no state: %w", key, record.ErrCorrupt)
+				err = fmt.Errorf("chain: an index names DID %s, which has no state: %w", key, store.ErrCorrupt)
 			}
 			if err != nil {
 				return err

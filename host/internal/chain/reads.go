@@ -19,7 +19,7 @@ func (c *Chain) Tip() (height uint32, hash ela.Hash, blockTime int64) {
 // view runs fn on a snapshot of the chain.
 func (c *Chain) view(fn func(s snapshot) error) error {
 	if c.isClosed() {
-		return ErrClosed
+		return errClosed
 	}
 	return c.db.View(func(tx store.Tx) error { return fn(snapshot{c: c, tx: tx}) })
 }
@@ -77,10 +77,10 @@ func (c *Chain) Confirm(h ela.Hash) (*ela.Confirm, error) {
 		}
 		v, ok := bucket(s.tx, bucketConfirms).Get(record.HeightKey(height))
 		if !ok {
-			return fmt.Errorf("chain: block %d has no confirm: %w", height, record.ErrCorrupt)
+			return fmt.Errorf("chain: block %d has no confirm: %w", height, store.ErrCorrupt)
 		}
 		if cf, err = ela.ParseConfirm(v); err != nil {
-			return fmt.Errorf("chain: confirm of block %d: %w: %w", height, record.ErrCorrupt, err)
+			return fmt.Errorf("chain: confirm of block %d: %w: %w", height, store.ErrCorrupt, err)
 		}
 		return nil
 	})
@@ -228,7 +228,7 @@ func (s snapshot) block(height uint32) (*ela.Block, ela.BlockContext, error) {
 	for i, id := range rec.TxIDs {
 		if b.Transactions[i], _, err = s.transaction(id); err != nil {
 			if errors.Is(err, ErrNotFound) {
-				err = record.ErrCorrupt
+				err = store.ErrCorrupt
 			}
 			return nil, ela.BlockContext{}, fmt.Errorf("chain: transaction %d of block %d: %w", i, height, err)
 		}
@@ -265,7 +265,7 @@ func (s snapshot) utxos(out []UTXO, addr ela.ProgramHash, tip uint32) ([]UTXO, e
 		case err != nil:
 			return nil, err
 		case !ok:
-			return nil, fmt.Errorf("chain: address %s lists output %s:%d, which is not unspent: %w", addr, a.TxID, index, record.ErrCorrupt)
+			return nil, fmt.Errorf("chain: address %s lists output %s:%d, which is not unspent: %w", addr, a.TxID, index, store.ErrCorrupt)
 		}
 		typ, err := s.txType(a.TxID)
 		if err != nil {
@@ -281,7 +281,7 @@ func (s snapshot) utxos(out []UTXO, addr ela.ProgramHash, tip uint32) ([]UTXO, e
 func (s snapshot) txType(h ela.Hash) (ela.TxType, error) {
 	v, ok := bucket(s.tx, bucketTxs).Get(h[:])
 	if !ok {
-		return 0, fmt.Errorf("chain: transaction %s of an unspent output: %w", h, record.ErrCorrupt)
+		return 0, fmt.Errorf("chain: transaction %s of an unspent output: %w", h, store.ErrCorrupt)
 	}
 	rec, err := record.ParseTx(v)
 	if err != nil {
@@ -289,7 +289,7 @@ func (s snapshot) txType(h ela.Hash) (ela.TxType, error) {
 	}
 	typ, err := ela.TypeOf(rec.Raw)
 	if err != nil {
-		return 0, fmt.Errorf("chain: transaction %s: %w: %w", h, record.ErrCorrupt, err)
+		return 0, fmt.Errorf("chain: transaction %s: %w: %w", h, store.ErrCorrupt, err)
 	}
 	return typ, nil
 }

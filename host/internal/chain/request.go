@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
@@ -43,22 +44,21 @@ func (c *Chain) SubmitRequest(ctx context.Context, req idop.Request) (ela.Hash, 
 	}
 }
 
-// fundAndAdmit builds the transaction carrying req from a dev output no
-// pooled transaction spends, waiting for a block when there is none, and
-// admits it. It returns nil when another transaction took the output
-// first.
+// fundAndAdmit builds the transaction carrying req on a dev output that
+// no pooled transaction spends and no other request has claimed, waiting
+// for a block when there is none, and admits it. It returns nil when
+// another transaction spent the output first.
 func (c *Chain) fundAndAdmit(ctx context.Context, req idop.Request) (*entry, error) {
 	tip, stop := c.Subscribe()
 	defer stop()
-	c.funding.Lock()
-	defer c.funding.Unlock()
 	for {
-		tx, err := c.fund(req)
+		tx, coin, err := c.fund(req)
 		if err != nil {
 			return nil, err
 		}
 		if tx != nil {
 			e, err := c.admit(tx.Bytes())
+			c.pool.unclaim(coin)
 			if r, ok := errors.AsType[*RejectError](err); ok && r.Code == int(ledger.DoubleSpend) {
 				return nil, nil
 			}
@@ -67,7 +67,7 @@ func (c *Chain) fundAndAdmit(ctx context.Context, req idop.Request) (*entry, err
 		select {
 		case _, ok := <-tip:
 			if !ok {
-				return nil, ErrClosed
+				return nil, errClosed
 			}
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -76,33 +76,24 @@ func (c *Chain) fundAndAdmit(ctx context.Context, req idop.Request) (*entry, err
 }
 
 // fund returns the signed transaction carrying req, spending the oldest
-// dev output that no pooled transaction spends and that pays the fee, or
-// nil when there is none.
-func (c *Chain) fund(req idop.Request) (*ela.Tx, error) {
-	outputs, err := c.UTXOs(c.dev.ProgramHash)
+// dev output that pays the fee and is neither spent by a pooled
+// transaction nor claimed by another request, which it claims for the
+// caller to release (mempool.unclaim); or a nil transaction when there is
+// none.
+func (c *Chain) fund(req idop.Request) (*ela.Tx, UTXO, error) {
+	all, err := c.UTXOs(c.dev.ProgramHash)
 	if err != nil {
-		return nil, err
+		return nil, UTXO{}, err
 	}
-	free, pending := 0, 0
-	var coin *UTXO
-	for i, u := range outputs {
-		switch {
-		case u.Asset != c.params.Asset:
-		case c.pool.spent(ela.Input{TxID: u.Txid, Index: u.Index}):
-			pending++
-		default:
-			free++
-			if coin == nil && u.Value >= c.params.MinFee {
-				coin = &outputs[i]
-			}
-		}
-	}
+	outputs := slices.DeleteFunc(all, func(u UTXO) bool { return u.Asset != c.params.Asset })
+	i, free, busy := c.pool.claim(outputs, c.params.MinFee)
 	switch {
-	case coin == nil && pending == 0:
-		return nil, fmt.Errorf("chain: the dev account %s has no output left that pays the fee", c.dev.Address)
-	case coin == nil:
-		return nil, nil
+	case i < 0 && busy == 0:
+		return nil, UTXO{}, fmt.Errorf("chain: the dev account %s has no output left that pays the fee", c.dev.Address)
+	case i < 0:
+		return nil, UTXO{}, nil
 	}
+	coin := outputs[i]
 	order := spend.Order{
 		From:  c.dev.ProgramHash,
 		Coins: []spend.Coin{{Txid: coin.Txid, Index: coin.Index, Value: coin.Value}},
@@ -121,8 +112,9 @@ func (c *Chain) fund(req idop.Request) (*ela.Tx, error) {
 	}
 	tx, err := spend.Build(order)
 	if err != nil {
-		return nil, err
+		c.pool.unclaim(coin)
+		return nil, UTXO{}, err
 	}
 	tx.SignStandard(c.dev.PrivateKey)
-	return tx, nil
+	return tx, coin, nil
 }

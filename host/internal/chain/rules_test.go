@@ -122,7 +122,7 @@ func TestRejectCodes(t *testing.T) {
 		raw  []byte
 		code ledger.Code
 		rule idop.Rule
-	}{"identity request, DID pending", f.spendTx(bob, operation(second), bobs[0]).Bytes(), ledger.Payload, RulePending}, tests[len(tests)-1])
+	}{"identity request, DID pending", f.spendTx(bob, operation(second), bobs[0]).Bytes(), ledger.Payload, idop.RulePending}, tests[len(tests)-1])
 	f.submit(f.spendTx(bob, &ela.TransferAsset{}, bobs[4]))
 
 	pool := f.c.Mempool()

@@ -38,7 +38,7 @@ func (s snapshot) didRecord(key string) (*record.DID, error) {
 func (s snapshot) entry(key string, height, pos uint32) (*record.Entry, error) {
 	v, ok := bucket(s.tx, bucketHistory).Get(record.HistoryKey(key, height, pos))
 	if !ok {
-		return nil, fmt.Errorf("chain: DID %s has no operation at %d/%d: %w", key, height, pos, record.ErrCorrupt)
+		return nil, fmt.Errorf("chain: DID %s has no operation at %d/%d: %w", key, height, pos, store.ErrCorrupt)
 	}
 	e, err := record.ParseEntry(v)
 	if err != nil {
@@ -50,7 +50,7 @@ func (s snapshot) entry(key string, height, pos uint32) (*record.Entry, error) {
 // document returns the latest document of a DID with state rec, parsed
 // once and then kept in the chain's cache.
 func (s snapshot) document(key string, rec *record.DID) (*did.Document, error) {
-	if doc, ok := s.c.docs.get(rec.DocTxid); ok {
+	if doc, ok := s.c.cache.document(rec.DocTxid); ok {
 		return doc, nil
 	}
 	e, err := s.entry(key, rec.DocHeight, rec.DocPos)
@@ -59,9 +59,9 @@ func (s snapshot) document(key string, rec *record.DID) (*did.Document, error) {
 	}
 	op, err := s.c.engine.DecodeOperation(e.Request)
 	if err != nil || op.Document == nil {
-		return nil, fmt.Errorf("chain: the document of %s in %s does not decode: %v: %w", key, e.Txid, err, record.ErrCorrupt)
+		return nil, fmt.Errorf("chain: the document of %s in %s does not decode: %v: %w", key, e.Txid, err, store.ErrCorrupt)
 	}
-	s.c.docs.put(rec.DocTxid, op.Document)
+	s.c.cache.keepDocument(rec.DocTxid, op.Document)
 	return op.Document, nil
 }
 
@@ -147,7 +147,7 @@ func (s snapshot) transaction(h ela.Hash) (*ela.Tx, *record.Tx, error) {
 	}
 	t, err := ela.ParseTx(rec.Raw)
 	if err != nil {
-		return nil, nil, fmt.Errorf("chain: transaction %s: %w: %w", h, record.ErrCorrupt, err)
+		return nil, nil, fmt.Errorf("chain: transaction %s: %w: %w", h, store.ErrCorrupt, err)
 	}
 	return t, rec, nil
 }

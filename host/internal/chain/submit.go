@@ -34,7 +34,7 @@ func (c *Chain) SubmitTx(raw []byte) (ela.Hash, error) {
 // admit validates raw, pools it and stores it.
 func (c *Chain) admit(raw []byte) (*entry, error) {
 	if c.isClosed() {
-		return nil, ErrClosed
+		return nil, errClosed
 	}
 	if err := c.produces(); err != nil {
 		return nil, err
@@ -49,8 +49,8 @@ func (c *Chain) admit(raw []byte) (*entry, error) {
 	if err := c.enter(e); err != nil {
 		return nil, err
 	}
-	if err := c.persist.do(e); err != nil {
-		c.pool.remove(e)
+	if err := c.pool.persist.do(e); err != nil {
+		c.pool.remove(e, err)
 		if _, ok := errors.AsType[*RejectError](err); ok {
 			return nil, err // a block took it in and found it no longer valid
 		}
@@ -73,7 +73,7 @@ func (c *Chain) admissions() int { return int(c.admitting.Load()) }
 // admissions under way before it makes a block.
 func (c *Chain) admitted() {
 	c.admitting.Add(-1)
-	c.persist.arrived()
+	c.pool.persist.arrived()
 	c.signal()
 }
 
@@ -221,7 +221,7 @@ func (c *Chain) commitPool(entries []*entry) error {
 	if err != nil {
 		return err
 	}
-	c.markPersisted(entries, seqs)
+	c.pool.markPersisted(entries, seqs)
 	return nil
 }
 
@@ -243,14 +243,6 @@ func (c *Chain) storePool(tx store.Tx, entries []*entry) ([]uint64, error) {
 		seqs[i] = seq
 	}
 	return seqs, putMeta(tx, metaReceived, record.U64(c.received.Load()))
-}
-
-// markPersisted records that each entry is stored under its sequence
-// number.
-func (c *Chain) markPersisted(entries []*entry, seqs []uint64) {
-	for i, e := range entries {
-		c.pool.markPersisted(e, seqs[i])
-	}
 }
 
 // stored is a transaction of the store's mempool.
@@ -303,7 +295,7 @@ func (c *Chain) reloadPool() error {
 			drop = append(drop, record.SeqKey(s.seq))
 			continue
 		}
-		c.pool.markPersisted(entries[i], s.seq)
+		c.pool.markPersisted(entries[i:i+1], []uint64{s.seq})
 	}
 	if len(drop) == 0 {
 		return nil

@@ -1,10 +1,9 @@
 package chain
 
-import "sync"
-
-// subscribers are the channels Subscribe handed out.
+// subscribers are the channels Subscribe handed out; the chain's mu
+// guards them, so that a subscriber hears of every tip set after it
+// subscribed.
 type subscribers struct {
-	mu   sync.Mutex
 	next int
 	m    map[int]chan uint32
 }
@@ -14,14 +13,14 @@ type subscribers struct {
 // reader misses intermediate heights but always gets the latest; the
 // channel is closed when the subscription ends or the chain closes.
 func (c *Chain) Subscribe() (<-chan uint32, func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	s := &c.subs
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	ch := make(chan uint32, 1)
 	if s.m == nil {
 		s.m = make(map[int]chan uint32)
 	}
-	if c.isClosed() {
+	if c.closed {
 		close(ch)
 		return ch, func() {}
 	}
@@ -29,8 +28,8 @@ func (c *Chain) Subscribe() (<-chan uint32, func()) {
 	s.next++
 	s.m[id] = ch
 	return ch, func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		c.mu.Lock()
+		defer c.mu.Unlock()
 		if ch, ok := s.m[id]; ok {
 			delete(s.m, id)
 			close(ch)
@@ -38,10 +37,9 @@ func (c *Chain) Subscribe() (<-chan uint32, func()) {
 	}
 }
 
-// notify sends height to every subscriber, replacing a height not yet read.
+// notify sends height to every subscriber, replacing a height not yet
+// read; the caller holds c.mu.
 func (s *subscribers) notify(height uint32) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, ch := range s.m {
 		select {
 		case <-ch:
@@ -51,9 +49,8 @@ func (s *subscribers) notify(height uint32) {
 	}
 }
 
+// closeAll ends every subscription; the caller holds c.mu.
 func (s *subscribers) closeAll() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for id, ch := range s.m {
 		delete(s.m, id)
 		close(ch)

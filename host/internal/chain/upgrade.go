@@ -96,7 +96,7 @@ func (c *Chain) upgradeEntries(b store.Bucket) error {
 		}
 		op, err := c.engine.DecodeOperation(e.Request)
 		if err != nil {
-			return fmt.Errorf("the operation of %s does not decode: %v: %w", e.Txid, err, record.ErrCorrupt)
+			return fmt.Errorf("the operation of %s does not decode: %v: %w", e.Txid, err, store.ErrCorrupt)
 		}
 		e.Expires = resolve.NewEntry(op, "", 0, 0, 0).Expires
 		if err := b.Put(k, e.Bytes()); err != nil {

@@ -7,7 +7,7 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/core/w3c"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
 )
 
 // ResolveW3C answers a W3C DID resolution or DID URL dereferencing request
@@ -46,15 +46,15 @@ func (c *Chain) ResolveW3C(req *w3c.Request) (w3c.Response, error) {
 func (s snapshot) entryDocument(e *resolve.Entry) (*did.Document, error) {
 	txid, err := ela.ParseHash(e.Txid)
 	if err != nil {
-		return nil, fmt.Errorf("chain: history entry %q: %w: %w", e.Txid, record.ErrCorrupt, err)
+		return nil, fmt.Errorf("chain: history entry %q: %w: %w", e.Txid, store.ErrCorrupt, err)
 	}
-	if doc, ok := s.c.docs.get(txid); ok {
+	if doc, ok := s.c.cache.document(txid); ok {
 		return doc, nil
 	}
 	op, err := s.c.engine.DecodeOperation(e.Request)
 	if err != nil || op.Document == nil {
-		return nil, fmt.Errorf("chain: the document of %s does not decode: %v: %w", e.Txid, err, record.ErrCorrupt)
+		return nil, fmt.Errorf("chain: the document of %s does not decode: %v: %w", e.Txid, err, store.ErrCorrupt)
 	}
-	s.c.docs.put(txid, op.Document)
+	s.c.cache.keepDocument(txid, op.Document)
 	return op.Document, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/client"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/store"
 )
 
 // Defaults of Config.
@@ -160,7 +161,7 @@ func (f *Follower) Run(ctx context.Context) error {
 			f.log.Error("following stopped", "err", ge)
 			return ge
 		}
-		if errors.Is(err, chain.ErrClosed) {
+		if errors.Is(err, store.ErrClosed) {
 			return err
 		}
 		f.report(err)

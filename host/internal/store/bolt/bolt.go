@@ -33,14 +33,9 @@ const DefaultLockTimeout = time.Second
 // View, so the map starts large enough for a sizeable chain.
 const initialMmapSize = 1 << 30
 
-var (
-	// ErrInUse means another process (or another DB in this process) has
-	// the data directory open.
-	ErrInUse = errors.New("store: data directory is in use")
-	// ErrCorrupt means the file is not a readable store: damaged, truncated
-	// or of another format.
-	ErrCorrupt = errors.New("store: data file is corrupt")
-)
+// ErrInUse means another process (or another DB in this process) has the
+// data directory open.
+var ErrInUse = errors.New("store: data directory is in use")
 
 // Options tune Open. The zero value is ready to use.
 type Options struct {
@@ -59,7 +54,7 @@ var _ store.DB = (*DB)(nil)
 
 // Open opens the store in directory dir, creating the directory and an empty
 // store if needed. It fails with ErrInUse if another process holds the store
-// and ErrCorrupt if the file is not a readable store; both name the path.
+// and store.ErrCorrupt if the file is not a readable store; both name the path.
 func Open(dir string, opts Options) (*DB, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("store: data directory: %w", err)
@@ -112,7 +107,7 @@ func checkLength(dir, path string, timeout time.Duration) error {
 	}
 	return bdb.View(func(tx *bbolt.Tx) error {
 		if need := tx.Size(); info.Size() < need {
-			return fmt.Errorf("%w: %s is truncated: %d bytes, its last commit needs %d", ErrCorrupt, path, info.Size(), need)
+			return fmt.Errorf("%w: data file %s is truncated: %d bytes, its last commit needs %d", store.ErrCorrupt, path, info.Size(), need)
 		}
 		return nil
 	})
@@ -126,7 +121,7 @@ func openError(dir, path string, timeout time.Duration, err error) error {
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum),
 		// bbolt has no error value for a file shorter than its two meta pages.
 		strings.Contains(err.Error(), "file size too small"):
-		return fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
+		return fmt.Errorf("%w: data file %s: %v", store.ErrCorrupt, path, err)
 	}
 	return fmt.Errorf("store: open %s: %w", path, err)
 }

@@ -167,7 +167,7 @@ func TestOpenBad(t *testing.T) {
 				db.Close()
 				t.Fatal("Open succeeded")
 			}
-			if errors.Is(err, ErrCorrupt) != c.corrupt || !strings.Contains(err.Error(), path) {
+			if errors.Is(err, store.ErrCorrupt) != c.corrupt || !strings.Contains(err.Error(), path) {
 				t.Errorf("error %q; want corrupt=%v, naming %s", err, c.corrupt, path)
 			}
 		})

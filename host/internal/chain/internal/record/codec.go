@@ -2,14 +2,11 @@ package record
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/store"
 )
-
-// ErrCorrupt is wrapped by every decoding failure.
-var ErrCorrupt = errors.New("record: corrupt value")
 
 // maxString bounds a decoded string or byte field, as a sanity check.
 const maxString = 64 << 20
@@ -46,7 +43,7 @@ type reader struct {
 
 func (r *reader) fail(format string, args ...any) {
 	if r.err == nil {
-		r.err = fmt.Errorf("%w: %s: %s", ErrCorrupt, r.what, fmt.Sprintf(format, args...))
+		r.err = fmt.Errorf("%w: %s: %s", store.ErrCorrupt, r.what, fmt.Sprintf(format, args...))
 	}
 }
 

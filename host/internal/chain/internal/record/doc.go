@@ -5,6 +5,6 @@
 // a length prefix so that one key never prefixes another's field.
 //
 // Every Parse function reports a value that does not decode, or that has
-// bytes left over, as an error wrapping ErrCorrupt: the store is damaged,
+// bytes left over, as an error wrapping store.ErrCorrupt: the store is damaged,
 // and the chain says so instead of guessing.
 package record

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/store"
 )
 
 // HeightKey is the key of a block's records: its height.
@@ -14,7 +15,7 @@ func HeightKey(h uint32) []byte { return binary.BigEndian.AppendUint32(nil, h) }
 // ParseHeightKey reads a HeightKey.
 func ParseHeightKey(k []byte) (uint32, error) {
 	if len(k) != 4 {
-		return 0, fmt.Errorf("%w: height key of %d bytes", ErrCorrupt, len(k))
+		return 0, fmt.Errorf("%w: height key of %d bytes", store.ErrCorrupt, len(k))
 	}
 	return binary.BigEndian.Uint32(k), nil
 }
@@ -26,7 +27,7 @@ func SeqKey(n uint64) []byte { return binary.BigEndian.AppendUint64(nil, n) }
 // ParseSeqKey reads a SeqKey.
 func ParseSeqKey(k []byte) (uint64, error) {
 	if len(k) != 8 {
-		return 0, fmt.Errorf("%w: sequence key of %d bytes", ErrCorrupt, len(k))
+		return 0, fmt.Errorf("%w: sequence key of %d bytes", store.ErrCorrupt, len(k))
 	}
 	return binary.BigEndian.Uint64(k), nil
 }
@@ -52,7 +53,7 @@ func AddressPrefix(ph ela.ProgramHash) []byte { return ph[:] }
 // ParseAddressKey reads an AddressKey's output index.
 func ParseAddressKey(k []byte) (index uint16, err error) {
 	if len(k) != ela.ProgramHashSize+10 {
-		return 0, fmt.Errorf("%w: address key of %d bytes", ErrCorrupt, len(k))
+		return 0, fmt.Errorf("%w: address key of %d bytes", store.ErrCorrupt, len(k))
 	}
 	return binary.BigEndian.Uint16(k[len(k)-2:]), nil
 }
@@ -82,7 +83,7 @@ func HistoryKey(didKey string, height, pos uint32) []byte {
 // given prefix.
 func ParseHistoryKey(prefix, k []byte) (height, pos uint32, err error) {
 	if len(k) != len(prefix)+8 {
-		return 0, 0, fmt.Errorf("%w: history key of %d bytes after a %d-byte prefix", ErrCorrupt, len(k), len(prefix))
+		return 0, 0, fmt.Errorf("%w: history key of %d bytes after a %d-byte prefix", store.ErrCorrupt, len(k), len(prefix))
 	}
 	k = k[len(prefix):]
 	return binary.BigEndian.Uint32(k), binary.BigEndian.Uint32(k[4:]), nil
@@ -103,7 +104,7 @@ func PostingKey(typ string, seq uint64) []byte {
 // prefix.
 func ParsePostingKey(prefix, k []byte) (uint64, error) {
 	if len(k) != len(prefix)+8 {
-		return 0, fmt.Errorf("%w: posting key of %d bytes after a %d-byte prefix", ErrCorrupt, len(k), len(prefix))
+		return 0, fmt.Errorf("%w: posting key of %d bytes after a %d-byte prefix", store.ErrCorrupt, len(k), len(prefix))
 	}
 	return binary.BigEndian.Uint64(k[len(prefix):]), nil
 }

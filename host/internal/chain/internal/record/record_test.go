@@ -12,6 +12,7 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/store"
 )
 
 var (
@@ -84,19 +85,19 @@ func TestCorrupt(t *testing.T) {
 		b := encode(s.value)
 		trailingOK := s.name == "tx" || s.name == "view" || s.name == "pool tx" // their last field is the rest
 		for n := range len(b) {
-			if _, err := s.parse(b[:n]); !errors.Is(err, ErrCorrupt) && !(trailingOK && n > len(b)-len(tail(s.value))) {
+			if _, err := s.parse(b[:n]); !errors.Is(err, store.ErrCorrupt) && !(trailingOK && n > len(b)-len(tail(s.value))) {
 				t.Errorf("%s cut to %d of %d bytes: %v", s.name, n, len(b), err)
 			}
 		}
-		if _, err := s.parse(append(slices.Clone(b), 0)); !trailingOK && !errors.Is(err, ErrCorrupt) {
+		if _, err := s.parse(append(slices.Clone(b), 0)); !trailingOK && !errors.Is(err, store.ErrCorrupt) {
 			t.Errorf("%s with a byte more: %v", s.name, err)
 		}
 	}
-	if _, err := ParseDID(append((&DID{}).Bytes()[:8], 2)); !errors.Is(err, ErrCorrupt) {
+	if _, err := ParseDID(append((&DID{}).Bytes()[:8], 2)); !errors.Is(err, store.ErrCorrupt) {
 		t.Errorf("a flag of 2: %v", err)
 	}
 	huge := append(make([]byte, 32+7*4+32*2), 0xff, 0xff, 0xff, 0xff, 0x0f)
-	if _, err := ParseBlock(huge); !errors.Is(err, ErrCorrupt) {
+	if _, err := ParseBlock(huge); !errors.Is(err, store.ErrCorrupt) {
 		t.Errorf("a block with a huge AuxPow length: %v", err)
 	}
 }
@@ -149,7 +150,7 @@ func TestKeys(t *testing.T) {
 		func() error { _, err := ParseU64([]byte{1}); return err }(),
 		func() error { _, err := ParseAmount(nil); return err }(),
 	} {
-		if !errors.Is(err, ErrCorrupt) {
+		if !errors.Is(err, store.ErrCorrupt) {
 			t.Errorf("a short key or counter: %v", err)
 		}
 	}
@@ -171,10 +172,10 @@ func TestEntryV1(t *testing.T) {
 	if err != nil || !cmp.Equal(got, &want) {
 		t.Errorf("ParseEntryV1 = %+v, %v; want %+v", got, err, want)
 	}
-	if _, err := ParseEntry(v1); !errors.Is(err, ErrCorrupt) {
+	if _, err := ParseEntry(v1); !errors.Is(err, store.ErrCorrupt) {
 		t.Errorf("ParseEntry of a format 1 entry: %v", err)
 	}
-	if _, err := ParseEntryV1(b); !errors.Is(err, ErrCorrupt) {
+	if _, err := ParseEntryV1(b); !errors.Is(err, store.ErrCorrupt) {
 		t.Errorf("ParseEntryV1 of a format 2 entry: %v", err)
 	}
 }
