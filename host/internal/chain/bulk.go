@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -39,8 +40,8 @@ func (c *Chain) MineTxs(ctx context.Context, txs [][]byte) (*ela.Block, error) {
 	c.mu.RLock()
 	prev := c.tipHeader
 	c.mu.RUnlock()
-	if prev.Timestamp == maxChainTime {
-		return nil, fmt.Errorf("chain: block %d is stamped %d, the last time a block can carry", prev.Height, prev.Timestamp)
+	if err := ledger.CheckNext(&prev); err != nil {
+		return nil, fmt.Errorf("chain: %w", err)
 	}
 	height, t := prev.Height+1, c.nextBlockTime(prev.Timestamp)
 	if be, ok := errors.AsType[*BlockError](prepErr); ok {

@@ -258,10 +258,10 @@ func TestResetRefusesQueued(t *testing.T) {
 func TestBlockRoom(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		room func(txBytes int) blockRoom
+		room func(txBytes int) ledger.Room
 	}{
-		{"transactions", func(int) blockRoom { return blockRoom{txs: 3, bytes: 1 << 20} }},
-		{"bytes", func(n int) blockRoom { return blockRoom{txs: 100, bytes: 2*n + n/2} }},
+		{"transactions", func(int) ledger.Room { return ledger.Room{Txs: 3, Bytes: 1 << 20} }},
+		{"bytes", func(n int) ledger.Room { return ledger.Room{Txs: 100, Bytes: 2*n + n/2} }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, Config{})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -120,16 +121,6 @@ type made struct {
 	left     []*entry // those the block had no room for, in arrival order
 }
 
-// blockRoom is how many transactions (the coinbase included) and bytes of
-// transactions one block takes at most: ela's limits, less blockReserve,
-// so that build never makes a block that a node reading it (a follower)
-// must refuse as too large.
-type blockRoom struct{ txs, bytes int }
-
-// blockReserve is the room a block keeps under ela.MaxBlockSize for its
-// header and coinbase.
-const blockReserve = 64 << 10
-
 // mine makes a block; the caller holds c.mining. Besides the stored
 // entries, the block takes in those waiting for their mempool commit: its
 // Update makes them durable, so that they need no mempool record and their
@@ -140,8 +131,8 @@ func (c *Chain) mine() (*ela.Block, error) {
 	c.mu.RLock()
 	prev, clock := c.tipHeader, c.clock
 	c.mu.RUnlock()
-	if prev.Timestamp == maxChainTime {
-		return nil, fmt.Errorf("chain: block %d is stamped %d, the last time a block can carry", prev.Height, prev.Timestamp)
+	if err := ledger.CheckNext(&prev); err != nil {
+		return nil, fmt.Errorf("chain: %w", err)
 	}
 	now := c.now().Unix()
 	t := clock.BlockTime(prev.Timestamp, now)
@@ -213,7 +204,7 @@ func (c *Chain) build(tx store.Tx, m *made, entries []*entry, prev *ela.Header, 
 	var fees ela.Fixed64
 	size := 0
 	for i, e := range entries {
-		if len(txs) == c.room.txs || size+len(e.raw) > c.room.bytes {
+		if !c.room.Takes(len(txs), size, len(e.raw)) {
 			m.left = entries[i:]
 			break
 		}

@@ -199,10 +199,6 @@ func (c *Chain) validateIdentity(s snapshot, id *identity, sigs *verified, now t
 	return c.engine.ValidateOperation(id.op, st, s, sigs, now)
 }
 
-// maxChainTime is the last time a block can carry: block times are 32-bit
-// Unix seconds.
-const maxChainTime = ledger.MaxBlockTime
-
 // signal tells Run that transactions arrived, or an admission ended.
 func (c *Chain) signal() {
 	select {
