@@ -2,8 +2,11 @@
 // storage: what a transaction must look like on its own (CheckTx), what it
 // must satisfy against the outputs it spends (CheckSpends: assets, amounts
 // that balance with the minimum fee, locks and coinbase maturity), the shape
-// and reward of a coinbase, and how blocks are built and checked (NewBlock,
-// Genesis, CheckBlock). It does no I/O: the node looks the spent outputs up
+// and reward of a coinbase, how blocks are built and checked (NewBlock,
+// Genesis, CheckBlock, Room, CheckNext, a development chain's Clock), what
+// a transaction pool adds (Pool: no conflicts among pooled transactions,
+// one pending operation per DID) and how a DPoS confirm is checked
+// (Arbiters). It does no I/O: the node looks the spent outputs up
 // in its store and passes them in.
 //
 // A broken rule is a *RuleError carrying the error code the Elastos nodes
