@@ -61,3 +61,22 @@ func withChange(tx *ela.Tx, d ela.Fixed64) *ela.Tx {
 	c.Outputs[len(c.Outputs)-1].Value -= d
 	return &c
 }
+
+// A pool refuses a second transaction spending an output a pooled one
+// spends, until the first leaves it (a block took it in).
+func ExamplePool() {
+	pool := ledger.NewPool[string](100, 1<<20)
+	coin := ela.Input{TxID: ela.Hash{1}, Index: 0}
+	first := ledger.PoolTx{Tx: &ela.Tx{Inputs: []ela.Input{coin}}, Txid: ela.Hash{2}, Size: 250}
+	second := ledger.PoolTx{Tx: &ela.Tx{Inputs: []ela.Input{coin}}, Txid: ela.Hash{3}, Size: 250}
+
+	fmt.Println(pool.Add(first, "first"))
+	err := pool.Add(second, "second")
+	fmt.Println(ledger.CodeOf(err))
+	pool.Remove(first.Txid)
+	fmt.Println(pool.Add(second, "second"), pool.Len())
+	// Output:
+	// <nil>
+	// ErrDoubleSpend
+	// <nil> 1
+}
