@@ -85,7 +85,7 @@ func controllerDocument(c DID, docs Lookup) (*Document, error) {
 
 // verify checks a base64 signature over digest by k.
 func verify(v keys.Verifier, k PublicKey, digest [32]byte, signature string) error {
-	pub, err := k.Decode()
+	pub, err := k.Decode(v)
 	if err != nil {
 		return err
 	}
