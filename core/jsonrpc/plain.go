@@ -6,18 +6,18 @@ import (
 	"strings"
 )
 
-// decodePlain decodes params, when it is a JSON object, into v, a pointer to a
-// struct, when each member names one of the struct's own fields exactly
-// and is a string for a string field or true or false for a bool field
-// (or pointers to them): the common case, a resolve's {"did":…,"all":…},
-// which it decodes with the scanner of scan.go rather than encoding/json's
-// reflective walk (a twentieth of the node's CPU per resolve). For
-// anything else it returns false having changed nothing, and DecodeParams
-// leaves params to encoding/json. FuzzDecodeParams holds the two to the
-// same answers.
+// decodePlain decodes params, when it is a JSON object, into v, a pointer
+// to a plain struct (see plainStruct), when each member names a field and
+// is a string for a string field or true or false for a bool field: the
+// common case, a resolve's {"did":…,"all":…}, which it decodes with the
+// scanner of scan.go rather than encoding/json's reflective walk (a
+// twentieth of the node's CPU per resolve). For anything else it returns
+// false having changed nothing, and DecodeParams leaves params to
+// encoding/json; a struct that is not plain costs it no look at params.
+// FuzzDecodeParams holds the two to the same answers.
 func decodePlain(params []byte, v any) bool {
 	p := reflect.ValueOf(v)
-	if p.Kind() != reflect.Pointer || p.IsNil() || p.Elem().Kind() != reflect.Struct ||
+	if p.Kind() != reflect.Pointer || p.IsNil() || p.Elem().Kind() != reflect.Struct || !plainStruct(p.Elem().Type()) ||
 		!json.Valid(params) || params[skipSpace(params, 0)] != '{' {
 		return false
 	}
@@ -49,36 +49,64 @@ func decodePlain(params []byte, v any) bool {
 	return true
 }
 
-// plainField returns the index of the field of the struct type t that m
-// sets as decodePlain does, or -1: m names exactly one field, t embeds no
-// struct whose fields encoding/json would also match, and the field,
-// without options in its tag, is a string or bool (or a pointer to one)
-// that m's value is.
-func plainField(t reflect.Type, m member) int {
-	found := -1
+// plainStruct reports whether every field of the struct type t that
+// encoding/json would decode is a string or a bool, or a pointer to one,
+// with a name of its own and no options in its tag, and t embeds nothing:
+// a struct whose parameters decodePlain may set.
+func plainStruct(t reflect.Type) bool {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		switch {
 		case f.Anonymous:
-			return -1
-		case !f.IsExported() || paramName(f) != string(m.name):
+			return false
+		case !f.IsExported() || paramName(f) == "-":
 			continue
-		case found >= 0 || strings.Contains(f.Tag.Get("json"), ","):
-			return -1
+		case strings.Contains(f.Tag.Get("json"), ","), plainType(f.Type) == nil:
+			return false
 		}
-		found = i
+		for j := range i {
+			if g := t.Field(j); g.IsExported() && paramName(g) == paramName(f) {
+				return false
+			}
+		}
 	}
-	if found < 0 || string(m.name) == "-" {
+	return true
+}
+
+// plainType returns t, or what it points to, when that is string or bool,
+// else nil.
+func plainType(t reflect.Type) reflect.Type {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == reflect.TypeFor[string]() || t == reflect.TypeFor[bool]() {
+		return t
+	}
+	return nil
+}
+
+// plainField returns the index of the field of the plain struct type t
+// that m names and whose type m's value has, or -1.
+func plainField(t reflect.Type, m member) int {
+	if string(m.name) == "-" {
 		return -1
 	}
-	ft := t.Field(found).Type
-	if ft.Kind() == reflect.Pointer {
-		ft = ft.Elem()
-	}
-	switch {
-	case ft == reflect.TypeFor[string]() && m.value[0] == '"',
-		ft == reflect.TypeFor[bool]() && (m.value[0] == 't' || m.value[0] == 'f'):
-		return found
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() || paramName(f) != string(m.name) {
+			continue
+		}
+		switch plainType(f.Type) {
+		case reflect.TypeFor[string]():
+			if m.value[0] == '"' {
+				return i
+			}
+		case reflect.TypeFor[bool]():
+			if m.value[0] == 't' || m.value[0] == 'f' {
+				return i
+			}
+		}
+		return -1
 	}
 	return -1
 }
