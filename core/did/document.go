@@ -167,6 +167,12 @@ type normalizedMemo struct {
 	owner *Document
 	once  sync.Once
 	b     []byte
+
+	// the SHA-256 of the owner's signing input, hashed on first use
+	// (proofDigest): the chain checks a document's proofs when the
+	// operation arrives and again when its block is made.
+	digestOnce sync.Once
+	digest     [32]byte
 }
 
 // written returns the normalized form of doc, the memo's owner, writing it

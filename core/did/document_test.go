@@ -289,7 +289,7 @@ func TestShareKeys(t *testing.T) {
 	prev := mustParse(t, vectors.Read(user1))
 	next := mustParse(t, vectors.Read(user1))
 	def, _ := prev.DefaultKey()
-	want, err := def.Decode()
+	want, err := def.Decode(keys.Native{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +298,7 @@ func TestShareKeys(t *testing.T) {
 	if nextDef.point != def.point {
 		t.Fatal("the default key's point is not shared")
 	}
-	if got, err := nextDef.Decode(); err != nil || !got.Equal(want) {
+	if got, err := nextDef.Decode(keys.Native{}); err != nil || !got.Equal(want) {
 		t.Errorf("shared key decodes to %v, %v", got, err)
 	}
 	if err := next.VerifyProofs(keys.Native{}, nil); err != nil {

@@ -43,14 +43,15 @@ func newPublicKey(id URL, typ string, controller DID, b58 string) (PublicKey, er
 	return k, nil
 }
 
-// Decode returns the key as a point on P-256. The work is done once per
+// Decode returns the key as a point on P-256, decoded by v's
+// keys.ParseWith (v may keep the keys it meets). The work is done once per
 // document entry.
-func (k PublicKey) Decode() (keys.PublicKey, error) {
+func (k PublicKey) Decode(v keys.Verifier) (keys.PublicKey, error) {
 	if k.point == nil {
 		return keys.ParsePublicKeyBase58(k.PublicKeyBase58)
 	}
 	k.point.once.Do(func() {
-		k.point.key, k.point.err = keys.ParsePublicKey(k.compressed[:])
+		k.point.key, k.point.err = keys.ParseWith(v, k.compressed[:])
 		if k.point.err != nil {
 			k.point.err = wrap(ErrMalformed, k.point.err, "key %s", k.ID)
 		}

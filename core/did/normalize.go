@@ -1,9 +1,11 @@
 package did
 
 import (
+	"crypto/sha256"
 	"time"
 
 	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/keys"
 )
 
 // Normalized returns the document as the SDKs serialize it for signing and
@@ -41,6 +43,18 @@ func (doc *Document) Compact() []byte { return doc.appendJSON(nil, doc.subject, 
 // signingInput returns what a document proof signs: the normalized document
 // without its proofs.
 func (doc *Document) signingInput() []byte { return doc.appendJSON(nil, DID{}, false) }
+
+// proofDigest returns the digest a document proof signs, hashed by v (see
+// keys.Digest). A document ParseDocument made keeps it when v hashes with
+// crypto/sha256, as keys.Digest does for a Verifier that is no Hasher.
+func (doc *Document) proofDigest(v keys.Verifier) [32]byte {
+	m := doc.memo
+	if _, hasher := v.(keys.Hasher); hasher || m == nil || m.owner != doc {
+		return keys.Digest(v, doc.signingInput())
+	}
+	m.digestOnce.Do(func() { m.digest = sha256.Sum256(doc.signingInput()) })
+	return m.digest
+}
 
 // appendJSON writes the document as the SDKs' toJSON(key) does, base being
 // the DID that references are relative to (zero for the normalized form).

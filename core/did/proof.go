@@ -28,7 +28,7 @@ func (doc *Document) VerifyProofs(v keys.Verifier, docs Lookup) error {
 	if want := doc.RequiredProofs(); len(doc.proofs) != want {
 		return errorf(ErrProof, "%s: %d proofs, want %d", doc.subject, len(doc.proofs), want)
 	}
-	digest := keys.Digest(v, doc.signingInput())
+	digest := doc.proofDigest(v)
 	for _, p := range doc.proofs {
 		if p.Type != DefaultKeyType {
 			return errorf(ErrProof, "%s: proof by %s has type %s, want %q", doc.subject, p.Creator, excerpt.Quote(p.Type), DefaultKeyType)
@@ -85,7 +85,7 @@ func controllerDocument(c DID, docs Lookup) (*Document, error) {
 
 // verify checks a base64 signature over digest by k.
 func verify(v keys.Verifier, k PublicKey, digest [32]byte, signature string) error {
-	pub, err := k.Decode()
+	pub, err := k.Decode(v)
 	if err != nil {
 		return err
 	}

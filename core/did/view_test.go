@@ -1,6 +1,7 @@
 package did
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -85,5 +86,41 @@ func TestNormalizedMemo(t *testing.T) {
 	}
 	if a, b := signed.Normalized(), doc.Normalized(); string(a) == string(b) || !strings.Contains(string(a), "2030-01-01T00:00:00Z") {
 		t.Errorf("the signed copy writes the original's form:\n%s", a)
+	}
+}
+
+// countingHasher is a Verifier that hashes, counting its hashes.
+type countingHasher struct {
+	keys.Native
+	calls *int
+}
+
+func (h countingHasher) Sum256(data []byte) [32]byte {
+	*h.calls++
+	return sha256.Sum256(data)
+}
+
+// A parsed document keeps the digest its proofs sign, for a Verifier that
+// hashes with crypto/sha256; a copy made by a With method, or a Verifier
+// that hashes itself, gets the digest hashed anew.
+func TestProofDigestMemo(t *testing.T) {
+	doc, err := ParseDocument(vectors.Read("elastos-did-sdk/v2.2/user1.id.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sha256.Sum256(doc.signingInput())
+	if got := doc.proofDigest(keys.Native{}); got != want || doc.memo.digest != want {
+		t.Fatalf("proofDigest = %x, kept %x; want %x", got, doc.memo.digest, want)
+	}
+	if got := doc.proofDigest(keys.Native{}); got != want {
+		t.Errorf("proofDigest again = %x, want %x", got, want)
+	}
+	var calls int
+	if got := doc.proofDigest(countingHasher{calls: &calls}); got != want || calls != 1 {
+		t.Errorf("proofDigest through a hasher = %x after %d hashes, want %x after 1", got, calls, want)
+	}
+	ctx := doc.WithContext([]string{"https://example.com/ctx"})
+	if got, want := ctx.proofDigest(keys.Native{}), sha256.Sum256(ctx.signingInput()); got != want || got == doc.proofDigest(keys.Native{}) {
+		t.Errorf("a copy's proofDigest = %x, want its own %x", got, want)
 	}
 }

@@ -57,6 +57,13 @@ func (p *Operation) encode(w *writer, _ byte) {
 	w.varString(p.Proof.Signature)
 }
 
+// size implements sizer: the fields and a varint of at most 9 bytes each.
+func (p *Operation) size() int {
+	h, f := p.Header, p.Proof
+	return 8*9 + len(h.Specification) + len(h.Operation) + len(h.PreviousTxid) + len(h.Ticket) +
+		len(p.Payload) + len(f.Type) + len(f.VerificationMethod) + len(f.Signature)
+}
+
 func (p *Operation) decode(r *reader, _ byte) {
 	const limit = MaxPayloadDataSize
 	p.Header.Specification = r.varString("header.specification", limit)

@@ -62,12 +62,13 @@ func CrossChainScript(genesis Hash) []byte {
 	return append(script, OpCrossChain)
 }
 
-// parseStandardScript returns the key of a 0x21 ‖ key ‖ OpCheckSig script.
-func parseStandardScript(code []byte) (keys.PublicKey, bool) {
+// parseStandardScript returns the key of a 0x21 ‖ key ‖ OpCheckSig script,
+// decoded by v's keys.ParseWith.
+func parseStandardScript(code []byte, v keys.Verifier) (keys.PublicKey, bool) {
 	if len(code) != 2+keys.PublicKeySize || code[0] != keys.PublicKeySize || code[len(code)-1] != OpCheckSig {
 		return keys.PublicKey{}, false
 	}
-	pub, err := keys.ParsePublicKey(code[1 : 1+keys.PublicKeySize])
+	pub, err := keys.ParseWith(v, code[1:1+keys.PublicKeySize])
 	return pub, err == nil
 }
 

@@ -176,7 +176,7 @@ func sortCodeHashes(h [][20]byte) {
 }
 
 func verifyProgram(p Program, digest [32]byte, v keys.Verifier) error {
-	if pub, ok := parseStandardScript(p.Code); ok {
+	if pub, ok := parseStandardScript(p.Code, v); ok {
 		if len(p.Parameter) != sigPushSize || p.Parameter[0] != keys.SignatureSize {
 			return fmt.Errorf("standard program parameter is %d bytes, want 0x40 and a 64-byte signature", len(p.Parameter))
 		}

@@ -118,7 +118,11 @@ const (
 
 // Bytes returns the transaction's full encoding, programs included.
 func (tx *Tx) Bytes() []byte {
-	w := &writer{b: make([]byte, 0, 256)}
+	n := tx.unsignedSizeHint()
+	for _, p := range tx.Programs {
+		n += 2*9 + len(p.Code) + len(p.Parameter)
+	}
+	w := &writer{b: make([]byte, 0, n)}
 	tx.encode(w)
 	return w.b
 }
@@ -127,7 +131,7 @@ func (tx *Tx) Bytes() []byte {
 // program signs (its SHA-256 is the signed digest) and whose double SHA-256
 // is the transaction hash.
 func (tx *Tx) UnsignedBytes() []byte {
-	w := &writer{b: make([]byte, 0, 256)}
+	w := &writer{b: make([]byte, 0, tx.unsignedSizeHint())}
 	tx.encodeUnsigned(w)
 	return w.b
 }
@@ -137,6 +141,24 @@ func (tx *Tx) Hash() Hash { return hashOf(tx.UnsignedBytes()) }
 
 // Size returns the length of the full encoding in bytes.
 func (tx *Tx) Size() int { return len(tx.Bytes()) }
+
+// unsignedSizeHint is room for the unsigned encoding: its lists and, for a
+// payload that may be large (a sizer: a DID operation's is kilobytes), the
+// payload, so that encoding a transaction allocates its buffer once rather
+// than doubling it a few times.
+func (tx *Tx) unsignedSizeHint() int {
+	n := 128 + len(tx.Inputs)*inputSize + len(tx.Outputs)*(outputSize+1)
+	for _, a := range tx.Attributes {
+		n += 1 + 9 + len(a.Data)
+	}
+	if s, ok := tx.Payload.(sizer); ok {
+		n += s.size()
+	}
+	return n
+}
+
+// sizer is a Payload that tells how long its encoding is at most.
+type sizer interface{ size() int }
 
 func (tx *Tx) encode(w *writer) {
 	tx.encodeUnsigned(w)

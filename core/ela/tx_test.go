@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -158,5 +159,22 @@ func TestTypeOf(t *testing.T) {
 	}
 	if _, err := TypeOf(nil); !isDecodeError(err, ErrTruncated, "type", 0) {
 		t.Errorf("TypeOf(nil): error %v", err)
+	}
+}
+
+// Encoding a DID operation's transaction, kilobytes long, allocates its
+// buffer once (and the writer, which its payload's encoder is handed).
+func TestTxEncodingAllocatesOnce(t *testing.T) {
+	for _, n := range []int{0, 200, 3000, 70_000} {
+		op := didOp("create", "", "")
+		op.Payload = strings.Repeat("p", n)
+		tx := &Tx{Payload: op, Inputs: []Input{{TxID: Hash{1}}}, Outputs: []Output{{Value: 5}}, LockTime: 9,
+			Programs: []Program{{Code: make([]byte, 35), Parameter: make([]byte, 65)}}}
+		if a := testing.AllocsPerRun(10, func() { tx.UnsignedBytes() }); a != 2 {
+			t.Errorf("payload of %d bytes: UnsignedBytes made %v allocations, want 2", n, a)
+		}
+		if a := testing.AllocsPerRun(10, func() { tx.Bytes() }); a != 2 {
+			t.Errorf("payload of %d bytes: Bytes made %v allocations, want 2", n, a)
+		}
 	}
 }

@@ -350,7 +350,7 @@ func checkSignedBy(op *Op, doc *did.Document, docs did.Lookup, v keys.Verifier) 
 }
 
 func checkSignature(op *Op, key did.PublicKey, v keys.Verifier) error {
-	pub, err := key.Decode()
+	pub, err := key.Decode(v)
 	if err != nil {
 		return broken(RuleSignerKey, err)
 	}

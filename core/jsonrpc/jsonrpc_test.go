@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -299,7 +300,8 @@ func FuzzDecode(f *testing.F) {
 }
 
 func FuzzDecodeParams(f *testing.F) {
-	for _, s := range []string{`{"did":"x","all":true}`, `[{"did":"x"}]`, `{"limit":1.5}`, `{"did":null}`, `[]`, `{"":1}`} {
+	for _, s := range []string{`{"did":"x","all":true}`, `[{"did":"x"}]`, `{"limit":1.5}`, `{"did":null}`, `[]`, `{"":1}`,
+		`{"did":"\u00e9\ud800","all":false,"did":"y"}`, `{"Did":"x"}`, `{"did":"x","all":"true"}`, `{"Name":"n","all":true}`} {
 		f.Add([]byte(s))
 	}
 	type params struct {
@@ -316,6 +318,17 @@ func FuzzDecodeParams(f *testing.F) {
 				t.Fatalf("code %d", err.Code)
 			}
 			checkNoGo(t, string(in), err)
+		}
+		type plainParams struct { // what decodePlain sets; params, with an int, it leaves alone
+			DID  *string `json:"did"`
+			All  bool    `json:"all"`
+			Name string
+		}
+		var plain, want plainParams
+		if decodePlain(in, &plain) {
+			if err := json.Unmarshal(in, &want); err != nil || !reflect.DeepEqual(plain, want) {
+				t.Fatalf("decodePlain(%s) = %+v; encoding/json: %+v, %v", in, plain, want, err)
+			}
 		}
 	})
 }

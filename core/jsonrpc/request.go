@@ -200,6 +200,9 @@ func DecodeParams(params json.RawMessage, v any) *Error {
 	if len(params) == 0 || params[0] != '{' {
 		return InvalidParams(fmt.Sprintf("params is %s, want an object", kind(params)))
 	}
+	if decodePlain(params, v) {
+		return nil
+	}
 	// Unmarshal checks the JSON as it decodes, in one pass; a misspelt name
 	// is reported before what is wrong with a value.
 	err := json.Unmarshal(params, v)

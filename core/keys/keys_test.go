@@ -226,3 +226,23 @@ func TestDecodeBase58Bound(t *testing.T) {
 		}
 	}
 }
+
+// A signature's DER form is the one signatureFromDER reads back, for
+// integers with leading zeros and with their high bit set.
+func TestSignatureDERRoundTrip(t *testing.T) {
+	var sigs []Signature
+	for _, r := range [][]byte{{1}, {0x7f}, {0x80}, {0xff}, bytes.Repeat([]byte{0xff}, 32), append(make([]byte, 31), 5)} {
+		var sig Signature
+		copy(sig[32-len(r):32], r)
+		copy(sig[32:], r)
+		sig[63] |= 1
+		sigs = append(sigs, sig)
+	}
+	for _, sig := range sigs {
+		der := sig.appendDER(nil)
+		got, err := signatureFromDER(der)
+		if err != nil || got != sig || len(der) > maxDERSize {
+			t.Errorf("%x: DER %x (%d bytes) reads back as %x, %v", sig, der, len(der), got, err)
+		}
+	}
+}

@@ -69,9 +69,38 @@ func (Native) Verify(pub PublicKey, digest [32]byte, sig Signature) bool {
 	if pub.key == nil {
 		return false
 	}
-	r := new(big.Int).SetBytes(sig[:32])
-	s := new(big.Int).SetBytes(sig[32:])
-	return ecdsa.Verify(pub.key, digest[:], r, s)
+	var der [maxDERSize]byte
+	return ecdsa.VerifyASN1(pub.key, digest[:], sig.appendDER(der[:0]))
+}
+
+// maxDERSize is the longest ASN.1 form of a signature: a SEQUENCE of two
+// INTEGERs of 33 bytes (32 and a zero that keeps them positive).
+const maxDERSize = 2 + 2*(2+33)
+
+// appendDER appends the ASN.1 DER form of sig, a SEQUENCE of r and s,
+// which crypto/ecdsa verifies: ecdsa.Verify would make it through two
+// big.Ints and a cryptobyte.Builder, a third of a kilobyte of garbage a
+// signature.
+func (sig Signature) appendDER(b []byte) []byte {
+	start := len(b)
+	b = append(b, 0x30, 0) // SEQUENCE; its length is set below
+	b = appendDERInteger(b, sig[:32])
+	b = appendDERInteger(b, sig[32:])
+	b[start+1] = byte(len(b) - start - 2)
+	return b
+}
+
+// appendDERInteger appends the big-endian unsigned x as an ASN.1 INTEGER:
+// without leading zeros, and with one zero byte before a high bit, which
+// would make it negative.
+func appendDERInteger(b, x []byte) []byte {
+	for len(x) > 1 && x[0] == 0 {
+		x = x[1:]
+	}
+	if x[0] >= 0x80 {
+		return append(append(b, 2, byte(len(x)+1), 0), x...)
+	}
+	return append(append(b, 2, byte(len(x))), x...)
 }
 
 // VerifyData reports whether sig signs SHA-256(data) under pub, using v

@@ -95,7 +95,7 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		b = append(b, ']')
 	}
 	out.Write(b) // keeps the bytes in the pooled buffer, grown if they had to be
-	writeBody(w, http.StatusOK, out.Bytes())
+	writeAnswer(w, r, out.Bytes())
 }
 
 // callsAccess returns what the calls of a body may do together: the most

@@ -152,6 +152,7 @@ func (s *Server) start(l *listener, errc chan<- error) {
 	l.cancel = cancel
 	l.srv = &http.Server{
 		BaseContext:       func(net.Listener) context.Context { return base },
+		ConnContext:       withConn,
 		Handler:           l.handler,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
@@ -162,7 +163,7 @@ func (s *Server) start(l *listener, errc chan<- error) {
 	}
 	srv, ln := l.srv, l.ln
 	go func() {
-		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		if err := srv.Serve(gatherListener{ln}); !errors.Is(err, http.ErrServerClosed) {
 			errc <- fmt.Errorf("api: serving %s: %w", ln.Addr(), err)
 		}
 	}()

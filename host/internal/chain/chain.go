@@ -158,7 +158,7 @@ func (cfg *Config) chain() *Chain {
 		db:        cfg.DB,
 		params:    ledger.Devnet(),
 		engine:    cfg.Engine,
-		verifier:  keys.Native{},
+		verifier:  keys.NewCache(keys.Native{}, keptKeys),
 		log:       cfg.Logger,
 		now:       cfg.Now,
 		blockTime: cfg.BlockTime,

@@ -78,3 +78,12 @@ func (c *verified) Verify(pub keys.PublicKey, digest [32]byte, sig keys.Signatur
 	c.seen = append(c.seen, verifiedSig{pub, digest, sig})
 	return true
 }
+
+// ParsePublicKey implements keys.KeyParser with the chain's verifier, which
+// keeps the keys it decodes (see keptKeys).
+func (c *verified) ParsePublicKey(b []byte) (keys.PublicKey, error) { return keys.ParseWith(c.v, b) }
+
+// keptKeys bounds the public keys the chain's verifier keeps decoded (a
+// keys.Cache): about 250 bytes each, 1 MB in all, for the wallets and DIDs
+// that submit most.
+const keptKeys = 4096
