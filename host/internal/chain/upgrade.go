@@ -11,8 +11,9 @@ import (
 // storeFormat is the version of the record formats this package writes,
 // kept in meta under metaFormat. Stores without it are of format 1, whose
 // history entries lack Expires; stores of format 2 lack the postings of
-// the views (bucketFields) and the counts (bucketCounts).
-const storeFormat = 3
+// the views (bucketFields) and the counts (bucketCounts); stores of format
+// 3 keep a key per posting of the views rather than containers of them.
+const storeFormat = 4
 
 // upgrade brings a store written by an older version to storeFormat, in
 // the Update that opens it, so that every read may assume the current
@@ -48,7 +49,8 @@ const logUpgrade = "building indexes"
 // buildIndexes writes the postings of every view and the counts of
 // postings, in the Update that opens the store: a process killed meanwhile
 // leaves the store as it was, and the next open starts again. It logs its
-// progress about every tenth of the DIDs.
+// progress about every tenth of the DIDs, and writes the containers of
+// postings every buildFlush views, which bounds what it holds in memory.
 func (c *Chain) buildIndexes(tx store.Tx) error {
 	w := newBatch(c, tx, 0)
 	for _, name := range []string{bucketFields, bucketCounts} {
@@ -79,9 +81,20 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 		if done++; done%max((of+9)/10, 1) == 0 {
 			c.log.Info(logUpgrade, "done", done, "of", of)
 		}
+		if done%buildFlush == 0 {
+			if err := w.flushFields(); err != nil {
+				return err
+			}
+		}
 	}
-	return w.flushCounts()
+	return w.flush()
 }
+
+// buildFlush is how many views buildIndexes posts between writes of the
+// containers: few enough that the containers of DIDs with values of their
+// own (ids, names) stay small in memory, many enough that a dense
+// container is rewritten only a few times per chunk of 2^16 DIDs.
+const buildFlush = 8192
 
 // postingPrefixOf returns the PostingPrefix of a PostingKey.
 func postingPrefixOf(k []byte) []byte { return k[:max(len(k)-8, 0)] }
