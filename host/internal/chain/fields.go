@@ -2,6 +2,8 @@ package chain
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/didlight/didlight/core/bitmap"
 	"github.com/didlight/didlight/core/find"
@@ -74,11 +76,12 @@ func decodeContainer(key, v []byte) (*bitmap.Container, error) {
 	return c, nil
 }
 
-// flushFields writes the containers the batch changed: an empty one is
-// deleted.
+// flushFields writes the containers the batch changed, in the order of
+// their keys as flushCounts does: an empty one is deleted.
 func (w *batch) flushFields() error {
 	fields := bucket(w.tx, bucketFields)
-	for key, c := range w.fields {
+	for _, key := range slices.Sorted(maps.Keys(w.fields)) {
+		c := w.fields[key]
 		var err error
 		if c.Len() == 0 {
 			err = fields.Delete([]byte(key))
@@ -113,10 +116,14 @@ func (w *batch) count(name string, prefix []byte, add bool) {
 	w.counts[string(record.CountKey(name, prefix))] += d
 }
 
-// flushCounts writes the batch's changes to the counts.
+// flushCounts writes the batch's changes to the counts, in the order of
+// their keys: the store (bbolt) splits its nodes only as a transaction
+// commits, so that keys put in no order into a large bucket in one
+// transaction (an upgrade's) cost a move of half a growing node each.
 func (w *batch) flushCounts() error {
 	counts := bucket(w.tx, bucketCounts)
-	for key, d := range w.counts {
+	for _, key := range slices.Sorted(maps.Keys(w.counts)) {
+		d := w.counts[key]
 		if d == 0 {
 			continue
 		}
