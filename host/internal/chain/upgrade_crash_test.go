@@ -185,3 +185,27 @@ func upgradeCrash(t *testing.T, from uint64) {
 		t.Errorf("reopened: format %d with %d postings, want format %d with postings", format, fields, storeFormat)
 	}
 }
+
+// A snapshot taken by an older version holds a copy of a store of its
+// format: reverting to it upgrades the store again, in the revert's
+// transaction.
+func TestRevertOlderFormat(t *testing.T) {
+	for _, from := range []uint64{2, 3} {
+		t.Run(fmt.Sprint(from), func(t *testing.T) {
+			f := newFixture(t, Config{})
+			publishMany(t, f, 20)
+			downgrade(t, f.db, from)
+			id, err := f.c.Snapshot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.c.Revert(context.Background(), id); err != nil {
+				t.Fatal(err)
+			}
+			checkIndexes(t, f.c)
+			if format, _ := formatOf(t, f.db); format != storeFormat {
+				t.Errorf("format %d after the revert, want %d", format, storeFormat)
+			}
+		})
+	}
+}
