@@ -13,11 +13,11 @@ import (
 func BenchmarkAlgebra(b *testing.B) {
 	r := rand.New(rand.NewPCG(11, 12))
 	lists := map[string]*Bitmap{}
-	for _, n := range []int{2_000, 100_000, 450_000} {
+	for _, n := range []int{2_000, 14_000, 46_000, 100_000, 450_000} {
 		lists[fmt.Sprint(n)] = build(set(r, n, 1_000_000))
 	}
 	for _, tc := range []struct{ op, a, b string }{
-		{"and", "2000", "100000"}, {"and", "100000", "450000"}, {"or", "100000", "2000"}, {"or", "100000", "450000"},
+		{"and", "2000", "100000"}, {"and", "14000", "46000"}, {"and", "100000", "450000"}, {"or", "100000", "2000"}, {"or", "100000", "450000"},
 	} {
 		b.Run(tc.op+"/"+tc.a+"/"+tc.b, func(b *testing.B) {
 			x, y := lists[tc.a], lists[tc.b]
