@@ -133,6 +133,9 @@ func (s snapshot) find(ctx context.Context, cond *find.Condition, p *pager) erro
 	if d.scan {
 		return s.scan(ctx, cond, p)
 	}
+	if d.plan.Exact && d.plan.Op == find.PlanLookup && len(d.plan.Values) <= 1 {
+		return s.pageLookup(ctx, lookupPrefixes(d.plan)[0], p)
+	}
 	seqs, err := s.lookup(ctx, d.plan, nil)
 	if err != nil {
 		return err
@@ -168,6 +171,39 @@ func (s snapshot) page(seqs *bitmap.Bitmap, p *pager) error {
 		p.page = append(p.page, view.DIDKey)
 	}
 	p.total = seqs.Len()
+	return nil
+}
+
+// pageLookup pages the DIDs posted under one prefix of the fields: the
+// total from its count, and only the containers up to the page's end
+// read, until ctx is done.
+func (s snapshot) pageLookup(ctx context.Context, prefix []byte, p *pager) error {
+	total, err := s.postingCount(bucketFields, prefix)
+	if err != nil {
+		return err
+	}
+	seqs := &bitmap.Bitmap{}
+	for k, v := range bucket(s.tx, bucketFields).ScanShared(store.Range{Prefix: prefix}) {
+		if seqs.Len() >= p.skip+p.limit {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		chunk, err := record.ParsePostingKey(prefix, k)
+		if err != nil {
+			return err
+		}
+		c, err := decodeContainer(k, v)
+		if err != nil {
+			return err
+		}
+		seqs.Append(chunk, c)
+	}
+	if err := s.page(seqs, p); err != nil {
+		return err
+	}
+	p.total = total
 	return nil
 }
 
