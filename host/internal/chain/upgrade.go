@@ -49,8 +49,12 @@ const logUpgrade = "building indexes"
 // buildIndexes writes the postings of every view and the counts of
 // postings, in the Update that opens the store: a process killed meanwhile
 // leaves the store as it was, and the next open starts again. It logs its
-// progress about every tenth of the DIDs, and writes the containers of
-// postings every buildFlush views, which bounds what it holds in memory.
+// progress about every tenth of the DIDs. It writes the containers and
+// counts once, at the end, in the order of their keys: into the emptied
+// buckets every put is then an append, where puts between keys already
+// written move half of bbolt's node (it splits nodes only at commit) and
+// grow with the square of the DIDs (96 s at 100k against 22 s). The
+// store holds every written node in memory until the commit anyway.
 func (c *Chain) buildIndexes(tx store.Tx) error {
 	w := newBatch(c, tx, 0)
 	for _, name := range []string{bucketFields, bucketCounts} {
@@ -81,20 +85,9 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 		if done++; done%max((of+9)/10, 1) == 0 {
 			c.log.Info(logUpgrade, "done", done, "of", of)
 		}
-		if done%buildFlush == 0 {
-			if err := w.flushFields(); err != nil {
-				return err
-			}
-		}
 	}
 	return w.flush()
 }
-
-// buildFlush is how many views buildIndexes posts between writes of the
-// containers: few enough that the containers of DIDs with values of their
-// own (ids, names) stay small in memory, many enough that a dense
-// container is rewritten only a few times per chunk of 2^16 DIDs.
-const buildFlush = 8192
 
 // postingPrefixOf returns the PostingPrefix of a PostingKey.
 func postingPrefixOf(k []byte) []byte { return k[:max(len(k)-8, 0)] }
