@@ -3,6 +3,7 @@ package chain
 import (
 	"fmt"
 
+	"github.com/didlight/didlight/core/bitmap"
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
@@ -15,7 +16,8 @@ type batch struct {
 	snapshot
 	time                    uint32 // the block's
 	txs, utxos, addrs, bals store.Bucket
-	counts                  map[string]int64 // changes to bucketCounts not yet written, by key (see count)
+	counts                  map[string]int64             // changes to bucketCounts not yet written, by key (see count)
+	fields                  map[string]*bitmap.Container // containers of bucketFields changed, not yet written, by key (see container)
 }
 
 func newBatch(c *Chain, tx store.Tx, time uint32) *batch {
@@ -27,6 +29,7 @@ func newBatch(c *Chain, tx store.Tx, time uint32) *batch {
 		addrs:    bucket(tx, bucketAddresses),
 		bals:     bucket(tx, bucketBalances),
 		counts:   map[string]int64{},
+		fields:   map[string]*bitmap.Container{},
 	}
 }
 
@@ -112,7 +115,7 @@ func (w *batch) addBalance(ph ela.ProgramHash, asset ela.Hash, d ela.Fixed64) er
 // putBlock stores block b (whose transactions have ids txids) and its
 // confirm, makes it the tip, and counts its transactions.
 func (w *batch) putBlock(b *ela.Block, txids []ela.Hash, cf *ela.Confirm) error {
-	if err := w.flushCounts(); err != nil {
+	if err := w.flush(); err != nil {
 		return err
 	}
 	h := b.Hash()

@@ -1,10 +1,10 @@
 package chain
 
 import (
-	"encoding/binary"
 	"fmt"
 	"testing"
 
+	"github.com/didlight/didlight/core/bitmap"
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
@@ -139,6 +139,7 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 		}
 	}
 	counts := map[string]uint64{}
+	fields := map[string]*bitmap.Container{}
 	for _, key := range order {
 		m := dids[key]
 		want[bucketDIDs][key] = string(m.rec.Bytes())
@@ -161,9 +162,16 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 		}
 		for _, p := range viewIndex.Postings(m.view) {
 			prefix, _ := record.FieldPrefix(p.Path, p.Value)
-			want[bucketFields][string(binary.BigEndian.AppendUint64(prefix, m.rec.Seq))] = ""
+			key := string(record.FieldKey(prefix, m.rec.Seq>>bitmap.ChunkBits))
+			if fields[key] == nil {
+				fields[key] = &bitmap.Container{}
+			}
+			fields[key].Add(uint16(m.rec.Seq))
 			counts[string(record.CountKey(bucketFields, prefix))]++
 		}
+	}
+	for k, c := range fields {
+		want[bucketFields][k] = string(c.Encode())
 	}
 	for k, n := range counts {
 		want[bucketCounts][k] = string(record.U64(n))

@@ -1,9 +1,11 @@
 package chain
 
 import (
-	"encoding/binary"
 	"fmt"
+	"maps"
+	"slices"
 
+	"github.com/didlight/didlight/core/bitmap"
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
@@ -18,27 +20,89 @@ var viewIndex = &find.Index{
 }
 
 // postFields adds (add) or deletes the postings of the query view of the
-// DID with creation number seq, and counts them.
+// DID with creation number seq, and counts them. The containers it
+// changes stay in the batch until flushFields, so that a block writes
+// each container it touches once.
 func (w *batch) postFields(view []byte, seq uint64, add bool) error {
-	b := bucket(w.tx, bucketFields)
 	for _, p := range viewIndex.Postings(view) {
 		prefix, ok := record.FieldPrefix(p.Path, p.Value)
 		if !ok {
 			return fmt.Errorf("chain: posting %s = %v (%T) has no key", p.Path, p.Value, p.Value)
 		}
-		k := binary.BigEndian.AppendUint64(prefix, seq)
-		var err error
-		if add {
-			err = b.Put(k, nil)
-		} else {
-			err = b.Delete(k)
-		}
+		c, err := w.container(record.FieldKey(prefix, seq>>bitmap.ChunkBits))
 		if err != nil {
 			return err
+		}
+		switch {
+		case add && !c.Add(uint16(seq)):
+			return fmt.Errorf("chain: DID number %d is already posted under %s = %v: %w", seq, p.Path, p.Value, store.ErrCorrupt)
+		case !add && !c.Remove(uint16(seq)):
+			return fmt.Errorf("chain: DID number %d is not posted under %s = %v: %w", seq, p.Path, p.Value, store.ErrCorrupt)
 		}
 		w.count(bucketFields, prefix, add)
 	}
 	return nil
+}
+
+// container returns the container of postings of the fields under key as
+// the batch changes it, read from the store at its first use.
+func (w *batch) container(key []byte) (*bitmap.Container, error) {
+	if c, ok := w.fields[string(key)]; ok {
+		return c, nil
+	}
+	c, err := readContainer(bucket(w.tx, bucketFields), key)
+	if err != nil {
+		return nil, err
+	}
+	w.fields[string(key)] = c
+	return c, nil
+}
+
+// readContainer reads the container of postings under key, empty when
+// absent.
+func readContainer(fields store.Bucket, key []byte) (*bitmap.Container, error) {
+	v, ok := fields.Get(key)
+	if !ok {
+		return &bitmap.Container{}, nil
+	}
+	return decodeContainer(key, v)
+}
+
+func decodeContainer(key, v []byte) (*bitmap.Container, error) {
+	c, err := bitmap.Decode(v)
+	if err != nil {
+		return nil, fmt.Errorf("chain: the postings %x: %v: %w", key, err, store.ErrCorrupt)
+	}
+	return c, nil
+}
+
+// flushFields writes the containers the batch changed, in the order of
+// their keys as flushCounts does: an empty one is deleted.
+func (w *batch) flushFields() error {
+	fields := bucket(w.tx, bucketFields)
+	for _, key := range slices.Sorted(maps.Keys(w.fields)) {
+		c := w.fields[key]
+		var err error
+		if c.Len() == 0 {
+			err = fields.Delete([]byte(key))
+		} else {
+			err = fields.Put([]byte(key), c.Encode())
+		}
+		if err != nil {
+			return err
+		}
+	}
+	clear(w.fields)
+	return nil
+}
+
+// flush writes the batch's changes to the postings of the fields and to
+// the counts.
+func (w *batch) flush() error {
+	if err := w.flushFields(); err != nil {
+		return err
+	}
+	return w.flushCounts()
 }
 
 // count adds one to (add) or takes one from the number of postings under
@@ -52,10 +116,14 @@ func (w *batch) count(name string, prefix []byte, add bool) {
 	w.counts[string(record.CountKey(name, prefix))] += d
 }
 
-// flushCounts writes the batch's changes to the counts.
+// flushCounts writes the batch's changes to the counts, in the order of
+// their keys: the store (bbolt) splits its nodes only as a transaction
+// commits, so that keys put in no order into a large bucket in one
+// transaction (an upgrade's) cost a move of half a growing node each.
 func (w *batch) flushCounts() error {
 	counts := bucket(w.tx, bucketCounts)
-	for key, d := range w.counts {
+	for _, key := range slices.Sorted(maps.Keys(w.counts)) {
+		d := w.counts[key]
 		if d == 0 {
 			continue
 		}

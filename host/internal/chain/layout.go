@@ -26,7 +26,7 @@ const (
 	bucketCredHist  = "credhistory" // HistoryKey(credential id's did.URL.Key, height, position) → record.Entry
 	bucketCreds     = "credentials" // credential id's did.URL.Key → record.Credential
 	bucketOwned     = "owned"       // PostingKey(owner's DID key, sequence) → credential id; its sequence counts declares
-	bucketFields    = "fields"      // FieldPrefix(path, value) ‖ creation sequence → nothing: postings of the views (viewIndex)
+	bucketFields    = "fields"      // FieldKey(FieldPrefix(path, value), chunk) → bitmap.Container: postings of the views (viewIndex) by creation sequence
 	bucketCounts    = "counts"      // CountKey(bucket, prefix) → how many keys of the bucket have the prefix; views: how many
 	bucketSnapshots = "snapshots"   // snapshot id (record.SeqKey) → record.Snapshot; the copies are buckets "snap/ID/NAME" (snapshot.go)
 	metaGenesis     = "genesis"     // the genesis block's hash

@@ -2,11 +2,11 @@ package chain
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"time"
 
+	"github.com/didlight/didlight/core/bitmap"
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
@@ -134,60 +134,74 @@ func (s snapshot) find(ctx context.Context, cond *find.Condition, p *pager) erro
 		return s.scan(ctx, cond, p)
 	}
 	if d.plan.Exact && d.plan.Op == find.PlanLookup && len(d.plan.Values) <= 1 {
-		return s.page(ctx, lookupPrefixes(d.plan)[0], p)
+		return s.pageLookup(ctx, lookupPrefixes(d.plan)[0], p)
 	}
-	seqs, err := s.lookup(ctx, d.plan)
+	seqs, err := s.lookup(ctx, d.plan, nil)
 	if err != nil {
 		return err
 	}
+	if d.plan.Exact {
+		return s.page(seqs, p)
+	}
 	views := bucket(s.tx, bucketViews)
-	for _, seq := range seqs {
+	for seq := range seqs.All() {
 		if err := ctx.Err(); err != nil {
 			return err
-		}
-		if d.plan.Exact && !p.inPage() {
-			p.total++
-			continue
 		}
 		view, err := viewAt(views, seq)
 		if err != nil {
 			return err
 		}
-		if d.plan.Exact || cond.Match(view.JSON) {
+		if cond.Match(view.JSON) {
 			p.add(view.DIDKey)
 		}
 	}
 	return nil
 }
 
-// page pages the DIDs posted under one prefix of the fields: the total
-// from its count, and only the postings up to the page's end read.
-func (s snapshot) page(ctx context.Context, prefix []byte, p *pager) error {
-	total, err := s.postingCount(bucketFields, prefix)
-	if err != nil {
-		return err
-	}
+// page pages the DIDs of seqs, all of which match: the total is their
+// count, and only the views of the page are read, for their DIDs' keys.
+func (s snapshot) page(seqs *bitmap.Bitmap, p *pager) error {
 	views := bucket(s.tx, bucketViews)
-	for k := range bucket(s.tx, bucketFields).Scan(store.Range{Prefix: prefix}) {
-		if !p.inPage() {
-			if p.total >= p.skip {
-				break
-			}
-			p.total++
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		seq, err := record.ParsePostingKey(prefix, k)
-		if err != nil {
-			return err
-		}
+	for _, seq := range seqs.Page(p.skip, p.limit) {
 		view, err := viewAt(views, seq)
 		if err != nil {
 			return err
 		}
-		p.add(view.DIDKey)
+		p.page = append(p.page, view.DIDKey)
+	}
+	p.total = seqs.Len()
+	return nil
+}
+
+// pageLookup pages the DIDs posted under one prefix of the fields: the
+// total from its count, and only the containers up to the page's end
+// read, until ctx is done.
+func (s snapshot) pageLookup(ctx context.Context, prefix []byte, p *pager) error {
+	total, err := s.postingCount(bucketFields, prefix)
+	if err != nil {
+		return err
+	}
+	seqs := &bitmap.Bitmap{}
+	for k, v := range bucket(s.tx, bucketFields).ScanShared(store.Range{Prefix: prefix}) {
+		if seqs.Len() >= p.skip+p.limit {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		chunk, err := record.ParsePostingKey(prefix, k)
+		if err != nil {
+			return err
+		}
+		c, err := decodeContainer(k, v)
+		if err != nil {
+			return err
+		}
+		seqs.Append(chunk, c)
+	}
+	if err := s.page(seqs, p); err != nil {
+		return err
 	}
 	p.total = total
 	return nil
@@ -210,46 +224,45 @@ func (s snapshot) scan(ctx context.Context, cond *find.Condition, p *pager) erro
 	return nil
 }
 
-// lookup returns, sorted, the creation numbers of the DIDs plan p finds.
-func (s snapshot) lookup(ctx context.Context, p *find.Plan) ([]uint64, error) {
+// lookup returns the creation numbers of the DIDs plan p finds, as a
+// bitmap of the postings' containers; within, if not nil, limits it to
+// the chunks within holds numbers in (the others are not read), for an
+// intersection with within.
+func (s snapshot) lookup(ctx context.Context, p *find.Plan, within *bitmap.Bitmap) (*bitmap.Bitmap, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	switch p.Op {
 	case find.PlanLookup:
-		var out []uint64
+		out := &bitmap.Bitmap{}
 		for _, prefix := range lookupPrefixes(p) {
-			for k := range bucket(s.tx, bucketFields).Scan(store.Range{Prefix: prefix}) {
-				seq, err := record.ParsePostingKey(prefix, k)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, seq)
-			}
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		slices.Sort(out)
-		return slices.Compact(out), nil
-	case find.PlanAnd:
-		return s.lookupAnd(ctx, p.Kids)
-	case find.PlanOr:
-		var out []uint64
-		for _, k := range p.Kids {
-			seqs, err := s.lookup(ctx, k)
+			b, err := s.postedUnder(prefix, within)
 			if err != nil {
 				return nil, err
 			}
-			out = unite(out, seqs)
+			out = out.Or(b)
+		}
+		return out, nil
+	case find.PlanAnd:
+		return s.lookupAnd(ctx, p.Kids, within)
+	case find.PlanOr:
+		out := &bitmap.Bitmap{}
+		for _, k := range p.Kids {
+			b, err := s.lookup(ctx, k, within)
+			if err != nil {
+				return nil, err
+			}
+			out = out.Or(b)
 		}
 		return out, nil
 	}
 	return nil, fmt.Errorf("chain: no lookup for plan %s", p)
 }
 
-// lookupAnd returns, sorted, the creation numbers of the DIDs every plan
-// of kids finds: it reads the one with the least estimate, then keeps the
-// DIDs each other lookup holds, probing its postings for each DID when
-// they are fewer than the lookup's, else reading and intersecting.
-func (s snapshot) lookupAnd(ctx context.Context, kids []*find.Plan) ([]uint64, error) {
+// lookupAnd returns the creation numbers of the DIDs every plan of kids
+// finds: it looks up the one with the least estimate first, and each
+// other only in the chunks the intersection so far holds numbers in.
+func (s snapshot) lookupAnd(ctx context.Context, kids []*find.Plan, within *bitmap.Bitmap) (*bitmap.Bitmap, error) {
 	estimates := make([]int, len(kids))
 	for i, k := range kids {
 		var err error
@@ -262,60 +275,48 @@ func (s snapshot) lookupAnd(ctx context.Context, kids []*find.Plan) ([]uint64, e
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return estimates[a] - estimates[b] })
-	out, err := s.lookup(ctx, kids[order[0]])
-	if err != nil {
-		return nil, err
-	}
-	fields := bucket(s.tx, bucketFields)
-	for _, i := range order[1:] {
-		k := kids[i]
-		if k.Op == find.PlanLookup && len(out) < estimates[i] {
-			prefixes := lookupPrefixes(k)
-			out = slices.DeleteFunc(out, func(seq uint64) bool { return !posted(fields, prefixes, seq) })
-			continue
-		}
-		seqs, err := s.lookup(ctx, k)
+	out := within
+	for n, i := range order {
+		b, err := s.lookup(ctx, kids[i], out)
 		if err != nil {
 			return nil, err
 		}
-		out = intersect(out, seqs)
+		if n == 0 {
+			out = b
+		} else {
+			out = out.And(b)
+		}
 	}
 	return out, nil
 }
 
-// posted reports whether the DID with creation number seq is posted under
-// one of prefixes.
-func posted(fields store.Bucket, prefixes [][]byte, seq uint64) bool {
-	for _, prefix := range prefixes {
-		if _, ok := fields.Get(binary.BigEndian.AppendUint64(prefix, seq)); ok {
-			return true
+// postedUnder reads the containers of the postings under prefix of the
+// fields: every one, or only those of within's chunks.
+func (s snapshot) postedUnder(prefix []byte, within *bitmap.Bitmap) (*bitmap.Bitmap, error) {
+	fields := bucket(s.tx, bucketFields)
+	out := &bitmap.Bitmap{}
+	if within != nil {
+		for _, chunk := range within.Chunks() {
+			c, err := readContainer(fields, record.FieldKey(prefix, chunk))
+			if err != nil {
+				return nil, err
+			}
+			out.Append(chunk, c)
 		}
+		return out, nil
 	}
-	return false
-}
-
-// intersect returns the numbers in both sorted lists.
-func intersect(a, b []uint64) []uint64 {
-	var out []uint64
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			out = append(out, a[i])
-			i, j = i+1, j+1
+	for k, v := range fields.ScanShared(store.Range{Prefix: prefix}) {
+		chunk, err := record.ParsePostingKey(prefix, k)
+		if err != nil {
+			return nil, err
 		}
+		c, err := decodeContainer(k, v)
+		if err != nil {
+			return nil, err
+		}
+		out.Append(chunk, c)
 	}
-	return out
-}
-
-// unite returns the numbers in either sorted list, sorted, each once.
-func unite(a, b []uint64) []uint64 {
-	out := append(slices.Clip(a), b...)
-	slices.Sort(out)
-	return slices.Compact(out)
+	return out, nil
 }
 
 // viewAt reads the view of the DID with creation number seq, which an

@@ -128,6 +128,9 @@ func (c *Chain) revert(tx store.Tx, id, epoch, received uint64) error {
 			return err
 		}
 	}
+	if err := c.upgrade(tx); err != nil { // a snapshot an older version took
+		return err
+	}
 	if err := restampPool(tx, epoch); err != nil {
 		return err
 	}

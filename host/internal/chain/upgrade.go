@@ -11,8 +11,9 @@ import (
 // storeFormat is the version of the record formats this package writes,
 // kept in meta under metaFormat. Stores without it are of format 1, whose
 // history entries lack Expires; stores of format 2 lack the postings of
-// the views (bucketFields) and the counts (bucketCounts).
-const storeFormat = 3
+// the views (bucketFields) and the counts (bucketCounts); stores of format
+// 3 keep a key per posting of the views rather than containers of them.
+const storeFormat = 4
 
 // upgrade brings a store written by an older version to storeFormat, in
 // the Update that opens it, so that every read may assume the current
@@ -48,7 +49,12 @@ const logUpgrade = "building indexes"
 // buildIndexes writes the postings of every view and the counts of
 // postings, in the Update that opens the store: a process killed meanwhile
 // leaves the store as it was, and the next open starts again. It logs its
-// progress about every tenth of the DIDs.
+// progress about every tenth of the DIDs. It writes the containers and
+// counts once, at the end, in the order of their keys: into the emptied
+// buckets every put is then an append, where puts between keys already
+// written move half of bbolt's node (it splits nodes only at commit) and
+// grow with the square of the DIDs (96 s at 100k against 22 s). The
+// store holds every written node in memory until the commit anyway.
 func (c *Chain) buildIndexes(tx store.Tx) error {
 	w := newBatch(c, tx, 0)
 	for _, name := range []string{bucketFields, bucketCounts} {
@@ -80,7 +86,7 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 			c.log.Info(logUpgrade, "done", done, "of", of)
 		}
 	}
-	return w.flushCounts()
+	return w.flush()
 }
 
 // postingPrefixOf returns the PostingPrefix of a PostingKey.

@@ -3,6 +3,8 @@ package chain
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"fmt"
 	"log/slog"
 	"os"
 	"syscall"
@@ -16,7 +18,7 @@ import (
 )
 
 // upgradeEnv names the data directory of a child that opens a store of
-// format 2 and stops dead halfway through building its indexes.
+// an older format and stops dead halfway through building its indexes.
 const upgradeEnv = "DIDLIGHT_CHAIN_UPGRADE_CHILD"
 
 // stopMidway is a log handler that, at the first progress line of the
@@ -47,21 +49,40 @@ func upgradeChild(dir string) error {
 	return err
 }
 
-// downgrade turns the store of a closed chain into format 2: no postings
-// of the views, no counts.
-func downgrade(t *testing.T, db store.DB) {
+// downgrade turns the store of a closed chain into format 2 (no postings
+// of the views, no counts) or 3 (a key per posting of the views, the
+// counts as they are). It returns the number of postings left.
+func downgrade(t *testing.T, db store.DB, format uint64) (postings int) {
 	t.Helper()
 	err := db.Update(func(tx store.Tx) error {
-		for _, name := range []string{bucketFields, bucketCounts} {
+		for _, name := range []string{bucketFields, bucketCounts}[:4-format] {
 			if err := tx.DeleteBucket(name); err != nil {
 				return err
 			}
 		}
-		return putMeta(tx, metaFormat, record.U64(2))
+		if format == 3 {
+			fields := bucket(tx, bucketFields)
+			for k, v := range bucket(tx, bucketViews).Scan(store.Range{}) {
+				seq, _ := record.ParseSeqKey(k)
+				view, err := record.ParseView(v)
+				if err != nil {
+					return err
+				}
+				for _, p := range viewIndex.Postings(view.JSON) {
+					prefix, _ := record.FieldPrefix(p.Path, p.Value)
+					if err := fields.Put(binary.BigEndian.AppendUint64(prefix, seq), nil); err != nil {
+						return err
+					}
+					postings++
+				}
+			}
+		}
+		return putMeta(tx, metaFormat, record.U64(format))
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return postings
 }
 
 // publishMany creates n DIDs with a service and credentials on f's chain.
@@ -90,32 +111,46 @@ func formatOf(t *testing.T, db store.DB) (format uint64, fields int) {
 	return format, fields
 }
 
-// A store of format 2 gets its postings and counts when opened, with
-// progress logged, and answers queries through them.
-func TestUpgradeFormat2(t *testing.T) {
-	f := newFixture(t, Config{})
-	publishMany(t, f, 20)
-	f.c.Close()
-	downgrade(t, f.db)
-	var logged bytes.Buffer
-	f.cfg.Logger = slog.New(slog.NewTextHandler(&logged, nil))
-	f.open()
-	checkIndexes(t, f.c)
-	if format, _ := formatOf(t, f.db); format != storeFormat {
-		t.Errorf("format %d after the upgrade, want %d", format, storeFormat)
-	}
-	if n := bytes.Count(logged.Bytes(), []byte("msg=\""+logUpgrade+"\"")); n != 10 {
-		t.Errorf("%d progress lines for 20 DIDs, want one per tenth:\n%s", n, logged.Bytes())
-	}
-	res, err := f.c.Query(context.Background(), Query{Service: "Hub", Limit: 1})
-	if err != nil || !bytes.HasPrefix(res, []byte(`{"total":20,`)) {
-		t.Errorf("query Hub after the upgrade: %.60s (%v)", res, err)
+// A store of format 2 gets its postings and counts when opened, and one
+// of format 3 its containers of postings, with progress logged, and
+// answers queries through them.
+func TestUpgradeIndexes(t *testing.T) {
+	for _, from := range []uint64{2, 3} {
+		t.Run(fmt.Sprint(from), func(t *testing.T) {
+			f := newFixture(t, Config{})
+			publishMany(t, f, 20)
+			f.c.Close()
+			downgrade(t, f.db, from)
+			var logged bytes.Buffer
+			f.cfg.Logger = slog.New(slog.NewTextHandler(&logged, nil))
+			f.open()
+			checkIndexes(t, f.c)
+			if format, _ := formatOf(t, f.db); format != storeFormat {
+				t.Errorf("format %d after the upgrade, want %d", format, storeFormat)
+			}
+			if n := bytes.Count(logged.Bytes(), []byte("msg=\""+logUpgrade+"\"")); n != 10 {
+				t.Errorf("%d progress lines for 20 DIDs, want one per tenth:\n%s", n, logged.Bytes())
+			}
+			for _, q := range []Query{{Service: "Hub", Limit: 1}, {Condition: compile(t, `{"service.type":"Hub","credential.type":"EmailCredential"}`), Limit: 1}} {
+				res, err := f.c.Query(context.Background(), q)
+				if err != nil || !bytes.HasPrefix(res, []byte(`{"total":20,`)) {
+					t.Errorf("query %+v after the upgrade: %.60s (%v)", q, res, err)
+				}
+			}
+		})
 	}
 }
 
 // A process killed halfway through the index upgrade leaves the store of
-// format 2, without postings; the next open upgrades it.
+// its older format, with its postings as they were; the next open
+// upgrades it.
 func TestUpgradeCrash(t *testing.T) {
+	for _, from := range []uint64{2, 3} {
+		t.Run(fmt.Sprint(from), func(t *testing.T) { upgradeCrash(t, from) })
+	}
+}
+
+func upgradeCrash(t *testing.T, from uint64) {
 	dir := t.TempDir()
 	db, err := bolt.Open(dir, bolt.Options{})
 	if err != nil {
@@ -124,7 +159,7 @@ func TestUpgradeCrash(t *testing.T) {
 	f := newFixture(t, Config{DB: db})
 	publishMany(t, f, 30)
 	f.c.Close()
-	downgrade(t, db)
+	postings := downgrade(t, db, from)
 	db.Close()
 
 	cmd, lines, stderr := startChild(t, upgradeEnv, dir)
@@ -140,13 +175,37 @@ func TestUpgradeCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if format, fields := formatOf(t, db); format != 2 || fields != 0 {
-		t.Fatalf("after the kill: format %d with %d postings, want format 2 with none", format, fields)
+	if format, fields := formatOf(t, db); format != from || fields != postings {
+		t.Fatalf("after the kill: format %d with %d postings, want format %d with %d", format, fields, from, postings)
 	}
 	f.cfg.DB, f.db = db, db
 	f.open()
 	checkIndexes(t, f.c)
 	if format, fields := formatOf(t, db); format != storeFormat || fields == 0 {
 		t.Errorf("reopened: format %d with %d postings, want format %d with postings", format, fields, storeFormat)
+	}
+}
+
+// A snapshot taken by an older version holds a copy of a store of its
+// format: reverting to it upgrades the store again, in the revert's
+// transaction.
+func TestRevertOlderFormat(t *testing.T) {
+	for _, from := range []uint64{2, 3} {
+		t.Run(fmt.Sprint(from), func(t *testing.T) {
+			f := newFixture(t, Config{})
+			publishMany(t, f, 20)
+			downgrade(t, f.db, from)
+			id, err := f.c.Snapshot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.c.Revert(context.Background(), id); err != nil {
+				t.Fatal(err)
+			}
+			checkIndexes(t, f.c)
+			if format, _ := formatOf(t, f.db); format != storeFormat {
+				t.Errorf("format %d after the revert, want %d", format, storeFormat)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/host/internal/store"
@@ -100,8 +101,8 @@ func PostingKey(typ string, seq uint64) []byte {
 	return binary.BigEndian.AppendUint64(PostingPrefix(typ), seq)
 }
 
-// ParsePostingKey reads the sequence number of a PostingKey with the given
-// prefix.
+// ParsePostingKey reads the number that ends a PostingKey (a sequence
+// number) or a FieldKey (a chunk) with the given prefix.
 func ParsePostingKey(prefix, k []byte) (uint64, error) {
 	if len(k) != len(prefix)+8 {
 		return 0, fmt.Errorf("%w: posting key of %d bytes after a %d-byte prefix", store.ErrCorrupt, len(k), len(prefix))
@@ -134,6 +135,14 @@ func FieldPrefix(path string, value any) (k []byte, ok bool) {
 		return append(k, fieldBool, flag(v)), true
 	}
 	return nil, false
+}
+
+// FieldKey is the key of a container of postings of a path of the query
+// views (package bitmap): its FieldPrefix, then its chunk, the creation
+// sequence numbers it holds shifted right by bitmap.ChunkBits, so that a
+// prefix's containers sort in creation order.
+func FieldKey(prefix []byte, chunk uint64) []byte {
+	return binary.BigEndian.AppendUint64(slices.Clip(prefix), chunk)
 }
 
 // CountKey is the key of the number of postings under prefix in the
