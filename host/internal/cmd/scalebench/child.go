@@ -28,8 +28,10 @@ type result struct {
 	OpenSeconds      float64    `json:"openSeconds"`
 	RSSOpen          rss        `json:"rssOpen"`
 	RSSMixed         rss        `json:"rssMixed"`
-	Resolve          float64    `json:"resolveMicros"`    // CPU per resolvedid, all false
-	ResolveAll       float64    `json:"resolveAllMicros"` // all true
+	Resolve          float64    `json:"resolveMicros"`         // CPU per resolvedid, all false, asked again (its answer kept)
+	ResolveAll       float64    `json:"resolveAllMicros"`      // all true
+	ResolveBuilt     float64    `json:"resolveBuiltMicros"`    // all false, asked once: built from the store
+	ResolveAllBuilt  float64    `json:"resolveAllBuiltMicros"` // all true
 	Queries          []query    `json:"queries"`
 	Follow           follow     `json:"follow"`
 }
@@ -56,6 +58,7 @@ func measureChild(ctx context.Context, dir string, args []string, stdout io.Writ
 	seed := fs.String("seed", "didlight", "")
 	n := fs.Int("dids", 0, "")
 	requests := fs.Int("requests", 0, "")
+	follow := fs.Bool("follow", true, "")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -80,14 +83,38 @@ func measureChild(ctx context.Context, dir string, args []string, stdout io.Writ
 	if r.RSSOpen, err = rssOf(os.Getpid()); err != nil {
 		return err
 	}
-	subjects, err := sample(plan, 1000)
+	spread, err := sample(plan, 3000)
 	if err != nil {
 		return err
 	}
-	if r.Resolve, err = perCall(len(subjects), func(i int) error { _, err := c.ResolveDID(subjects[i], false); return err }); err != nil {
+	// Three samples spread over the chain: two resolved once each, so that
+	// every answer is built from the store, and one resolved again and
+	// again, as a node answering the same DIDs does from the answers it
+	// keeps for the tip.
+	var subjects, fresh, freshAll []did.DID
+	for i, d := range spread {
+		switch i % 3 {
+		case 0:
+			subjects = append(subjects, d)
+		case 1:
+			fresh = append(fresh, d)
+		default:
+			freshAll = append(freshAll, d)
+		}
+	}
+	resolve := func(dids []did.DID, all bool, rounds int) (float64, error) {
+		return perCall(len(dids), rounds, func(i int) error { _, err := c.ResolveDID(dids[i], all); return err })
+	}
+	if r.ResolveBuilt, err = resolve(fresh, false, 1); err != nil {
 		return err
 	}
-	if r.ResolveAll, err = perCall(len(subjects), func(i int) error { _, err := c.ResolveDID(subjects[i], true); return err }); err != nil {
+	if r.ResolveAllBuilt, err = resolve(freshAll, true, 1); err != nil {
+		return err
+	}
+	if r.Resolve, err = resolve(subjects, false, 20); err != nil {
+		return err
+	}
+	if r.ResolveAll, err = resolve(subjects, true, 20); err != nil {
 		return err
 	}
 	qs, err := queries(plan)
@@ -106,6 +133,9 @@ func measureChild(ctx context.Context, dir string, args []string, stdout io.Writ
 	}
 	if r.RSSMixed, err = rssOf(os.Getpid()); err != nil {
 		return err
+	}
+	if !*follow {
+		return json.NewEncoder(stdout).Encode(r)
 	}
 	if r.Follow, err = catchUp(ctx, c); err != nil {
 		return err
@@ -128,11 +158,11 @@ func sample(plan *synth.Plan, k int) ([]did.DID, error) {
 }
 
 // perCall returns the CPU microseconds per call of fn, called with 0 to
-// n-1 in turn until at least a second of CPU or 20 rounds.
-func perCall(n int, fn func(i int) error) (float64, error) {
+// n-1 in turn until at least a second of CPU or the given rounds.
+func perCall(n, rounds int, fn func(i int) error) (float64, error) {
 	start := cputime.Now()
 	calls := 0
-	for round := 0; round < 20; round++ {
+	for range rounds {
 		for i := range n {
 			if err := fn(i); err != nil {
 				return 0, err
@@ -201,7 +231,7 @@ func measureQuery(ctx context.Context, c *chain.Chain, bq benchQuery) (query, er
 		return m, err
 	}
 	m.Total = res.Total
-	m.Micros, err = perCall(1, func(int) error { _, err := c.Query(ctx, bq.q); return err })
+	m.Micros, err = perCall(1, 20, func(int) error { _, err := c.Query(ctx, bq.q); return err })
 	return m, err
 }
 

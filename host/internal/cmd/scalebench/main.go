@@ -45,6 +45,7 @@ type options struct {
 	cache    string
 	seed     string
 	requests int
+	follow   bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -55,6 +56,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.cache, "cache", filepath.Join(os.TempDir(), "didlight-scalebench"), "where generated chains are kept between runs")
 	fs.StringVar(&o.seed, "seed", "didlight", "the seed of the generated DIDs")
 	fs.IntVar(&o.requests, "requests", 100_000, "mixed resolve and query calls made before RSS is read again")
+	fs.BoolVar(&o.follow, "follow", true, "measure a follower catching up (as long again as a generation; -follow=false skips it)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}

@@ -19,7 +19,7 @@ func measure(ctx context.Context, self, bin, dir string, o options, n int) (*res
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, self, "measure", dir, "-seed", o.seed, "-dids", strconv.Itoa(n), "-requests", strconv.Itoa(o.requests))
+	cmd := exec.CommandContext(ctx, self, "measure", dir, "-seed", o.seed, "-dids", strconv.Itoa(n), "-requests", strconv.Itoa(o.requests), "-follow="+strconv.FormatBool(o.follow))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
