@@ -30,7 +30,9 @@ type result struct {
 	RSSMixed         rss        `json:"rssMixed"`
 	Resolve          float64    `json:"resolveMicros"`         // CPU per resolvedid, all false, asked again (its answer kept)
 	ResolveAll       float64    `json:"resolveAllMicros"`      // all true
-	ResolveBuilt     float64    `json:"resolveBuiltMicros"`    // all false, asked once: built from the store
+	ResolveCold      float64    `json:"resolveColdMicros"`     // all false, asked once: built from store pages this process never read
+	ResolveAllCold   float64    `json:"resolveAllColdMicros"`  // all true
+	ResolveBuilt     float64    `json:"resolveBuiltMicros"`    // all false, asked once, its pages read by the other form: built from the store
 	ResolveAllBuilt  float64    `json:"resolveAllBuiltMicros"` // all true
 	Queries          []query    `json:"queries"`
 	Follow           follow     `json:"follow"`
@@ -87,10 +89,12 @@ func measureChild(ctx context.Context, dir string, args []string, stdout io.Writ
 	if err != nil {
 		return err
 	}
-	// Three samples spread over the chain: two resolved once each, so that
-	// every answer is built from the store, and one resolved again and
-	// again, as a node answering the same DIDs does from the answers it
-	// keeps for the tip.
+	// Three samples spread over the chain: two resolved once in each form,
+	// so that every answer is built from the store, the first form's on
+	// store pages the process never read (a fault maps each) and the
+	// second's on pages the first read; and one resolved again and again,
+	// as a node answering the same DIDs does from the answers it keeps for
+	// the tip.
 	var subjects, fresh, freshAll []did.DID
 	for i, d := range spread {
 		switch i % 3 {
@@ -105,10 +109,16 @@ func measureChild(ctx context.Context, dir string, args []string, stdout io.Writ
 	resolve := func(dids []did.DID, all bool, rounds int) (float64, error) {
 		return perCall(len(dids), rounds, func(i int) error { _, err := c.ResolveDID(dids[i], all); return err })
 	}
-	if r.ResolveBuilt, err = resolve(fresh, false, 1); err != nil {
+	if r.ResolveCold, err = resolve(fresh, false, 1); err != nil {
 		return err
 	}
-	if r.ResolveAllBuilt, err = resolve(freshAll, true, 1); err != nil {
+	if r.ResolveAllBuilt, err = resolve(fresh, true, 1); err != nil {
+		return err
+	}
+	if r.ResolveAllCold, err = resolve(freshAll, true, 1); err != nil {
+		return err
+	}
+	if r.ResolveBuilt, err = resolve(freshAll, false, 1); err != nil {
 		return err
 	}
 	if r.Resolve, err = resolve(subjects, false, 20); err != nil {

@@ -39,8 +39,10 @@ func writeTable(w io.Writer, cols []*result) error {
 	row("chain open in the measuring process", func(r *result) string { return fmt.Sprintf("%.3f s", r.OpenSeconds) })
 	row("RSS after open", func(r *result) string { return mem(r.RSSOpen) })
 	row("RSS after the queries and mixed calls", func(r *result) string { return mem(r.RSSMixed) })
-	row("resolvedid CPU per call, all=false, first ask (built from the store)", func(r *result) string { return fmt.Sprintf("%.1f µs", r.ResolveBuilt) })
-	row("resolvedid CPU per call, all=true, first ask (built from the store)", func(r *result) string { return fmt.Sprintf("%.1f µs", r.ResolveAllBuilt) })
+	row("resolvedid CPU per call, all=false, built, store pages cold (first read by the process)", func(r *result) string { return fmt.Sprintf("%.1f µs", r.ResolveCold) })
+	row("resolvedid CPU per call, all=true, built, store pages cold", func(r *result) string { return fmt.Sprintf("%.1f µs", r.ResolveAllCold) })
+	row("resolvedid CPU per call, all=false, built, store pages warm", func(r *result) string { return fmt.Sprintf("%.1f µs", r.ResolveBuilt) })
+	row("resolvedid CPU per call, all=true, built, store pages warm", func(r *result) string { return fmt.Sprintf("%.1f µs", r.ResolveAllBuilt) })
 	row("resolvedid CPU per call, all=false, asked again (answer kept for the tip)", func(r *result) string { return fmt.Sprintf("%.1f µs", r.Resolve) })
 	row("resolvedid CPU per call, all=true, asked again (answer kept for the tip)", func(r *result) string { return fmt.Sprintf("%.1f µs", r.ResolveAll) })
 	for i := range cols[0].Queries {

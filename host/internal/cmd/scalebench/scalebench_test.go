@@ -34,7 +34,7 @@ func TestSmoke(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.DIDs != 1000 || r.Height == 0 || r.Resolve <= 0 || r.ResolveAll <= 0 || r.ResolveBuilt <= 0 || r.ResolveAllBuilt <= 0 || r.RSSOpen.AnonBytes <= 0 || r.RSSMixed.Bytes < r.RSSMixed.AnonBytes {
+	if r.DIDs != 1000 || r.Height == 0 || r.Resolve <= 0 || r.ResolveAll <= 0 || r.ResolveBuilt <= 0 || r.ResolveAllBuilt <= 0 || r.ResolveCold <= 0 || r.ResolveAllCold <= 0 || r.RSSOpen.AnonBytes <= 0 || r.RSSMixed.Bytes < r.RSSMixed.AnonBytes {
 		t.Errorf("measurements missing: %+v", r)
 	}
 	if r.Follow.Blocks != int(r.Height) || r.Follow.Seconds <= 0 {
