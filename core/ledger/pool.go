@@ -43,6 +43,9 @@ func NewPool[V any](maxTxs, maxBytes int) *Pool[V] {
 		spends: make(map[ela.Input]ela.Hash), pending: make(map[string]ela.Hash)}
 }
 
+// Clear empties the pool, keeping its bounds.
+func (p *Pool[V]) Clear() { *p = *NewPool[V](p.maxTxs, p.maxBytes) }
+
 // outpoint is the key of the output in spends.
 func outpoint(in ela.Input) ela.Input { return ela.Input{TxID: in.TxID, Index: in.Index} }
 

@@ -115,4 +115,12 @@ func TestPoolRemove(t *testing.T) {
 	if err := p.CheckPending(nil); err != nil {
 		t.Errorf("CheckPending(nil) = %v", err)
 	}
+	// Clear empties it, and keeps its bounds.
+	p.Clear()
+	if _, ok := p.Spender(ela.Input{TxID: ela.Hash{0xf0}, Index: 1}); ok || p.Len() != 0 || p.CheckPending(didOp(t, alice)) != nil {
+		t.Errorf("after Clear: %d transactions, or an output or DID still held", p.Len())
+	}
+	if err := p.Add(poolTx(t, 5, 1001, nil, 0), 5); ledger.CodeOf(err) != ledger.PoolFull {
+		t.Errorf("after Clear, a transaction over the byte bound: %v, want PoolFull", err)
+	}
 }

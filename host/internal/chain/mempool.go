@@ -59,32 +59,23 @@ type position struct {
 // outputs SubmitRequest has claimed to fund a request. mu guards all of
 // it, and no other lock is taken while it is held.
 type mempool struct {
-	mu       sync.Mutex
-	changed  *sync.Cond // broadcast when at changes
-	at       position   // the state every entry was validated against
-	max      int        // transactions
-	maxBytes int
-	rules    *ledger.Pool[*entry]
-	order    []*entry
-	claimed  map[ela.Input]bool // dev outputs a funding transaction is being built on
-	persist  groupCommit[*entry]
+	mu      sync.Mutex
+	changed *sync.Cond // broadcast when at changes
+	at      position   // the state every entry was validated against
+	rules   *ledger.Pool[*entry]
+	order   []*entry
+	claimed map[ela.Input]bool // dev outputs a funding transaction is being built on
+	persist groupCommit[*entry]
 }
 
 // newMempool returns an empty pool at the state at whose entries are
 // stored by commit, in batches that wait for the admissions coming counts
 // (see groupCommit).
 func newMempool(max, maxBytes int, at position, commit func([]*entry) error, coming func() int) *mempool {
-	p := &mempool{max: max, maxBytes: maxBytes, at: at, claimed: make(map[ela.Input]bool)}
+	p := &mempool{at: at, rules: ledger.NewPool[*entry](max, maxBytes), claimed: make(map[ela.Input]bool)}
 	p.changed = sync.NewCond(&p.mu)
 	p.persist = groupCommit[*entry]{mu: &p.mu, commit: commit, coming: coming, gatherWait: gatherWait, wake: make(chan struct{}, 1)}
-	p.clear()
 	return p
-}
-
-// clear empties the pool; the caller holds mu or owns p.
-func (p *mempool) clear() {
-	p.order = nil
-	p.rules = ledger.NewPool[*entry](p.max, p.maxBytes)
 }
 
 // add adds e, validated against the state at, unless it breaks a rule of
@@ -221,7 +212,8 @@ func (p *mempool) reset(at position) {
 	for _, e := range p.order {
 		p.answer(e, ErrReset)
 	}
-	p.clear()
+	p.order = nil
+	p.rules.Clear()
 	p.at = at
 	p.changed.Broadcast()
 }
