@@ -50,6 +50,20 @@ func (c *Condition) Match(doc []byte) bool {
 	return c.root.match(elem{raw: strings.TrimLeft(text, " \t\r\n")})
 }
 
+// MatchSkips is Match on a document with its skip table (Skips): the same
+// answer, reading only the parts of doc the condition's paths lead to.
+// A table that does not belong to doc gives an unspecified answer, never a
+// panic.
+func (c *Condition) MatchSkips(doc, skips []byte) bool {
+	text := unsafe.String(unsafe.SliceData(doc), len(doc))
+	if skipPrefilter && !c.filter.admits(text) {
+		return false
+	}
+	return c.root.match(elem{raw: strings.TrimLeft(text, " \t\r\n"), doc: newRawDoc(text, skips)})
+}
+
+var skipPrefilter = false
+
 // MatchValue reports whether a parsed document satisfies the condition.
 func (c *Condition) MatchValue(doc *Value) bool {
 	return c.root.match(elem{val: doc})

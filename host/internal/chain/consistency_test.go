@@ -6,6 +6,7 @@ import (
 
 	"github.com/didlight/didlight/core/bitmap"
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/resolve"
@@ -146,7 +147,7 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 		if m.rec.Deactivated {
 			continue
 		}
-		want[bucketViews][string(record.SeqKey(m.rec.Seq))] = string((&record.View{DIDKey: key, JSON: m.view}).Bytes())
+		want[bucketViews][string(record.SeqKey(m.rec.Seq))] = string((&record.View{DIDKey: key, Skips: find.Skips(m.view), JSON: m.view}).Bytes())
 		for _, typ := range m.rec.Services {
 			want[bucketServices][string(record.PostingKey(typ, m.rec.Seq))] = key
 		}
