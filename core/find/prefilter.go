@@ -72,13 +72,14 @@ func (l literal) in(text string) bool {
 // conditions joined by AND whose path must reach a value: the strings such
 // values must equal or, when there are none, the last key of each path.
 // Keys come second because many ("type", "id") are in nearly every document.
-func newPrefilter(m matcher) prefilter {
+// valued says the literals are values.
+func newPrefilter(m matcher) (p prefilter, valued bool) {
 	var n needs
 	n.add(m)
 	if len(n.values) > 0 {
-		return n.values
+		return n.values, true
 	}
-	return n.keys
+	return n.keys, false
 }
 
 type needs struct{ keys, values prefilter }

@@ -3,6 +3,7 @@ package find
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"unsafe"
 )
 
@@ -25,6 +26,50 @@ const skipMin = 64
 // Condition.MatchSkips), for a store to keep with it.
 func Skips(doc []byte) []byte {
 	return buildSkips(unsafe.String(unsafe.SliceData(doc), len(doc)), skipMin)
+}
+
+// ScanForm returns the JSON object doc with the members whose values are
+// not objects or arrays first, each group in its order, for a store to
+// keep and scan: a condition on such a member (a document's id, expires)
+// then reads the first bytes of the text only, where a scan is memory
+// bound. Every condition matches it as it matches doc: the order of the
+// members of the outermost object is nothing a condition can test. doc
+// itself is returned when it is not a valid object or repeats a name.
+func ScanForm(doc []byte) []byte {
+	text := unsafe.String(unsafe.SliceData(doc), len(doc))
+	start := rawSpace(text, 0)
+	if start == len(text) || text[start] != '{' {
+		return doc
+	}
+	var names []string
+	var scalars, containers []byte
+	it := newRawItems(nil, text[start:])
+	for {
+		name, value, ok := it.next()
+		if !ok {
+			break
+		}
+		if slices.Contains(names, name) {
+			return doc
+		}
+		names = append(names, name)
+		member := append(appendString(nil, name), ':')
+		member = append(member, value...)
+		if value[0] == '{' || value[0] == '[' {
+			containers = append(append(containers, ','), member...)
+		} else {
+			scalars = append(append(scalars, ','), member...)
+		}
+	}
+	if end := rawSpace(text, start+it.i); end == len(text) || text[end] != '}' || rawSpace(text, end+1) != len(text) {
+		return doc // not valid JSON
+	}
+	form := append(append([]byte{'{'}, scalars...), containers...)
+	if len(form) > 1 {
+		form[1] = '{' // over the first comma
+		form = form[1:]
+	}
+	return append(form, '}')
 }
 
 // buildSkips returns the table of the containers of text at least least

@@ -27,3 +27,20 @@ func TestSkips(t *testing.T) {
 		t.Errorf("table of a document over 64 KiB: %v", got)
 	}
 }
+
+func TestScanForm(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{`{"credential":[{"a":1}],"id":"x","p":{"b":[]},"expires":"2030","n":null}`, `{"id":"x","expires":"2030","n":null,"credential":[{"a":1}],"p":{"b":[]}}`},
+		{` {"a" : [1], "b\u00e9": 2 } `, `{"bé":2,"a":[1]}`},
+		{`{}`, `{}`},
+		{`{"a":[],"b":1,"a":2}`, `{"a":[],"b":1,"a":2}`}, // a repeated name: as it is
+		{`{"a":[],"b":1`, `{"a":[],"b":1`},               // not valid: as it is
+		{`{"a":[],"b":1} x`, `{"a":[],"b":1} x`},
+		{`[1,{"a":2}]`, `[1,{"a":2}]`},
+		{`"s"`, `"s"`},
+	} {
+		if got := ScanForm([]byte(tc.doc)); string(got) != tc.want {
+			t.Errorf("ScanForm(%s) = %s, want %s", tc.doc, got, tc.want)
+		}
+	}
+}

@@ -278,6 +278,6 @@ func replayOp(want map[string]map[string]string, dids map[string]*didModel, req 
 	doc := op.Document
 	m.rec.DocTxid, m.rec.DocHeight, m.rec.DocPos = txid, height, pos
 	m.rec.Services, m.rec.Credentials = doc.ServiceTypes(), doc.CredentialTypes()
-	m.view = resolve.View(doc)
+	m.view = find.ScanForm(resolve.View(doc))
 	return created, nil
 }

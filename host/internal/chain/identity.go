@@ -19,7 +19,7 @@ type identity struct {
 	// key is what the operation changes (idop.Op.Subject), and what the
 	// mempool holds one pending operation for.
 	key                   string
-	view, skips           []byte // the query view of the published document, its skip table
+	view, skips           []byte // the published document's query view in scan form, its skip table
 	services, credentials []string
 }
 
@@ -36,7 +36,7 @@ func (id *identity) credential() bool {
 // publishes, once it is known to be valid.
 func (id *identity) derive() {
 	if doc := id.op.Document; doc != nil && id.view == nil {
-		id.view = resolve.View(doc)
+		id.view = find.ScanForm(resolve.View(doc))
 		id.skips = find.Skips(id.view)
 		id.services, id.credentials = doc.ServiceTypes(), doc.CredentialTypes()
 	}

@@ -14,7 +14,8 @@ import (
 // history entries lack Expires; stores of format 2 lack the postings of
 // the views (bucketFields) and the counts (bucketCounts); stores of format
 // 3 keep a key per posting of the views rather than containers of them;
-// stores of format 4 keep the views without their skip tables.
+// stores of format 4 keep the views as resolve.View writes them, without
+// skip tables.
 const storeFormat = 5
 
 // upgrade brings a store written by an older version to storeFormat, in
@@ -99,8 +100,8 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 // attributes done and of (DIDs).
 const logUpgradeViews = "adding skip tables to the views"
 
-// upgradeViews rewrites the views of a store of format 4 or older with
-// their skip tables, in the Update that opens the store (a process killed
+// upgradeViews rewrites the views of a store of format 4 or older in scan
+// form with their skip tables, in the Update that opens the store (a process killed
 // meanwhile leaves the store as it was), logging its progress about every
 // tenth of the DIDs. The keys stay, so every put replaces a value in
 // place.
@@ -113,6 +114,7 @@ func (c *Chain) upgradeViews(tx store.Tx) error {
 		if err != nil {
 			return err
 		}
+		view.JSON = find.ScanForm(view.JSON)
 		view.Skips = find.Skips(view.JSON)
 		if err := views.Put(k, view.Bytes()); err != nil {
 			return err
