@@ -124,8 +124,8 @@ func (it *rawItems) next() (key, value string, ok bool) {
 		i = rawSpace(s, i+1)
 	}
 	if it.object {
-		end := rawStringEnd(s, i)
-		key = rawUnquote(s[i:end])
+		var end int
+		key, end = rawKey(s, i)
 		if i = rawSpace(s, end); i >= len(s) || s[i] != ':' {
 			return "", "", false
 		}
@@ -137,6 +137,22 @@ func (it *rawItems) next() (key, value string, ok bool) {
 	}
 	it.i, it.started = max(end, i+1), true // forward, even on invalid text
 	return key, s[i:end], true
+}
+
+// rawKey returns the text of the member name that starts at s[i] and the
+// offset just after it. Names are short and seldom escaped: a byte loop
+// finds the end of one sooner than a search does.
+func rawKey(s string, i int) (key string, end int) {
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '"':
+			return s[i+1 : j], j + 1
+		case '\\':
+			end = rawStringEnd(s, i)
+			return rawUnquote(s[i:end]), end
+		}
+	}
+	return "", len(s)
 }
 
 // rawMember returns the first member of the object s named name, or "".
