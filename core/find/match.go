@@ -189,7 +189,7 @@ func (m elemMatchDoc) match(e elem) bool {
 
 // docCond is a condition on an embedded document with what the raw text of
 // a document that satisfies it must contain (condNeeds), which is
-// searched for before the document is read.
+// searched for before a document with a skip table is read.
 type docCond struct {
 	cond matcher
 	need prefilter
@@ -198,7 +198,7 @@ type docCond struct {
 func newDocCond(cond matcher) docCond { return docCond{cond, condNeeds(cond)} }
 
 func (m docCond) match(e elem) bool {
-	return (e.val != nil || m.need.admits(e.raw)) && m.cond.match(e)
+	return (e.doc == nil || m.need.admits(e.raw)) && m.cond.match(e)
 }
 
 // shape is a shape condition: an object that satisfies cond (see the

@@ -57,7 +57,8 @@ func arrayIndex(name string) int {
 // walk reports whether pred holds for a value the path reaches from ctx.
 // need, if not nil, is what the raw text of an object must contain for a
 // value pred accepts to be reached in it (pathNeeds): objects in an array
-// the path goes through are skipped unread without it.
+// the path goes through are skipped unread without it, in documents with
+// a skip table (elsewhere reading them costs a scan anyway).
 func walk(ctx elem, steps []step, expand bool, pred matcher, need prefilter) bool {
 	cur, rest := descend(ctx, steps)
 	if cur.kind() != kindArray {
@@ -95,7 +96,7 @@ func walkArray(arr elem, rest []step, expand bool, pred matcher, need prefilter)
 	return arr.each(func(_ string, x elem) bool {
 		pos++
 		k := x.kind()
-		if k == kindObject && need != nil && x.val == nil && !need.admits(x.raw) {
+		if k == kindObject && need != nil && x.doc != nil && !need.admits(x.raw) {
 			return false // nothing pred accepts is in x
 		}
 		if k == kindObject && walk(x, rest, expand, pred, need) {
