@@ -12,6 +12,7 @@ type Condition struct {
 	src    Value // the condition as written; String renders it
 	root   matcher
 	filter prefilter // rejects raw documents early
+	valued bool      // filter holds strings values must equal, not only keys
 }
 
 // Compile parses and compiles a find condition written in strict JSON or
@@ -35,7 +36,8 @@ func Compile(text string) (*Condition, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Condition{src: src, root: root, filter: newPrefilter(root)}, nil
+	filter, valued := newPrefilter(root)
+	return &Condition{src: src, root: root, filter: filter, valued: valued}, nil
 }
 
 // Match reports whether the JSON document doc satisfies the condition,
@@ -47,7 +49,24 @@ func (c *Condition) Match(doc []byte) bool {
 	if !c.filter.admits(text) {
 		return false
 	}
-	return c.root.match(elem{raw: strings.TrimLeft(text, " \t\r\n")})
+	return c.root.match(elem{raw: text[rawSpace(text, 0):]})
+}
+
+// MatchSkips is Match on a document with its skip table (Skips),
+// typically in scan form (ScanForm): the same answer, reading only the
+// parts of doc the condition's paths lead to. It searches the whole
+// document first only for the strings values must equal, which are rare
+// and found early when there; the keys a match must hold, which Match
+// searches for too, are found sooner by following the paths, and each
+// object in an array a path goes through is searched for them before it
+// is read. A table that does not belong to doc gives an unspecified
+// answer, never a panic.
+func (c *Condition) MatchSkips(doc, skips []byte) bool {
+	text := unsafe.String(unsafe.SliceData(doc), len(doc))
+	if c.valued && !c.filter.admits(text) {
+		return false
+	}
+	return c.root.match(elem{raw: text[rawSpace(text, 0):], doc: newRawDoc(text, skips)})
 }
 
 // MatchValue reports whether a parsed document satisfies the condition.

@@ -88,5 +88,9 @@
 // store reads only the documents they find, or none. Match first searches
 // the raw bytes for the quoted strings (or keys) a match must contain and
 // walks the JSON only when they are there; MatchValue, on documents parsed
-// once, is several times faster still. Neither allocates.
+// once, is several times faster still. Neither allocates. A store that
+// keeps documents in scan form (ScanForm) with their skip tables (Skips)
+// matches them with MatchSkips, which steps over the objects and arrays a
+// condition's paths do not enter instead of reading them (it allocates
+// one small object per document).
 package find

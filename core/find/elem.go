@@ -8,8 +8,9 @@ import "strconv"
 // Both forms answer the same few questions, so every operator is written
 // once for both.
 type elem struct {
-	val *Value // parsed form; nil for raw text
-	raw string // raw JSON text of the value; "" when missing (or parsed)
+	val *Value  // parsed form; nil for raw text
+	raw string  // raw JSON text of the value; "" when missing (or parsed)
+	doc *rawDoc // the document raw is part of, when it has a skip table
 }
 
 func (e elem) kind() kind {
@@ -75,9 +76,9 @@ func (e elem) field(s *step) elem {
 		if s.index < 0 {
 			return elem{}
 		}
-		return elem{raw: rawElement(e.raw, s.index)}
+		return elem{raw: rawElement(e.doc, e.raw, s.index), doc: e.doc}
 	}
-	return elem{raw: rawMember(e.raw, s.name)}
+	return elem{raw: rawMember(e.doc, e.raw, s.name), doc: e.doc}
 }
 
 // each calls fn for the members of an object or the elements of an array,
@@ -96,12 +97,12 @@ func (e elem) each(fn func(key string, x elem) bool) bool {
 		}
 		return false
 	}
-	for it := newRawItems(e.raw); ; {
+	for it := newRawItems(e.doc, e.raw); ; {
 		key, value, ok := it.next()
 		if !ok {
 			return false
 		}
-		if fn(key, elem{raw: value}) {
+		if fn(key, elem{raw: value, doc: e.doc}) {
 			return true
 		}
 	}

@@ -117,3 +117,34 @@ func FuzzMatch(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMatchSkips checks that matching with a skip table never panics nor
+// reads outside the document, whatever the table holds, and that the scan
+// form of a document with its own table (of every container) answers as
+// the parsed document.
+func FuzzMatchSkips(f *testing.F) {
+	docs := []string{`{"a": [1, {"b": null}, [2]], "c": {"d": "x"}}`, `{"a":[{"b":1}],"c":"}"}`, `[{"a":1}]`}
+	for _, name := range vectors.Glob("elastos-did-sdk/v2.2/*.id.json") {
+		docs = append(docs, string(vectors.Read(name)))
+	}
+	for i, c := range seedConditions {
+		doc := docs[i%len(docs)]
+		f.Add(c, doc, buildSkips(doc, 2))
+		f.Add(c, doc, []byte{5, 0, 9, 0, 0, 0, 200, 1, 7})
+	}
+	f.Fuzz(func(t *testing.T, cond, doc string, skips []byte) {
+		c, err := Compile(cond)
+		if err != nil {
+			return
+		}
+		c.MatchSkips([]byte(doc), skips)
+		v, err := ParseJSON([]byte(doc))
+		if err != nil {
+			return
+		}
+		form := ScanForm([]byte(doc))
+		if got, want := c.MatchSkips(form, buildSkips(string(form), 2)), c.MatchValue(&v); got != want {
+			t.Fatalf("%s on %s: scan form %s with its table %v, parsed %v", cond, doc, form, got, want)
+		}
+	})
+}

@@ -55,13 +55,17 @@ func arrayIndex(name string) int {
 //     ($size, $elemMatch). Nested arrays are not expanded further.
 
 // walk reports whether pred holds for a value the path reaches from ctx.
-func walk(ctx elem, steps []step, expand bool, pred matcher) bool {
+// need, if not nil, is what the raw text of an object must contain for a
+// value pred accepts to be reached in it (pathNeeds): objects in an array
+// the path goes through are skipped unread without it, in documents with
+// a skip table (elsewhere reading them costs a scan anyway).
+func walk(ctx elem, steps []step, expand bool, pred matcher, need prefilter) bool {
 	cur, rest := descend(ctx, steps)
 	if cur.kind() != kindArray {
 		return pred.match(cur)
 	}
 	if len(rest) > 0 {
-		return walkArray(cur, rest, expand, pred)
+		return walkArray(cur, rest, expand, pred, need)
 	}
 	if expand && cur.each(func(_ string, x elem) bool { return pred.match(x) }) {
 		return true
@@ -87,12 +91,15 @@ func descend(ctx elem, steps []step) (elem, []step) {
 }
 
 // walkArray traverses an array met before the path ends.
-func walkArray(arr elem, rest []step, expand bool, pred matcher) bool {
+func walkArray(arr elem, rest []step, expand bool, pred matcher, need prefilter) bool {
 	pos := -1
 	return arr.each(func(_ string, x elem) bool {
 		pos++
 		k := x.kind()
-		if k == kindObject && walk(x, rest, expand, pred) {
+		if k == kindObject && need != nil && x.doc != nil && !need.admits(x.raw) {
+			return false // nothing pred accepts is in x
+		}
+		if k == kindObject && walk(x, rest, expand, pred, need) {
 			return true
 		}
 		if rest[0].index != pos {
@@ -102,9 +109,9 @@ func walkArray(arr elem, rest []step, expand bool, pred matcher) bool {
 		case len(rest) == 1:
 			return pred.match(x)
 		case k == kindObject:
-			return walk(x, rest[1:], expand, pred)
+			return walk(x, rest[1:], expand, pred, need)
 		case k == kindArray:
-			return walkArray(x, rest[1:], expand, pred)
+			return walkArray(x, rest[1:], expand, pred, need)
 		}
 		return false
 	})

@@ -109,6 +109,11 @@ func (g condGen) value(path string, depth int) string {
 // forms; {$nor: [c]} is its negation.
 func TestConditionProperties(t *testing.T) {
 	raw, parsed := corpus(t, 60)
+	scanForms, skips := make([][]byte, len(raw)), make([][]byte, len(raw))
+	for i, doc := range raw {
+		scanForms[i] = ScanForm(doc)
+		skips[i] = buildSkips(string(scanForms[i]), 2) // every container but {} and []
+	}
 	g := condGen{rand.New(rand.NewPCG(4, 2))}
 	matchedSome := 0
 	for range 500 {
@@ -130,6 +135,9 @@ func TestConditionProperties(t *testing.T) {
 			want := c.MatchValue(doc)
 			if c.Match(raw[i]) != want {
 				t.Errorf("%s: raw and parsed document %d disagree", text, i)
+			}
+			if c.MatchSkips(scanForms[i], skips[i]) != want {
+				t.Errorf("%s: scan form with its skip table and parsed document %d disagree", text, i)
 			}
 			for name, f := range forms {
 				if f.MatchValue(doc) != want || f.Match(raw[i]) != want {

@@ -99,13 +99,16 @@ func rawUnquote(q string) string {
 // rawItems iterates over the members of an object or the elements of an
 // array, in raw form.
 type rawItems struct {
+	doc     *rawDoc // the document s is part of, for its skip table; or nil
 	s       string
 	i       int // where the next item, or the comma before it, starts
 	object  bool
 	started bool // an item has been read
 }
 
-func newRawItems(s string) rawItems { return rawItems{s: s, i: 1, object: s[0] == '{'} }
+func newRawItems(doc *rawDoc, s string) rawItems {
+	return rawItems{doc: doc, s: s, i: 1, object: s[0] == '{'}
+}
 
 // next returns the next member's key and value (the key of an element is
 // ""), or ok false at the end.
@@ -121,21 +124,40 @@ func (it *rawItems) next() (key, value string, ok bool) {
 		i = rawSpace(s, i+1)
 	}
 	if it.object {
-		end := rawStringEnd(s, i)
-		key = rawUnquote(s[i:end])
+		var end int
+		key, end = rawKey(s, i)
 		if i = rawSpace(s, end); i >= len(s) || s[i] != ':' {
 			return "", "", false
 		}
 		i = rawSpace(s, i+1)
 	}
-	end := rawEnd(s, i)
+	end, ok := it.doc.end(s, i)
+	if !ok {
+		end = rawEnd(s, i)
+	}
 	it.i, it.started = max(end, i+1), true // forward, even on invalid text
 	return key, s[i:end], true
 }
 
+// rawKey returns the text of the member name that starts at s[i] and the
+// offset just after it. Names are short and seldom escaped: a byte loop
+// finds the end of one sooner than a search does.
+func rawKey(s string, i int) (key string, end int) {
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '"':
+			return s[i+1 : j], j + 1
+		case '\\':
+			end = rawStringEnd(s, i)
+			return rawUnquote(s[i:end]), end
+		}
+	}
+	return "", len(s)
+}
+
 // rawMember returns the first member of the object s named name, or "".
-func rawMember(s, name string) string {
-	for it := newRawItems(s); ; {
+func rawMember(doc *rawDoc, s, name string) string {
+	for it := newRawItems(doc, s); ; {
 		key, value, ok := it.next()
 		if !ok || key == name {
 			return value
@@ -144,8 +166,8 @@ func rawMember(s, name string) string {
 }
 
 // rawElement returns element n of the array s, or "".
-func rawElement(s string, n int) string {
-	for it := newRawItems(s); ; n-- {
+func rawElement(doc *rawDoc, s string, n int) string {
+	for it := newRawItems(doc, s); ; n-- {
 		_, value, ok := it.next()
 		if !ok || n == 0 {
 			return value

@@ -6,6 +6,7 @@ import (
 
 	"github.com/didlight/didlight/core/bitmap"
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/resolve"
@@ -146,7 +147,7 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 		if m.rec.Deactivated {
 			continue
 		}
-		want[bucketViews][string(record.SeqKey(m.rec.Seq))] = string((&record.View{DIDKey: key, JSON: m.view}).Bytes())
+		want[bucketViews][string(record.SeqKey(m.rec.Seq))] = string((&record.View{DIDKey: key, Skips: find.Skips(m.view), JSON: m.view}).Bytes())
 		for _, typ := range m.rec.Services {
 			want[bucketServices][string(record.PostingKey(typ, m.rec.Seq))] = key
 		}
@@ -277,6 +278,6 @@ func replayOp(want map[string]map[string]string, dids map[string]*didModel, req 
 	doc := op.Document
 	m.rec.DocTxid, m.rec.DocHeight, m.rec.DocPos = txid, height, pos
 	m.rec.Services, m.rec.Credentials = doc.ServiceTypes(), doc.CredentialTypes()
-	m.view = resolve.View(doc)
+	m.view = find.ScanForm(resolve.View(doc))
 	return created, nil
 }

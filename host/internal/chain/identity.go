@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
@@ -18,7 +19,7 @@ type identity struct {
 	// key is what the operation changes (idop.Op.Subject), and what the
 	// mempool holds one pending operation for.
 	key                   string
-	view                  []byte // the query view of the published document
+	view, skips           []byte // the published document's query view in scan form, its skip table
 	services, credentials []string
 }
 
@@ -35,7 +36,8 @@ func (id *identity) credential() bool {
 // publishes, once it is known to be valid.
 func (id *identity) derive() {
 	if doc := id.op.Document; doc != nil && id.view == nil {
-		id.view = resolve.View(doc)
+		id.view = find.ScanForm(resolve.View(doc))
+		id.skips = find.Skips(id.view)
 		id.services, id.credentials = doc.ServiceTypes(), doc.CredentialTypes()
 	}
 }
@@ -86,17 +88,17 @@ func (w *batch) applyIdentity(id *identity, txid ela.Hash, height, pos uint32) e
 	rec.DocTxid, rec.DocHeight, rec.DocPos = txid, height, pos
 	rec.Services, rec.Credentials = id.services, id.credentials
 	w.c.cache.keepDocument(txid, id.op.Document)
-	return w.index(id.key, rec, id.view)
+	return w.index(rec, &record.View{DIDKey: id.key, Skips: id.skips, JSON: id.view})
 }
 
 // index stores a DID's state with its query view and postings.
-func (w *batch) index(key string, rec *record.DID, view []byte) error {
-	v := record.View{DIDKey: key, JSON: view}
+func (w *batch) index(rec *record.DID, v *record.View) error {
+	key := v.DIDKey
 	if err := bucket(w.tx, bucketViews).Put(record.SeqKey(rec.Seq), v.Bytes()); err != nil {
 		return err
 	}
 	w.count(bucketViews, nil, true)
-	if err := w.postFields(view, rec.Seq, true); err != nil {
+	if err := w.postFields(v.JSON, rec.Seq, true); err != nil {
 		return err
 	}
 	if err := w.post(bucketServices, rec.Services, rec.Seq, key); err != nil {

@@ -152,7 +152,7 @@ func (s snapshot) find(ctx context.Context, cond *find.Condition, p *pager) erro
 		if err != nil {
 			return err
 		}
-		if cond.Match(view.JSON) {
+		if cond.MatchSkips(view.JSON, view.Skips) {
 			p.add(view.DIDKey)
 		}
 	}
@@ -217,7 +217,7 @@ func (s snapshot) scan(ctx context.Context, cond *find.Condition, p *pager) erro
 		if err != nil {
 			return err
 		}
-		if cond.Match(view.JSON) {
+		if cond.MatchSkips(view.JSON, view.Skips) {
 			p.add(view.DIDKey) // a string: a copy
 		}
 	}

@@ -29,7 +29,8 @@ func syntheticChain(tb testing.TB, db store.DB, n, spread int) *Chain {
 			views := bucket(tx, bucketViews)
 			for i := first; i < min(first+perBatch, n); i++ {
 				seq := uint64(1 + i*spread)
-				v := record.View{DIDKey: "synth" + strconv.FormatUint(seq, 10), JSON: synthView(r, seq)}
+				json := find.ScanForm(synthView(r, seq))
+				v := record.View{DIDKey: "synth" + strconv.FormatUint(seq, 10), Skips: find.Skips(json), JSON: json}
 				if err := views.Put(record.SeqKey(seq), v.Bytes()); err != nil {
 					return err
 				}

@@ -3,6 +3,7 @@ package chain
 import (
 	"fmt"
 
+	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
@@ -12,8 +13,10 @@ import (
 // kept in meta under metaFormat. Stores without it are of format 1, whose
 // history entries lack Expires; stores of format 2 lack the postings of
 // the views (bucketFields) and the counts (bucketCounts); stores of format
-// 3 keep a key per posting of the views rather than containers of them.
-const storeFormat = 4
+// 3 keep a key per posting of the views rather than containers of them;
+// stores of format 4 keep the views as resolve.View writes them, without
+// skip tables.
+const storeFormat = 5
 
 // upgrade brings a store written by an older version to storeFormat, in
 // the Update that opens it, so that every read may assume the current
@@ -35,8 +38,13 @@ func (c *Chain) upgrade(tx store.Tx) error {
 			}
 		}
 	}
-	if err := c.buildIndexes(tx); err != nil {
-		return fmt.Errorf("building the indexes of format %d: %w", storeFormat, err)
+	if err := c.upgradeViews(tx); err != nil {
+		return fmt.Errorf("upgrading the views to format %d: %w", storeFormat, err)
+	}
+	if format < 4 {
+		if err := c.buildIndexes(tx); err != nil {
+			return fmt.Errorf("building the indexes of format %d: %w", storeFormat, err)
+		}
 	}
 	c.log.Info("store upgraded", "from", max(format, 1), "to", storeFormat)
 	return putMeta(tx, metaFormat, record.U64(storeFormat))
@@ -82,11 +90,46 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 			return err
 		}
 		w.count(bucketViews, nil, true)
-		if done++; done%max((of+9)/10, 1) == 0 {
-			c.log.Info(logUpgrade, "done", done, "of", of)
-		}
+		done++
+		c.progress(logUpgrade, done, of)
 	}
 	return w.flush()
+}
+
+// logUpgradeViews is the message logged as upgradeViews goes, with the
+// attributes done and of (DIDs).
+const logUpgradeViews = "adding skip tables to the views"
+
+// upgradeViews rewrites the views of a store of format 4 or older in scan
+// form with their skip tables, in the Update that opens the store (a process killed
+// meanwhile leaves the store as it was), logging its progress about every
+// tenth of the DIDs. The keys stay, so every put replaces a value in
+// place.
+func (c *Chain) upgradeViews(tx store.Tx) error {
+	views := bucket(tx, bucketViews)
+	of := int(bucket(tx, bucketDIDs).Sequence())
+	done := 0
+	for k, v := range views.Scan(store.Range{}) {
+		view, err := record.ParseViewV4(v)
+		if err != nil {
+			return err
+		}
+		view.JSON = find.ScanForm(view.JSON)
+		view.Skips = find.Skips(view.JSON)
+		if err := views.Put(k, view.Bytes()); err != nil {
+			return err
+		}
+		done++
+		c.progress(logUpgradeViews, done, of)
+	}
+	return nil
+}
+
+// progress logs msg with done and of when done reaches another tenth of of.
+func (c *Chain) progress(msg string, done, of int) {
+	if done%max((of+9)/10, 1) == 0 {
+		c.log.Info(msg, "done", done, "of", of)
+	}
 }
 
 // postingPrefixOf returns the PostingPrefix of a PostingKey.

@@ -22,8 +22,8 @@ import (
 const upgradeEnv = "DIDLIGHT_CHAIN_UPGRADE_CHILD"
 
 // stopMidway is a log handler that, at the first progress line of the
-// index upgrade, says "midway" and blocks for ever, inside the upgrade's
-// store Update, for the parent to kill the process there.
+// upgrade, says "midway" and blocks for ever, inside the upgrade's store
+// Update, for the parent to kill the process there.
 type stopMidway struct{}
 
 func (stopMidway) Enabled(context.Context, slog.Level) bool { return true }
@@ -31,7 +31,7 @@ func (h stopMidway) WithAttrs([]slog.Attr) slog.Handler     { return h }
 func (h stopMidway) WithGroup(string) slog.Handler          { return h }
 
 func (stopMidway) Handle(_ context.Context, r slog.Record) error {
-	if r.Message == logUpgrade {
+	if r.Message == logUpgrade || r.Message == logUpgradeViews {
 		os.Stdout.WriteString("midway\n")
 		select {}
 	}
@@ -50,12 +50,29 @@ func upgradeChild(dir string) error {
 }
 
 // downgrade turns the store of a closed chain into format 2 (no postings
-// of the views, no counts) or 3 (a key per posting of the views, the
-// counts as they are). It returns the number of postings left.
+// of the views, no counts), 3 (a key per posting of the views, the
+// counts as they are) or 4 (the views without skip tables). It returns
+// the number of postings left.
 func downgrade(t *testing.T, db store.DB, format uint64) (postings int) {
 	t.Helper()
 	err := db.Update(func(tx store.Tx) error {
-		for _, name := range []string{bucketFields, bucketCounts}[:4-format] {
+		views := bucket(tx, bucketViews)
+		for k, v := range views.Scan(store.Range{}) {
+			view, err := record.ParseView(v)
+			if err != nil {
+				return err
+			}
+			v4 := append(binary.AppendUvarint(nil, uint64(len(view.DIDKey))), view.DIDKey...)
+			if err := views.Put(k, append(v4, view.JSON...)); err != nil {
+				return err
+			}
+		}
+		if format == 4 {
+			for range bucket(tx, bucketFields).Scan(store.Range{}) {
+				postings++
+			}
+		}
+		for _, name := range []string{bucketFields, bucketCounts}[:max(4-format, 0)] {
 			if err := tx.DeleteBucket(name); err != nil {
 				return err
 			}
@@ -64,7 +81,7 @@ func downgrade(t *testing.T, db store.DB, format uint64) (postings int) {
 			fields := bucket(tx, bucketFields)
 			for k, v := range bucket(tx, bucketViews).Scan(store.Range{}) {
 				seq, _ := record.ParseSeqKey(k)
-				view, err := record.ParseView(v)
+				view, err := record.ParseViewV4(v)
 				if err != nil {
 					return err
 				}
@@ -111,11 +128,12 @@ func formatOf(t *testing.T, db store.DB) (format uint64, fields int) {
 	return format, fields
 }
 
-// A store of format 2 gets its postings and counts when opened, and one
-// of format 3 its containers of postings, with progress logged, and
-// answers queries through them.
+// A store of format 2 gets its postings and counts when opened, one of
+// format 3 its containers of postings, and each of them and one of format
+// 4 the skip tables of its views, with progress logged, and answers
+// queries through them.
 func TestUpgradeIndexes(t *testing.T) {
-	for _, from := range []uint64{2, 3} {
+	for _, from := range []uint64{2, 3, 4} {
 		t.Run(fmt.Sprint(from), func(t *testing.T) {
 			f := newFixture(t, Config{})
 			publishMany(t, f, 20)
@@ -128,8 +146,14 @@ func TestUpgradeIndexes(t *testing.T) {
 			if format, _ := formatOf(t, f.db); format != storeFormat {
 				t.Errorf("format %d after the upgrade, want %d", format, storeFormat)
 			}
-			if n := bytes.Count(logged.Bytes(), []byte("msg=\""+logUpgrade+"\"")); n != 10 {
-				t.Errorf("%d progress lines for 20 DIDs, want one per tenth:\n%s", n, logged.Bytes())
+			wantIndexes := 10
+			if from == 4 {
+				wantIndexes = 0 // the postings are those of format 4
+			}
+			for msg, want := range map[string]int{logUpgradeViews: 10, logUpgrade: wantIndexes} {
+				if n := bytes.Count(logged.Bytes(), []byte("msg=\""+msg+"\"")); n != want {
+					t.Errorf("%d lines %q for 20 DIDs, want %d:\n%s", n, msg, want, logged.Bytes())
+				}
 			}
 			for _, q := range []Query{{Service: "Hub", Limit: 1}, {Condition: compile(t, `{"service.type":"Hub","credential.type":"EmailCredential"}`), Limit: 1}} {
 				res, err := f.c.Query(context.Background(), q)
@@ -141,11 +165,11 @@ func TestUpgradeIndexes(t *testing.T) {
 	}
 }
 
-// A process killed halfway through the index upgrade leaves the store of
-// its older format, with its postings as they were; the next open
+// A process killed halfway through the upgrade leaves the store of its
+// older format, with its views and postings as they were; the next open
 // upgrades it.
 func TestUpgradeCrash(t *testing.T) {
-	for _, from := range []uint64{2, 3} {
+	for _, from := range []uint64{2, 3, 4} {
 		t.Run(fmt.Sprint(from), func(t *testing.T) { upgradeCrash(t, from) })
 	}
 }
@@ -177,6 +201,17 @@ func upgradeCrash(t *testing.T, from uint64) {
 	defer db.Close()
 	if format, fields := formatOf(t, db); format != from || fields != postings {
 		t.Fatalf("after the kill: format %d with %d postings, want format %d with %d", format, fields, from, postings)
+	}
+	err = db.View(func(tx store.Tx) error {
+		for k, v := range bucket(tx, bucketViews).Scan(store.Range{}) {
+			if view, err := record.ParseViewV4(v); err != nil || view.JSON[0] != '{' {
+				t.Errorf("after the kill, view %x is not of format 4: %q (%v)", k, v, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	f.cfg.DB, f.db = db, db
 	f.open()

@@ -39,6 +39,7 @@ func TestUpgradeFormat1(t *testing.T) {
 	}
 	f.c.Close()
 
+	downgrade(t, f.db, 4) // views of format 1 are those of format 4
 	downgraded := 0
 	err = f.db.Update(func(tx store.Tx) error {
 		for _, name := range []string{bucketHistory, bucketCredHist} {

@@ -45,7 +45,7 @@ var samples = []struct {
 		Header:  idop.Header{Specification: idop.SpecDID, Operation: idop.Update, PreviousTxid: "ab", Ticket: "t"},
 		Payload: "payload", Proof: idop.Proof{Type: "ECDSAsecp256r1", VerificationMethod: "#primary", Signature: "sig"}}, Expires: 1798761600},
 		nil, func(b []byte) (any, error) { return ParseEntry(b) }},
-	{"view", &View{DIDKey: "foo", JSON: []byte(`{"id":"did:elastos:foo"}`)}, nil, func(b []byte) (any, error) { return ParseView(b) }},
+	{"view", &View{DIDKey: "foo", Skips: []byte{0, 0, 7, 0}, JSON: []byte(`{"id":"did:elastos:foo"}`)}, nil, func(b []byte) (any, error) { return ParseView(b) }},
 	{"pool tx", &PoolTx{Epoch: 3, Raw: []byte{4, 5}}, nil, func(b []byte) (any, error) { return ParsePoolTx(b) }},
 	{"snapshot", &Snapshot{Wall: 1767225600, Buckets: []string{"meta", "dids"}}, nil,
 		func(b []byte) (any, error) { return ParseSnapshot(b) }},
@@ -177,5 +177,16 @@ func TestEntryV1(t *testing.T) {
 	}
 	if _, err := ParseEntryV1(b); !errors.Is(err, store.ErrCorrupt) {
 		t.Errorf("ParseEntryV1 of a format 2 entry: %v", err)
+	}
+}
+
+// A view of store format 4 has no skip table: the JSON follows the key.
+func TestParseViewV4(t *testing.T) {
+	v, err := ParseViewV4(append([]byte{3}, `foo{"id":"x"}`...))
+	if err != nil || v.DIDKey != "foo" || string(v.JSON) != `{"id":"x"}` || v.Skips != nil {
+		t.Errorf("ParseViewV4 = %+v, %v", v, err)
+	}
+	if _, err := ParseViewV4([]byte{3, 'f', 'o', 'o'}); !errors.Is(err, store.ErrCorrupt) {
+		t.Errorf("a format 4 view without JSON: %v", err)
 	}
 }

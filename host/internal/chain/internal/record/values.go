@@ -314,23 +314,40 @@ func (r *reader) request(q *idop.Request) {
 }
 
 // View is the query view of a DID's latest document, stored under the
-// DID's creation sequence number with the DID's key.
+// DID's creation sequence number with the DID's key and the view's skip
+// table (find.Skips), which lets a scan step over the parts of the view a
+// condition does not reach.
 type View struct {
 	DIDKey string
+	Skips  []byte
 	JSON   []byte
 }
 
 // Bytes encodes v.
 func (v *View) Bytes() []byte {
-	w := make(writer, 0, 8+len(v.DIDKey)+len(v.JSON))
+	w := make(writer, 0, 8+len(v.DIDKey)+len(v.Skips)+len(v.JSON))
 	w.str(v.DIDKey)
+	w.bytes(v.Skips)
 	return append(w, v.JSON...)
 }
 
-// ParseView decodes a View; JSON shares data.
+// ParseView decodes a View; Skips and JSON share data.
 func ParseView(data []byte) (*View, error) {
 	r := newReader("view", data)
+	v := &View{DIDKey: r.str("did key"), Skips: r.bytes("skips")}
+	return v.rest(r)
+}
+
+// ParseViewV4 decodes a View of store format 4 and older, which has no
+// skip table; JSON shares data.
+func ParseViewV4(data []byte) (*View, error) {
+	r := newReader("view", data)
 	v := &View{DIDKey: r.str("did key")}
+	return v.rest(r)
+}
+
+// rest reads the JSON that ends a view.
+func (v *View) rest(r *reader) (*View, error) {
 	v.JSON = r.b
 	if r.err == nil && (v.DIDKey == "" || len(v.JSON) == 0) {
 		r.fail("empty DID key or view")
