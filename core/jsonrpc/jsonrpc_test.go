@@ -301,7 +301,8 @@ func FuzzDecode(f *testing.F) {
 
 func FuzzDecodeParams(f *testing.F) {
 	for _, s := range []string{`{"did":"x","all":true}`, `[{"did":"x"}]`, `{"limit":1.5}`, `{"did":null}`, `[]`, `{"":1}`,
-		`{"did":"\u00e9\ud800","all":false,"did":"y"}`, `{"Did":"x"}`, `{"did":"x","all":"true"}`, `{"Name":"n","all":true}`} {
+		`{"did":"\u00e9\ud800","all":false,"did":"y"}`, `{"Did":"x"}`, `{"did":"x","all":"true"}`, `{"Name":"n","all":true}`,
+		`{"limit":10,"skip":-0}`, `{"limit":1e2}`, `{"skip":99999999999999999999}`, `{"limit":null,"skip":7}`} {
 		f.Add([]byte(s))
 	}
 	type params struct {
@@ -319,10 +320,12 @@ func FuzzDecodeParams(f *testing.F) {
 			}
 			checkNoGo(t, string(in), err)
 		}
-		type plainParams struct { // what decodePlain sets; params, with an int, it leaves alone
-			DID  *string `json:"did"`
-			All  bool    `json:"all"`
-			Name string
+		type plainParams struct { // what decodePlain sets
+			DID   *string `json:"did"`
+			All   bool    `json:"all"`
+			Name  string
+			Limit int  `json:"limit"`
+			Skip  *int `json:"skip"`
 		}
 		var plain, want plainParams
 		if decodePlain(in, &plain) {
