@@ -26,8 +26,9 @@ func decodePlain(params []byte, v any) bool {
 		return false
 	}
 	s := p.Elem()
-	ms := members(params)
 	var fields [8]int
+	var buf [len(fields)]member
+	ms := members(buf[:0], params)
 	if len(ms) > len(fields) {
 		return false
 	}

@@ -95,7 +95,8 @@ func decodeOne(raw json.RawMessage) Call {
 	if len(raw) == 0 || raw[0] != '{' {
 		return invalid(null, "a request is a JSON object, got %s", kind(raw))
 	}
-	ms := members(raw)
+	var buf [4]member
+	ms := members(buf[:0], raw)
 	idRaw, hasID := lastMember(ms, "id")
 	id, err := checkID(idRaw)
 	if err != nil {
@@ -210,7 +211,7 @@ func DecodeParams(params json.RawMessage, v any) *Error {
 		return InvalidParams("params: want an object")
 	}
 	t := reflect.TypeOf(v)
-	for _, m := range members(params) {
+	for _, m := range members(nil, params) {
 		if !hasParam(t, m.name) {
 			return InvalidParams(fmt.Sprintf("unknown parameter %s: want %s", excerpt.Quote(string(m.name)), orList(paramNames(t))))
 		}
