@@ -310,8 +310,18 @@ func FuzzDecodeParams(f *testing.F) {
 		All   bool    `json:"all"`
 		Limit int     `json:"limit"`
 	}
+	type plainParams struct { // what decodePlain sets
+		DID   *string `json:"did"`
+		All   bool    `json:"all"`
+		Name  string
+		Limit int  `json:"limit"`
+		Skip  *int `json:"skip"`
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		if !json.Valid(in) {
+			if decodePlain(in, new(plainParams)) {
+				t.Fatalf("decodePlain took %q, which is not JSON", in)
+			}
 			return // bodies are checked whole before their params are read
 		}
 		if err := DecodeParams(in, new(params)); err != nil {
@@ -319,13 +329,6 @@ func FuzzDecodeParams(f *testing.F) {
 				t.Fatalf("code %d", err.Code)
 			}
 			checkNoGo(t, string(in), err)
-		}
-		type plainParams struct { // what decodePlain sets
-			DID   *string `json:"did"`
-			All   bool    `json:"all"`
-			Name  string
-			Limit int  `json:"limit"`
-			Skip  *int `json:"skip"`
 		}
 		var plain, want plainParams
 		if decodePlain(in, &plain) {

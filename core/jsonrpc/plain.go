@@ -1,14 +1,14 @@
 package jsonrpc
 
 import (
-	"encoding/json"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 )
 
-// decodePlain decodes params, when it is a JSON object, into v, a pointer
+// decodePlain decodes params, when it is a flat JSON object (see
+// flatMembers), into v, a pointer
 // to a plain struct (see plainStruct), when each member names a field and
 // is a string for a string field, true or false for a bool field or an
 // integer (digits, no fraction or exponent) that fits an int field: the
@@ -21,15 +21,14 @@ import (
 // FuzzDecodeParams holds the two to the same answers.
 func decodePlain(params []byte, v any) bool {
 	p := reflect.ValueOf(v)
-	if p.Kind() != reflect.Pointer || p.IsNil() || p.Elem().Kind() != reflect.Struct || !plainStruct(p.Elem().Type()) ||
-		!json.Valid(params) || params[skipSpace(params, 0)] != '{' {
+	if p.Kind() != reflect.Pointer || p.IsNil() || p.Elem().Kind() != reflect.Struct || !plainStruct(p.Elem().Type()) {
 		return false
 	}
 	s := p.Elem()
 	var fields [8]int
 	var buf [len(fields)]member
-	ms := members(buf[:0], params)
-	if len(ms) > len(fields) {
+	ms, flat := flatMembers(buf[:0], params)
+	if !flat || len(ms) > len(fields) {
 		return false
 	}
 	for i, m := range ms {
