@@ -62,32 +62,20 @@ func scanFlatValue(b []byte, i int) (int, bool) {
 	switch c := b[i]; {
 	case c == '"':
 		return scanString(b, i)
-	case c == 't' || c == 'f':
-		for _, lit := range []string{"true", "false"} {
-			if len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit {
-				return i + len(lit), true
-			}
-		}
-		return 0, false
+	case c == 't':
+		return scanLiteral(b, i, "true")
+	case c == 'f':
+		return scanLiteral(b, i, "false")
 	}
 	return scanInteger(b, i)
 }
 
-// scanInteger returns the index just past the JSON integer at b[i]: an
-// optional minus, then 0 or digits not starting with 0, not followed by a
-// fraction or an exponent.
+// scanInteger returns the index just past the JSON integer at b[i]: its
+// integer part (see scanDigits), not followed by a fraction or an
+// exponent.
 func scanInteger(b []byte, i int) (int, bool) {
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	start := i
-	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-		i++
-	}
-	switch {
-	case i == start, b[start] == '0' && i-start > 1:
-		return 0, false
-	case i < len(b) && (b[i] == '.' || b[i] == 'e' || b[i] == 'E'):
+	i, ok := scanDigits(b, i)
+	if !ok || i < len(b) && (b[i] == '.' || b[i] == 'e' || b[i] == 'E') {
 		return 0, false
 	}
 	return i, true

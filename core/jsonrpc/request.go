@@ -70,7 +70,7 @@ func Decode(body []byte) (calls []Call, batch bool, err *Error) {
 // checkJSON reports a body that is not JSON, saying where it stops being
 // JSON; it builds nothing.
 func checkJSON(body []byte) *Error {
-	if json.Valid(body) {
+	if valid(body) {
 		return nil // JSON, whatever its shape
 	}
 	err := json.Unmarshal(body, new(struct{}))
@@ -189,7 +189,7 @@ func kind(raw json.RawMessage) string {
 func DecodeParams(params json.RawMessage, v any) *Error {
 	params = bytes.TrimSpace(params)
 	if len(params) > 0 && params[0] == '[' {
-		if !json.Valid(params) {
+		if !valid(params) {
 			return InvalidParams("params: want an object, or an array holding one object")
 		}
 		list := elements(params)

@@ -2,7 +2,7 @@ package jsonrpc
 
 import "encoding/json"
 
-// A request body is checked once (json.Valid) and then split by the small
+// A request body is checked once (valid, as json.Valid) and then split by the small
 // scanner below, which may assume valid JSON: it finds where values end
 // and leaves them raw, as json.RawMessage does, but builds no map and no
 // copy. A server reads every body this way, so it matters: decoding the
