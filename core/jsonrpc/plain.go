@@ -8,14 +8,13 @@ import (
 )
 
 // decodePlain decodes params, when it is a flat JSON object (see
-// flatMembers), into v, a pointer
-// to a plain struct (see plainStruct), when each member names a field and
-// is a string for a string field, true or false for a bool field or an
-// integer (digits, no fraction or exponent) that fits an int field: the
-// common case, a resolve's {"did":…,"all":…} or a query's
-// {"query":…,"limit":10}, which it decodes with the scanner of scan.go
-// rather than encoding/json's reflective walk (a twentieth of the node's
-// CPU per resolve). For anything else it returns
+// flatMembers), into v, a pointer to a plain struct (see plainStruct),
+// when each member names a field and is a string for a string field, true
+// or false for a bool field or an integer (no fraction or exponent) that
+// fits an int field: the common case, a resolve's {"did":…,"all":…} or a
+// query's {"query":…,"limit":10}, which it decodes with the scanners of
+// flat.go and scan.go rather than encoding/json's reflective walk (a
+// twentieth of the node's CPU per resolve). For anything else it returns
 // false having changed nothing, and DecodeParams leaves params to
 // encoding/json; a struct that is not plain costs it no look at params.
 // FuzzDecodeParams holds the two to the same answers.
