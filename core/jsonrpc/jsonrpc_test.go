@@ -301,7 +301,8 @@ func FuzzDecode(f *testing.F) {
 
 func FuzzDecodeParams(f *testing.F) {
 	for _, s := range []string{`{"did":"x","all":true}`, `[{"did":"x"}]`, `{"limit":1.5}`, `{"did":null}`, `[]`, `{"":1}`,
-		`{"did":"\u00e9\ud800","all":false,"did":"y"}`, `{"Did":"x"}`, `{"did":"x","all":"true"}`, `{"Name":"n","all":true}`} {
+		`{"did":"\u00e9\ud800","all":false,"did":"y"}`, `{"Did":"x"}`, `{"did":"x","all":"true"}`, `{"Name":"n","all":true}`,
+		`{"limit":10,"skip":-0}`, `{"limit":1e2}`, `{"skip":99999999999999999999}`, `{"limit":null,"skip":7}`} {
 		f.Add([]byte(s))
 	}
 	type params struct {
@@ -309,8 +310,18 @@ func FuzzDecodeParams(f *testing.F) {
 		All   bool    `json:"all"`
 		Limit int     `json:"limit"`
 	}
+	type plainParams struct { // what decodePlain sets
+		DID   *string `json:"did"`
+		All   bool    `json:"all"`
+		Name  string
+		Limit int  `json:"limit"`
+		Skip  *int `json:"skip"`
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		if !json.Valid(in) {
+			if decodePlain(in, new(plainParams)) {
+				t.Fatalf("decodePlain took %q, which is not JSON", in)
+			}
 			return // bodies are checked whole before their params are read
 		}
 		if err := DecodeParams(in, new(params)); err != nil {
@@ -318,11 +329,6 @@ func FuzzDecodeParams(f *testing.F) {
 				t.Fatalf("code %d", err.Code)
 			}
 			checkNoGo(t, string(in), err)
-		}
-		type plainParams struct { // what decodePlain sets; params, with an int, it leaves alone
-			DID  *string `json:"did"`
-			All  bool    `json:"all"`
-			Name string
 		}
 		var plain, want plainParams
 		if decodePlain(in, &plain) {

@@ -1,30 +1,33 @@
 package jsonrpc
 
 import (
-	"encoding/json"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 )
 
-// decodePlain decodes params, when it is a JSON object, into v, a pointer
-// to a plain struct (see plainStruct), when each member names a field and
-// is a string for a string field or true or false for a bool field: the
-// common case, a resolve's {"did":…,"all":…}, which it decodes with the
-// scanner of scan.go rather than encoding/json's reflective walk (a
+// decodePlain decodes params, when it is a flat JSON object (see
+// flatMembers), into v, a pointer to a plain struct (see plainStruct),
+// when each member names a field and is a string for a string field, true
+// or false for a bool field or an integer (no fraction or exponent) that
+// fits an int field: the common case, a resolve's {"did":…,"all":…} or a
+// query's {"query":…,"limit":10}, which it decodes with the scanners of
+// flat.go and scan.go rather than encoding/json's reflective walk (a
 // twentieth of the node's CPU per resolve). For anything else it returns
 // false having changed nothing, and DecodeParams leaves params to
 // encoding/json; a struct that is not plain costs it no look at params.
 // FuzzDecodeParams holds the two to the same answers.
 func decodePlain(params []byte, v any) bool {
 	p := reflect.ValueOf(v)
-	if p.Kind() != reflect.Pointer || p.IsNil() || p.Elem().Kind() != reflect.Struct || !plainStruct(p.Elem().Type()) ||
-		!json.Valid(params) || params[skipSpace(params, 0)] != '{' {
+	if p.Kind() != reflect.Pointer || p.IsNil() || p.Elem().Kind() != reflect.Struct || !plainStruct(p.Elem().Type()) {
 		return false
 	}
 	s := p.Elem()
-	ms := members(params)
 	var fields [8]int
-	if len(ms) > len(fields) {
+	var buf [len(fields)]member
+	ms, flat := flatMembers(buf[:0], params)
+	if !flat || len(ms) > len(fields) {
 		return false
 	}
 	for i, m := range ms {
@@ -40,9 +43,13 @@ func decodePlain(params []byte, v any) bool {
 			}
 			f = f.Elem()
 		}
-		if f.Kind() == reflect.Bool {
+		switch f.Kind() {
+		case reflect.Bool:
 			f.SetBool(m.value[0] == 't')
-		} else {
+		case reflect.Int:
+			n, _ := strconv.Atoi(string(m.value)) // plainField parsed it
+			f.SetInt(int64(n))
+		default:
 			f.SetString(string(unquote(m.value)))
 		}
 	}
@@ -50,36 +57,43 @@ func decodePlain(params []byte, v any) bool {
 }
 
 // plainStruct reports whether every field of the struct type t that
-// encoding/json would decode is a string or a bool, or a pointer to one,
-// with a name of its own and no options in its tag, and t embeds nothing:
-// a struct whose parameters decodePlain may set.
+// encoding/json would decode is a string, a bool or an int, or a pointer
+// to one, with a name of its own and no options in its tag, and t embeds
+// nothing: a struct whose parameters decodePlain may set.
 func plainStruct(t reflect.Type) bool {
+	var names [8]string
+	n := 0
 	for i := range t.NumField() {
 		f := t.Field(i)
+		if f.Anonymous {
+			return false
+		}
+		tag := f.Tag.Get("json")
+		name, _, opts := strings.Cut(tag, ",")
 		switch {
-		case f.Anonymous:
-			return false
-		case !f.IsExported() || paramName(f) == "-":
+		case !f.IsExported() || name == "-" && !opts:
 			continue
-		case strings.Contains(f.Tag.Get("json"), ","), plainType(f.Type) == nil:
+		case opts, plainType(f.Type) == nil, n == len(names):
+			return false
+		case name == "":
+			name = f.Name
+		}
+		if slices.Contains(names[:n], name) {
 			return false
 		}
-		for j := range i {
-			if g := t.Field(j); g.IsExported() && paramName(g) == paramName(f) {
-				return false
-			}
-		}
+		names[n] = name
+		n++
 	}
 	return true
 }
 
-// plainType returns t, or what it points to, when that is string or bool,
-// else nil.
+// plainType returns t, or what it points to, when that is string, bool or
+// int, else nil.
 func plainType(t reflect.Type) reflect.Type {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if t == reflect.TypeFor[string]() || t == reflect.TypeFor[bool]() {
+	if t == reflect.TypeFor[string]() || t == reflect.TypeFor[bool]() || t == reflect.TypeFor[int]() {
 		return t
 	}
 	return nil
@@ -103,6 +117,10 @@ func plainField(t reflect.Type, m member) int {
 			}
 		case reflect.TypeFor[bool]():
 			if m.value[0] == 't' || m.value[0] == 'f' {
+				return i
+			}
+		case reflect.TypeFor[int]():
+			if _, err := strconv.Atoi(string(m.value)); err == nil {
 				return i
 			}
 		}

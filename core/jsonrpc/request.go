@@ -70,7 +70,7 @@ func Decode(body []byte) (calls []Call, batch bool, err *Error) {
 // checkJSON reports a body that is not JSON, saying where it stops being
 // JSON; it builds nothing.
 func checkJSON(body []byte) *Error {
-	if json.Valid(body) {
+	if valid(body) {
 		return nil // JSON, whatever its shape
 	}
 	err := json.Unmarshal(body, new(struct{}))
@@ -95,7 +95,8 @@ func decodeOne(raw json.RawMessage) Call {
 	if len(raw) == 0 || raw[0] != '{' {
 		return invalid(null, "a request is a JSON object, got %s", kind(raw))
 	}
-	ms := members(raw)
+	var buf [4]member
+	ms := members(buf[:0], raw)
 	idRaw, hasID := lastMember(ms, "id")
 	id, err := checkID(idRaw)
 	if err != nil {
@@ -188,7 +189,7 @@ func kind(raw json.RawMessage) string {
 func DecodeParams(params json.RawMessage, v any) *Error {
 	params = bytes.TrimSpace(params)
 	if len(params) > 0 && params[0] == '[' {
-		if !json.Valid(params) {
+		if !valid(params) {
 			return InvalidParams("params: want an object, or an array holding one object")
 		}
 		list := elements(params)
@@ -210,7 +211,7 @@ func DecodeParams(params json.RawMessage, v any) *Error {
 		return InvalidParams("params: want an object")
 	}
 	t := reflect.TypeOf(v)
-	for _, m := range members(params) {
+	for _, m := range members(nil, params) {
 		if !hasParam(t, m.name) {
 			return InvalidParams(fmt.Sprintf("unknown parameter %s: want %s", excerpt.Quote(string(m.name)), orList(paramNames(t))))
 		}

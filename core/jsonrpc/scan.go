@@ -2,7 +2,7 @@ package jsonrpc
 
 import "encoding/json"
 
-// A request body is checked once (json.Valid) and then split by the small
+// A request body is checked once (valid, as json.Valid) and then split by the small
 // scanner below, which may assume valid JSON: it finds where values end
 // and leaves them raw, as json.RawMessage does, but builds no map and no
 // copy. A server reads every body this way, so it matters: decoding the
@@ -11,12 +11,14 @@ import "encoding/json"
 // cost (docs/benchmarks.md). FuzzMembers holds it to encoding/json's
 // answers.
 
-// members returns the members of obj, a valid JSON object, in order: each
-// name as encoding/json unescapes it, and its value's raw JSON (both parts
-// of obj, not copies, but for a name with escapes). Names may repeat;
-// encoding/json keeps the last.
-func members(obj []byte) []member {
-	out := make([]member, 0, 4) // a request's: jsonrpc, id, method, params
+// members appends to dst the members of obj, a valid JSON object, in
+// order: each name as encoding/json unescapes it, and its value's raw JSON
+// (both parts of obj, not copies, but for a name with escapes). Names may
+// repeat; encoding/json keeps the last. A caller passes an array of its
+// own (a request has four members, a resolve's params two) so that the
+// common case allocates nothing.
+func members(dst []member, obj []byte) []member {
+	out := dst
 	items(obj, '}', func(i int) int {
 		end := skipString(obj, i)
 		name := unquote(obj[i:end])

@@ -125,11 +125,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	writeBody(w, status, b)
 }
 
+// jsonType is the Content-Type of every JSON body, made once (see
+// anyOrigin).
+var jsonType = []string{"application/json; charset=utf-8"}
+
 // writeBody writes a JSON body with status.
 func writeBody(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h["Content-Type"] = jsonType
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	w.WriteHeader(status)
 	w.Write(b)
 }

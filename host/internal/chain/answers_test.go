@@ -2,6 +2,8 @@ package chain
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -17,7 +19,7 @@ func TestAnswers(t *testing.T) {
 	k := answerKey{did: "did:elastos:iA"}
 	kAll := answerKey{did: "did:elastos:iA", all: true}
 	kSDK := answerKey{did: "did:elastos:iA", dialect: resolve.DialectEID}
-	var a answers
+	var a answers[answerKey]
 	if _, ok := a.get(t1, k); ok {
 		t.Fatal("an empty cache answered")
 	}
@@ -54,7 +56,7 @@ func TestAnswers(t *testing.T) {
 	if _, ok := a.get(t2, kAll); ok {
 		t.Error("an answer over maxAnswerSize was kept")
 	}
-	a = answers{}
+	a = answers[answerKey]{}
 	fill := bytes.Repeat([]byte("x"), maxAnswerSize)
 	n := 0
 	for ; a.bytes+len(k.did)+len(fill) <= answersBytes; n++ {
@@ -63,5 +65,82 @@ func TestAnswers(t *testing.T) {
 	a.put(t1, k, fill)
 	if len(a.m) != 1 || a.bytes != len(k.did)+len(fill) {
 		t.Errorf("after %d answers filled it, the cache holds %d answers, %d bytes; want 1", n, len(a.m), a.bytes)
+	}
+}
+
+// A query page is kept for the tip it was built at and answered from
+// there, under its normalized query (a condition written another way, a
+// limit of 0 for the default); once the tip moves (a block, a revert, a
+// reset), the page is built anew and equals the one a read builds.
+func TestQueryPagesKept(t *testing.T) {
+	f := newFixture(t, Config{})
+	expires := GenesisTime.AddDate(2, 0, 0)
+	publish := func(name string) {
+		u := newUser(name)
+		u.last = f.publish(u.create(t, u.document(t, expires, nil, "EmailCredential")))
+	}
+	publish("kept 1")
+	publish("kept 2")
+	asked := Query{Condition: compile(t, `{"credential.type":{"$exists":true}}`)}
+	sameAsked := Query{Condition: compile(t, `{ 'credential.type' : { $exists : true } }`), Limit: resolve.DefaultQueryLimit}
+	ask := func(q Query) []byte {
+		t.Helper()
+		b, err := f.c.Query(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	built := func(q Query) []byte { // built by a read, nothing kept
+		t.Helper()
+		f.c.cache.mu.Lock()
+		f.c.cache.pages = answers[queryKey]{}
+		f.c.cache.mu.Unlock()
+		return ask(q)
+	}
+	total := func(b []byte) int {
+		t.Helper()
+		var r queried
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatalf("%v: %s", err, b)
+		}
+		return r.Total
+	}
+
+	first := ask(asked)
+	if again := ask(sameAsked); &again[0] != &first[0] {
+		t.Error("the same query written another way was built again, not answered from the kept page")
+	}
+	id, err := f.c.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []struct {
+		name  string
+		do    func()
+		total int
+	}{
+		{"a block with a new DID", func() { publish("kept 3") }, 3},
+		{"an empty block", func() { f.mine() }, 3},
+		{"a revert", func() {
+			if err := f.c.Revert(context.Background(), id); err != nil {
+				t.Fatal(err)
+			}
+		}, 2},
+		{"a reset", func() {
+			if err := f.c.Reset(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}, 0},
+	} {
+		before := ask(asked)
+		step.do()
+		got := ask(asked)
+		if &got[0] == &before[0] {
+			t.Errorf("after %s: the page kept for the old tip was answered", step.name)
+		}
+		if want := built(asked); string(got) != string(want) || total(got) != step.total {
+			t.Errorf("after %s: total %d, want %d\n got %s\nwant %s", step.name, total(got), step.total, got, want)
+		}
 	}
 }

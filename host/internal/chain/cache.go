@@ -11,12 +11,13 @@ import (
 const docCacheSize = 1 << 14
 
 // readCache owns what reads keep of what they built from the store:
-// parsed documents and resolve answers. mu guards both; it is a leaf,
-// held around the maps only.
+// parsed documents, resolve answers and query pages. mu guards them; it is
+// a leaf, held around the maps only.
 type readCache struct {
 	mu      sync.Mutex
 	docs    docCache
-	answers answers
+	answers answers[answerKey]
+	pages   answers[queryKey]
 }
 
 // document returns the document published by transaction txid, if kept.
@@ -34,18 +35,20 @@ func (r *readCache) keepDocument(txid ela.Hash, doc *did.Document) {
 	r.docs.put(txid, doc)
 }
 
-// answer returns the resolve answer to k kept for tip.
-func (r *readCache) answer(tip ela.Hash, k answerKey) ([]byte, bool) {
+// keptAnswer returns the answer to k that a, r's resolve answers or query
+// pages, keeps for tip.
+func keptAnswer[K answerKeyer](r *readCache, a *answers[K], tip ela.Hash, k K) ([]byte, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.answers.get(tip, k)
+	return a.get(tip, k)
 }
 
-// keepAnswer keeps b, the answer to k built at tip (see answers.put).
-func (r *readCache) keepAnswer(tip ela.Hash, k answerKey, b []byte) {
+// keepAnswer keeps b, the answer to k built at tip, in a, r's resolve
+// answers or query pages (see answers.put).
+func keepAnswer[K answerKeyer](r *readCache, a *answers[K], tip ela.Hash, k K, b []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.answers.put(tip, k, b)
+	a.put(tip, k, b)
 }
 
 // dropDocuments empties the documents kept, after a reset or revert.

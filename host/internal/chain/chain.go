@@ -48,7 +48,7 @@ type Config struct {
 //     counts, closed), and the subscribers who hear when it moves.
 //  3. pool.mu: the mempool, with the commit queue of the transactions
 //     being stored and the dev outputs claimed for funding (mempool.go).
-//  4. cache.mu: documents and resolve answers reads keep (cache.go).
+//  4. cache.mu: documents, resolve answers and query pages reads keep (cache.go).
 //
 // pool.mu and cache.mu are leaves: no lock is taken while one is held.
 // A submitter's answer is sent from one place: mempool.answer for what

@@ -34,16 +34,27 @@ type Query struct {
 // resolve.View), through the plan find.Condition.Plan makes over the
 // chain's indexes (see Explain): only the documents the indexes find are
 // read, and none when the plan is exact. A query stops, with ctx's error,
-// once ctx is done: a scan may read every DID.
+// once ctx is done: a scan may read every DID. A page is kept for the tip
+// it was built at (see answers) and answered from there while the chain
+// is at that tip.
 func (c *Chain) Query(ctx context.Context, q Query) ([]byte, error) {
 	if err := q.normalize(); err != nil {
 		return nil, err
 	}
+	qk := q.key()
+	_, at, _ := c.Tip()
+	if out, ok := keptAnswer(&c.cache, &c.cache.pages, at, qk); ok {
+		return out, nil
+	}
 	var out []byte
+	var tip record.Tip
 	err := c.view(func(s snapshot) error {
+		var err error
+		if tip, err = readTip(s.tx); err != nil {
+			return err
+		}
 		var p pager
 		p.skip, p.limit = q.Skip, q.Limit
-		var err error
 		switch {
 		case q.Condition != nil:
 			err = s.find(ctx, q.Condition, &p)
@@ -71,7 +82,11 @@ func (c *Chain) Query(ctx context.Context, q Query) ([]byte, error) {
 		out = resolve.QueryResult(p.total, q.Skip, docs)
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	keepAnswer(&c.cache, &c.cache.pages, tip.Hash, qk, out)
+	return out, nil
 }
 
 func (q *Query) normalize() error {
@@ -90,6 +105,15 @@ func (q *Query) normalize() error {
 		return fmt.Errorf("%w: %v", ErrQuery, err)
 	}
 	return nil
+}
+
+// key names the normalized query q among the kept pages.
+func (q *Query) key() queryKey {
+	k := queryKey{service: q.Service, credential: q.Credential, skip: q.Skip, limit: q.Limit}
+	if q.Condition != nil {
+		k.condition = q.Condition.String()
+	}
+	return k
 }
 
 // pager counts matching DIDs and keeps the keys of the page.

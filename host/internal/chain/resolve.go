@@ -29,7 +29,7 @@ func (c *Chain) ResolveDIDSDK(d did.DID, all bool) ([]byte, error) {
 func (c *Chain) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte, error) {
 	ak := answerKey{did: d.String(), dialect: dialect, all: all}
 	_, at, _ := c.Tip()
-	if out, ok := c.cache.answer(at, ak); ok {
+	if out, ok := keptAnswer(&c.cache, &c.cache.answers, at, ak); ok {
 		return out, nil
 	}
 	key := d.Key() // before the store read: nothing but reading goes on in one
@@ -55,7 +55,7 @@ func (c *Chain) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte
 	if err != nil {
 		return nil, err
 	}
-	c.cache.keepAnswer(tip.Hash, ak, out)
+	keepAnswer(&c.cache, &c.cache.answers, tip.Hash, ak, out)
 	return out, nil
 }
 

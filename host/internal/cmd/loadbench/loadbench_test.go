@@ -172,6 +172,36 @@ func TestSelectKinds(t *testing.T) {
 	}
 }
 
+// query-pages runs only when named, with a page per DID listed, skip 0,
+// 1, 2…; query asks for the first page.
+func TestQueryPagesKind(t *testing.T) {
+	all := kinds([]string{"did:elastos:iA", "did:elastos:iB", "did:elastos:iC"})
+	def, err := selectKinds(all, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, k := range def {
+		names = append(names, k.name)
+	}
+	if want := []string{"resolvedid", "resolvedid-all", "query", "height", "w3c"}; !slices.Equal(names, want) {
+		t.Errorf("default kinds %v, want %v", names, want)
+	}
+	pages, err := selectKinds(all, "query-pages,query")
+	if err != nil || len(pages) != 2 {
+		t.Fatalf("selectKinds: %v, %v", pages, err)
+	}
+	const condition = `"query":"{\"credential.type\":{\"$exists\":true}}"`
+	for i, body := range pages[0].bodies {
+		if want := fmt.Sprintf(`%s,"skip":%d,"limit":10}`, condition, i); !strings.Contains(body, want) {
+			t.Errorf("page %d: body %s lacks %s", i, body, want)
+		}
+	}
+	if len(pages[0].bodies) != 3 || !slices.Equal(pages[1].bodies, pages[0].bodies[:1]) {
+		t.Errorf("query-pages bodies %q, query bodies %q", pages[0].bodies, pages[1].bodies)
+	}
+}
+
 func TestParseFlags(t *testing.T) {
 	o, err := parseFlags(nil, io.Discard)
 	if err != nil || o.load != (load{threads: 2, connections: 32, duration: 10 * time.Second}) || o.rounds != 2 || o.dids != 256 {

@@ -82,7 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.load.threads, "threads", 2, "wrk threads")
 	fs.IntVar(&o.load.connections, "connections", 32, "wrk connections, shared by its threads")
 	fs.IntVar(&o.dids, "dids", 256, "how many of the chain's DIDs the resolve kinds cycle through; the node keeps 32 MB of resolve answers, so more than about 10 000 measure answers mostly built anew")
-	fs.StringVar(&o.kinds, "kinds", "", "comma-separated request kinds to run (default all: resolvedid, resolvedid-all, query, height, w3c)")
+	fs.StringVar(&o.kinds, "kinds", "", "comma-separated request kinds to run (default all but query-pages: resolvedid, resolvedid-all, query, height, w3c; query-pages: a page per DID, skip 0, 1, 2…, built anew when they outgrow the node's 32 MB of kept pages)")
 	fs.StringVar(&o.versus, "versus", "", "also compare each kind's node figures with this kind's, measured in the same run (say resolvedid)")
 	fs.BoolVar(&o.sizedRef, "sized-ref", false, "the reference pads its answer to each kind's node answer size (asked in a header sent to both), so that the ratios leave out what size costs")
 	fs.BoolVar(&o.json, "json", false, "print the measurements as JSON instead of tables")
@@ -205,10 +205,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// selectKinds keeps the kinds named in list (all when list is empty).
+// selectKinds keeps the kinds named in list (all but the opt-in ones when
+// list is empty).
 func selectKinds(all []kind, list string) ([]kind, error) {
 	if list == "" {
-		return all, nil
+		return slices.DeleteFunc(slices.Clone(all), func(k kind) bool { return k.optIn }), nil
 	}
 	var out []kind
 	for name := range strings.SplitSeq(list, ",") {
