@@ -55,6 +55,14 @@ func runRef(addr string) error {
 		return err
 	}
 	fmt.Fprintf(os.Stdout, "ref http://%s\n", l.Addr())
-	srv := &http.Server{Handler: http.HandlerFunc(refHandler), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: 120 * time.Second}
+	// The timeouts of host/internal/api/server.go: each deadline the server
+	// sets costs it per request, so both servers pay the same.
+	srv := &http.Server{
+		Handler:           http.HandlerFunc(refHandler),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+	}
 	return srv.Serve(l)
 }
