@@ -17,21 +17,26 @@ import (
 // only the items queued when it starts, and a durable store's commit costs
 // a disk sync however few items it holds, so under load a batch that
 // waits a moment for the callers still validating takes fewer syncs per
-// item.
+// item. It waits no longer than the last commit took: about what a caller
+// that misses the batch would wait for the next one. A commit that costs
+// nothing (an in-memory store's) is worth no waiting, which would only
+// leave cores idle.
 type groupCommit[T any] struct {
 	commit func(items []T) error
 
 	// coming, when set, counts the callers that have called or will soon
-	// call do (queued ones included); a commit waits up to gatherWait for
-	// them to queue, woken by arrived. Whoever lowers the count calls
-	// arrived.
+	// call do (queued ones included); a commit waits for them to queue,
+	// woken by arrived, up to the time the last commit took and never
+	// more than gatherWait. Whoever lowers the count calls arrived.
 	coming     func() int
 	gatherWait time.Duration
 	wake       chan struct{} // an item queued, a caller stopped coming, or a hold began
 
-	mu    *sync.Mutex // the owner's lock (the mempool's), which guards the fields below
-	busy  bool        // a caller is committing
-	held  bool        // between hold and take
+	mu    *sync.Mutex   // the owner's lock (the mempool's), which guards the fields below
+	busy  bool          // a caller is committing
+	held  bool          // between hold and take
+	took  time.Duration // how long the last commit took; gatherWait until one is timed
+	timed bool          // took holds a commit's time
 	queue []pending[T]
 }
 
@@ -53,7 +58,7 @@ func (g *groupCommit[T]) do(item T) error {
 	g.busy = true
 	for len(g.queue) > 0 && !g.held {
 		g.gather()
-		if g.held {
+		if g.held || len(g.queue) == 0 { // a block took the queue meanwhile
 			break
 		}
 		batch := g.queue
@@ -63,11 +68,14 @@ func (g *groupCommit[T]) do(item T) error {
 		for i, p := range batch {
 			items[i] = p.item
 		}
+		start := time.Now()
 		err := g.commit(items)
+		took := time.Since(start)
 		for _, p := range batch {
 			p.settle(err)
 		}
 		g.mu.Lock()
+		g.took, g.timed = took, true
 	}
 	g.busy = false
 	g.mu.Unlock()
@@ -75,14 +83,19 @@ func (g *groupCommit[T]) do(item T) error {
 }
 
 // gather waits, with g.mu held (and released while it waits), until the
-// callers coming have queued, a hold begins or gatherWait has passed.
+// callers coming have queued, a hold begins or takes the queue, or the
+// time the last commit took (at most gatherWait) has passed.
 func (g *groupCommit[T]) gather() {
-	if g.coming == nil || g.coming() <= len(g.queue) {
+	wait := g.gatherWait
+	if g.timed {
+		wait = min(wait, g.took)
+	}
+	if g.coming == nil || wait <= 0 || g.coming() <= len(g.queue) {
 		return
 	}
-	timer := time.NewTimer(g.gatherWait)
+	timer := time.NewTimer(wait)
 	defer timer.Stop()
-	for !g.held && g.coming() > len(g.queue) {
+	for !g.held && len(g.queue) > 0 && g.coming() > len(g.queue) {
 		g.mu.Unlock()
 		select {
 		case <-g.wake:
