@@ -11,7 +11,10 @@ import (
 // items share one store Update (one disk sync), while a lone item is
 // committed at once. Another writer about to write anyway may hold the
 // queue (hold), so that no commit starts on what arrives meanwhile, then
-// take it (take) and make it durable in its own Update (settle).
+// take it (take) and make it durable in its own Update (settle), and
+// release it once its Update is done (release): what queued after the
+// take is committed then, in one batch, rather than by a commit that
+// would only wait for the writer's Update to end.
 //
 // A commit may also wait for items on their way (gather): a batch holds
 // only the items queued when it starts, and a durable store's commit costs
@@ -34,7 +37,7 @@ type groupCommit[T any] struct {
 
 	mu    *sync.Mutex   // the owner's lock (the mempool's), which guards the fields below
 	busy  bool          // a caller is committing
-	held  bool          // between hold and take
+	held  bool          // between hold and release
 	took  time.Duration // how long the last commit took; gatherWait until one is timed
 	timed bool          // took holds a commit's time
 	queue []pending[T]
@@ -56,9 +59,17 @@ func (g *groupCommit[T]) do(item T) error {
 		return <-done
 	}
 	g.busy = true
+	g.lead()
+	g.mu.Unlock()
+	return <-done
+}
+
+// lead commits the queue, batch after batch, until it is empty or held;
+// the caller holds g.mu and has set busy, which lead clears.
+func (g *groupCommit[T]) lead() {
 	for len(g.queue) > 0 && !g.held {
 		g.gather()
-		if g.held || len(g.queue) == 0 { // a block took the queue meanwhile
+		if g.held || len(g.queue) == 0 { // a writer took the queue meanwhile
 			break
 		}
 		batch := g.queue
@@ -78,8 +89,6 @@ func (g *groupCommit[T]) do(item T) error {
 		g.took, g.timed = took, true
 	}
 	g.busy = false
-	g.mu.Unlock()
-	return <-done
 }
 
 // gather waits, with g.mu held (and released while it waits), until the
@@ -117,7 +126,7 @@ func (g *groupCommit[T]) arrived() {
 }
 
 // hold keeps the items queued from now on for the caller, which must call
-// take.
+// take, then release.
 func (g *groupCommit[T]) hold() {
 	g.mu.Lock()
 	g.held = true
@@ -125,9 +134,9 @@ func (g *groupCommit[T]) hold() {
 	g.arrived()
 }
 
-// take ends a hold: it removes the queued items that no commit has started
-// on and returns them; the caller makes them durable and reports each with
-// settle.
+// take removes the queued items that no commit has started on and returns
+// them; the caller makes them durable and reports each with settle. Items
+// queued from now on wait for release.
 func (g *groupCommit[T]) take() []pending[T] {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -137,8 +146,25 @@ func (g *groupCommit[T]) take() []pending[T] {
 // takeLocked is take with g.mu held.
 func (g *groupCommit[T]) takeLocked() []pending[T] {
 	q := g.queue
-	g.queue, g.held = nil, false
+	g.queue = nil
 	return q
+}
+
+// release ends a hold: the items queued since are committed, by a new
+// goroutine unless a commit is under way, which goes on to them.
+func (g *groupCommit[T]) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.held = false
+	if g.busy || len(g.queue) == 0 {
+		return
+	}
+	g.busy = true
+	go func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.lead()
+	}()
 }
 
 // settle tells the caller waiting for an item what became of it: the one

@@ -21,6 +21,8 @@ import (
 
 // Items queued during a hold are left to the holder: the running commit
 // does not go on to them, and their callers return what the holder says.
+// Those queued after the holder took the queue wait for its release, then
+// share a commit.
 func TestGroupCommitHold(t *testing.T) {
 	release := make(chan struct{})
 	var committed [][]int
@@ -62,9 +64,36 @@ func TestGroupCommitHold(t *testing.T) {
 	if got[nil] != 1 || got[refused] != 1 {
 		t.Errorf("callers got %v, want nil once and the refusal once", got)
 	}
-	// After take, a new item is committed at once again.
-	if err := g.do(4); err != nil || len(committed) != 2 || !slices.Equal(committed[1], []int{4}) {
-		t.Errorf("after take: %v, committed %v", err, committed)
+	// Items queued after take wait for release, then share a commit.
+	late := make(chan error, 2)
+	go func() { late <- g.do(4) }()
+	go func() { late <- g.do(5) }()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		g.mu.Lock()
+		n := len(g.queue)
+		g.mu.Unlock()
+		if n == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the late items never queued")
+		}
+	}
+	if len(committed) != 1 {
+		t.Fatalf("committed %v before release", committed)
+	}
+	g.release()
+	for range 2 {
+		if err := <-late; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(committed) != 2 || !slices.Equal(slices.Sorted(slices.Values(committed[1])), []int{4, 5}) {
+		t.Errorf("after release: committed %v, want the late items in one commit", committed)
+	}
+	// After release, a new item is committed at once again.
+	if err := g.do(6); err != nil || len(committed) != 3 || !slices.Equal(committed[2], []int{6}) {
+		t.Errorf("after release: %v, committed %v", err, committed)
 	}
 }
 

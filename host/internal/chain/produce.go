@@ -151,8 +151,10 @@ func (c *Chain) mine() (*ela.Block, error) {
 	after := clock.Mined(t, now)
 	var m made
 	// From now until the block's Update begins, transactions waiting for
-	// their mempool commit wait for the block instead.
+	// their mempool commit wait for the block instead; those arriving
+	// later wait for it to end, then share a commit.
 	c.pool.persist.hold()
+	defer c.pool.persist.release()
 	var taken []pending[*entry]
 	var dropped map[*entry]bool // taken, but no longer in the pool
 	var late []*entry           // taken, but left for a later block
