@@ -11,27 +11,35 @@ import (
 // items share one store Update (one disk sync), while a lone item is
 // committed at once. Another writer about to write anyway may hold the
 // queue (hold), so that no commit starts on what arrives meanwhile, then
-// take it (take) and make it durable in its own Update (settle).
+// take it (take) and make it durable in its own Update (settle), and
+// release it once its Update is done (release): what queued after the
+// take is committed then, in one batch, rather than by a commit that
+// would only wait for the writer's Update to end.
 //
 // A commit may also wait for items on their way (gather): a batch holds
 // only the items queued when it starts, and a durable store's commit costs
 // a disk sync however few items it holds, so under load a batch that
 // waits a moment for the callers still validating takes fewer syncs per
-// item.
+// item. It waits no longer than the last commit took: about what a caller
+// that misses the batch would wait for the next one. A commit that costs
+// nothing (an in-memory store's) is worth no waiting, which would only
+// leave cores idle.
 type groupCommit[T any] struct {
 	commit func(items []T) error
 
 	// coming, when set, counts the callers that have called or will soon
-	// call do (queued ones included); a commit waits up to gatherWait for
-	// them to queue, woken by arrived. Whoever lowers the count calls
-	// arrived.
+	// call do (queued ones included); a commit waits for them to queue,
+	// woken by arrived, up to the time the last commit took and never
+	// more than gatherWait. Whoever lowers the count calls arrived.
 	coming     func() int
 	gatherWait time.Duration
 	wake       chan struct{} // an item queued, a caller stopped coming, or a hold began
 
-	mu    *sync.Mutex // the owner's lock (the mempool's), which guards the fields below
-	busy  bool        // a caller is committing
-	held  bool        // between hold and take
+	mu    *sync.Mutex   // the owner's lock (the mempool's), which guards the fields below
+	busy  bool          // a caller is committing
+	held  bool          // between hold and release
+	took  time.Duration // how long the last commit took; gatherWait until one is timed
+	timed bool          // took holds a commit's time
 	queue []pending[T]
 }
 
@@ -51,9 +59,17 @@ func (g *groupCommit[T]) do(item T) error {
 		return <-done
 	}
 	g.busy = true
+	g.lead()
+	g.mu.Unlock()
+	return <-done
+}
+
+// lead commits the queue, batch after batch, until it is empty or held;
+// the caller holds g.mu and has set busy, which lead clears.
+func (g *groupCommit[T]) lead() {
 	for len(g.queue) > 0 && !g.held {
 		g.gather()
-		if g.held {
+		if g.held || len(g.queue) == 0 { // a writer took the queue meanwhile
 			break
 		}
 		batch := g.queue
@@ -63,26 +79,32 @@ func (g *groupCommit[T]) do(item T) error {
 		for i, p := range batch {
 			items[i] = p.item
 		}
+		start := time.Now()
 		err := g.commit(items)
+		took := time.Since(start)
 		for _, p := range batch {
 			p.settle(err)
 		}
 		g.mu.Lock()
+		g.took, g.timed = took, true
 	}
 	g.busy = false
-	g.mu.Unlock()
-	return <-done
 }
 
 // gather waits, with g.mu held (and released while it waits), until the
-// callers coming have queued, a hold begins or gatherWait has passed.
+// callers coming have queued, a hold begins or takes the queue, or the
+// time the last commit took (at most gatherWait) has passed.
 func (g *groupCommit[T]) gather() {
-	if g.coming == nil || g.coming() <= len(g.queue) {
+	wait := g.gatherWait
+	if g.timed {
+		wait = min(wait, g.took)
+	}
+	if g.coming == nil || wait <= 0 || g.coming() <= len(g.queue) {
 		return
 	}
-	timer := time.NewTimer(g.gatherWait)
+	timer := time.NewTimer(wait)
 	defer timer.Stop()
-	for !g.held && g.coming() > len(g.queue) {
+	for !g.held && len(g.queue) > 0 && g.coming() > len(g.queue) {
 		g.mu.Unlock()
 		select {
 		case <-g.wake:
@@ -104,7 +126,7 @@ func (g *groupCommit[T]) arrived() {
 }
 
 // hold keeps the items queued from now on for the caller, which must call
-// take.
+// take, then release.
 func (g *groupCommit[T]) hold() {
 	g.mu.Lock()
 	g.held = true
@@ -112,9 +134,9 @@ func (g *groupCommit[T]) hold() {
 	g.arrived()
 }
 
-// take ends a hold: it removes the queued items that no commit has started
-// on and returns them; the caller makes them durable and reports each with
-// settle.
+// take removes the queued items that no commit has started on and returns
+// them; the caller makes them durable and reports each with settle. Items
+// queued from now on wait for release.
 func (g *groupCommit[T]) take() []pending[T] {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -124,8 +146,25 @@ func (g *groupCommit[T]) take() []pending[T] {
 // takeLocked is take with g.mu held.
 func (g *groupCommit[T]) takeLocked() []pending[T] {
 	q := g.queue
-	g.queue, g.held = nil, false
+	g.queue = nil
 	return q
+}
+
+// release ends a hold: the items queued since are committed, by a new
+// goroutine unless a commit is under way, which goes on to them.
+func (g *groupCommit[T]) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.held = false
+	if g.busy || len(g.queue) == 0 {
+		return
+	}
+	g.busy = true
+	go func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.lead()
+	}()
 }
 
 // settle tells the caller waiting for an item what became of it: the one

@@ -21,6 +21,8 @@ import (
 
 // Items queued during a hold are left to the holder: the running commit
 // does not go on to them, and their callers return what the holder says.
+// Those queued after the holder took the queue wait for its release, then
+// share a commit.
 func TestGroupCommitHold(t *testing.T) {
 	release := make(chan struct{})
 	var committed [][]int
@@ -62,9 +64,36 @@ func TestGroupCommitHold(t *testing.T) {
 	if got[nil] != 1 || got[refused] != 1 {
 		t.Errorf("callers got %v, want nil once and the refusal once", got)
 	}
-	// After take, a new item is committed at once again.
-	if err := g.do(4); err != nil || len(committed) != 2 || !slices.Equal(committed[1], []int{4}) {
-		t.Errorf("after take: %v, committed %v", err, committed)
+	// Items queued after take wait for release, then share a commit.
+	late := make(chan error, 2)
+	go func() { late <- g.do(4) }()
+	go func() { late <- g.do(5) }()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		g.mu.Lock()
+		n := len(g.queue)
+		g.mu.Unlock()
+		if n == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the late items never queued")
+		}
+	}
+	if len(committed) != 1 {
+		t.Fatalf("committed %v before release", committed)
+	}
+	g.release()
+	for range 2 {
+		if err := <-late; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(committed) != 2 || !slices.Equal(slices.Sorted(slices.Values(committed[1])), []int{4, 5}) {
+		t.Errorf("after release: committed %v, want the late items in one commit", committed)
+	}
+	// After release, a new item is committed at once again.
+	if err := g.do(6); err != nil || len(committed) != 3 || !slices.Equal(committed[2], []int{6}) {
+		t.Errorf("after release: %v, committed %v", err, committed)
 	}
 }
 
@@ -301,7 +330,8 @@ func TestBlockRoom(t *testing.T) {
 }
 
 // A commit waits for the callers coming to queue, and they share it; a
-// caller that stops coming wakes it, and gatherWait bounds its wait.
+// caller that stops coming wakes it; the time the last commit took bounds
+// its wait, and gatherWait bounds that.
 func TestGroupCommitGathers(t *testing.T) {
 	var mu sync.Mutex
 	var committed [][]int
@@ -339,6 +369,16 @@ func TestGroupCommitGathers(t *testing.T) {
 		wait("three coming", done)
 	}
 
+	untimed := func() { // as if no commit had been timed: gatherWait bounds the wait
+		t.Helper()
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if !g.timed {
+			t.Fatal("the last commit was not timed")
+		}
+		g.timed = false
+	}
+	untimed()
 	coming.Store(2) // one caller validates, then is refused: it never queues
 	go func() { done <- g.do(3) }()
 	waitQueued(t, &g, 1)
@@ -346,12 +386,60 @@ func TestGroupCommitGathers(t *testing.T) {
 	g.arrived()
 	wait("one stops coming", done)
 
+	untimed()
 	coming.Store(5)
 	g.gatherWait = 10 * time.Millisecond
 	wait("gatherWait passes", func() chan error { c := make(chan error, 1); c <- g.do(4); return c }())
 
-	want := [][]int{{0, 1, 2}, {3}, {4}}
+	coming.Store(5)
+	g.gatherWait = time.Hour
+	g.mu.Lock()
+	g.took, g.timed = 10*time.Millisecond, true
+	g.mu.Unlock()
+	wait("the last commit's time passes", func() chan error { c := make(chan error, 1); c <- g.do(5); return c }())
+
+	want := [][]int{{0, 1, 2}, {3}, {4}, {5}}
 	if diff := cmp.Diff(want, committed); diff != "" {
 		t.Errorf("commits (-want +got):\n%s", diff)
+	}
+}
+
+// A commit gathering items whose queue a holder takes meanwhile commits
+// nothing (an empty commit would cost a disk sync for no item); the holder
+// answers the items.
+func TestGroupCommitTakenWhileGathering(t *testing.T) {
+	var commits atomic.Int64
+	g := groupCommit[int]{
+		mu:         new(sync.Mutex),
+		commit:     func([]int) error { commits.Add(1); return nil },
+		coming:     func() int { return 2 }, // one more than will ever queue
+		gatherWait: time.Hour,
+		wake:       make(chan struct{}, 1),
+	}
+	done := make(chan error, 1)
+	go func() { done <- g.do(1) }()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		g.mu.Lock()
+		queued := g.busy && len(g.queue) == 1
+		g.mu.Unlock()
+		if queued {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the item never queued")
+		}
+	}
+	g.hold()
+	taken := g.take()
+	if len(taken) != 1 || taken[0].item != 1 {
+		t.Fatalf("took %v, want the item 1", taken)
+	}
+	refused := errors.New("refused")
+	taken[0].settle(refused)
+	if err := <-done; err != refused {
+		t.Errorf("the caller got %v, want the holder's %v", err, refused)
+	}
+	if n := commits.Load(); n != 0 {
+		t.Errorf("%d commits, want none", n)
 	}
 }

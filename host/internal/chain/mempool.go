@@ -175,11 +175,11 @@ func (p *mempool) readyLocked() []*entry {
 	return out
 }
 
-// forBlock ends the hold a block being made put on the commit queue
-// (persist.hold): it returns the entries the block may take, the stored
-// ones and then those that were waiting for their commit, which the
-// block's Update makes durable; and the waiting ones, to settle once it is
-// done, with those the pool no longer holds (a Reset took them out).
+// forBlock takes the commit queue a block being made holds (persist.hold):
+// it returns the entries the block may take, the stored ones and then
+// those that were waiting for their commit, which the block's Update makes
+// durable; and the waiting ones, to settle once it is done, with those the
+// pool no longer holds (a Reset took them out).
 func (p *mempool) forBlock() (entries []*entry, taken []pending[*entry], dropped map[*entry]bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -60,10 +60,11 @@ func (c *Chain) admit(raw []byte) (*entry, error) {
 }
 
 // gatherWait bounds how long a mempool commit waits for the admissions
-// under way to queue for it (see groupCommit): of the order of a disk sync
-// (fdatasync took 0.1–0.2 ms on the build VM's disk, milliseconds on many
-// others), so that waiting costs a caller about what the sync it saves would.
-const gatherWait = time.Millisecond
+// under way to queue for it (see groupCommit), which otherwise waits as
+// long as the last commit took: a durable store's commit costs one or two
+// disk syncs, 0.1 ms to a few ms (bbolt syncs twice per commit); the bound
+// keeps a slow disk from stretching a submitter's wait much beyond it.
+const gatherWait = 10 * time.Millisecond
 
 // admissions counts the SubmitTx calls under way: those whose mempool
 // commit is coming.
