@@ -83,7 +83,9 @@ A data directory that is not empty is refused unless --force is given, and
 	if err := os.RemoveAll(tmp); err != nil {
 		return err
 	}
-	db, err := bolt.Open(tmp, bolt.Options{})
+	// Not a data directory until install moves it into place: no commit
+	// needs a sync, and Close syncs the store once.
+	db, err := bolt.Open(tmp, bolt.Options{NoSync: true})
 	if err != nil {
 		return err
 	}
