@@ -104,7 +104,10 @@ func (c *Chain) PrepareTx(raw []byte) *Prepared {
 // signatures it needs), and of its identity operation, checked against
 // the stored state, except that a published document is checked without
 // its predecessor (idop.ValidateDetached), which may be in the block just
-// before. Neither decides anything; their errors are dropped.
+// before. Neither decides anything; their errors are dropped. When the
+// operation checks, what the indexes need of the document it publishes
+// (its view and postings) is derived here too, rather than in the block's
+// Update, where it would hold up the store writer.
 func (c *Chain) verifyAhead(e *entry) {
 	_ = c.engine.VerifyPrograms(e.tx, signers(e.tx), e.sigs)
 	if e.id == nil {
@@ -124,7 +127,10 @@ func (c *Chain) verifyAhead(e *entry) {
 			err = c.validateIdentity(s, e.id, e.sigs, time.Time{})
 		}
 		if err == nil {
-			e.id.derive() // here rather than in the block's Update, where it would wait
+			e.id.derive()
+			if e.id.view != nil {
+				e.id.postings = viewIndex.Postings(e.id.view)
+			}
 		}
 		return nil
 	})

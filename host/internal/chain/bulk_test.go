@@ -93,8 +93,9 @@ func TestMineTxsRefuses(t *testing.T) {
 
 // Transactions prepared before the block they depend on is stored (a
 // create, and an update of its DID spending the create's change, each to
-// be a block of its own) have their signatures verified already: storing
-// their blocks verifies none, and a follower applies both.
+// be a block of its own) have their signatures verified, and the postings
+// of the documents they publish found, already: storing their blocks
+// verifies none, and a follower applies both.
 func TestPrepareTxAhead(t *testing.T) {
 	p := newFixture(t, Config{})
 	f := newFixture(t, Config{Follower: true})
@@ -107,6 +108,9 @@ func TestPrepareTxAhead(t *testing.T) {
 			t.Fatal(r.err)
 		}
 		verified[i] = len(r.e.sigs.seen)
+		if len(r.e.id.postings) == 0 {
+			t.Errorf("transaction %d: no postings found ahead", i)
+		}
 	}
 	for i, r := range ready {
 		if _, err := p.c.MinePrepared(context.Background(), []*Prepared{r}); err != nil {
