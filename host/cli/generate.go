@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"syscall"
 	"time"
@@ -83,10 +84,13 @@ A data directory that is not empty is refused unless --force is given, and
 	if err := os.RemoveAll(tmp); err != nil {
 		return err
 	}
-	db, err := bolt.Open(tmp, bolt.Options{})
+	// Not a data directory until install moves it into place: no commit
+	// needs a sync, and Close syncs the store once.
+	db, err := bolt.Open(tmp, bolt.Options{NoSync: true})
 	if err != nil {
 		return err
 	}
+	defer tuneGC(e.getenv)()
 	show := newProgress(e.stderr, e.term.isTerminal(e.stderr) && !plainProgress, time.Now)
 	rep, err := chaingen.Generate(ctx, db, chaingen.Options{Seed: seed, DIDs: dids, DevSeed: devSeed, Progress: show.update})
 	show.end()
@@ -99,6 +103,29 @@ A data directory that is not empty is refused unless --force is given, and
 		return fmt.Errorf("%w (the partial chain is in %s; --force removes it)", err, tmp)
 	}
 	return install(e, dir, tmp, generated{Seed: seed, DevSeed: devSeed, DIDs: dids, Height: rep.Height}, rep, show.elapsed())
+}
+
+// How a generation has the garbage collector work, unless GOGC or
+// GOMEMLIMIT say otherwise: it allocates much and keeps little (a live heap
+// of 30-330 MB at 20k DIDs), so collecting at five times the live heap
+// rather than twice takes 12% less CPU (20k DIDs, in one run) for about
+// 0.8 GB more; the limit bounds what that costs.
+const (
+	generateGCPercent = 400
+	generateMemLimit  = 3 << 30
+)
+
+// tuneGC sets the collector for a generation, and returns what restores it.
+func tuneGC(getenv func(string) string) (restore func()) {
+	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	percent := debug.SetGCPercent(generateGCPercent)
+	limit := debug.SetMemoryLimit(generateMemLimit)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 // install moves the generated store into dir, with its generatedFile.

@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -134,5 +136,37 @@ func TestGenerateProgress(t *testing.T) {
 		if w.String() != tc.want {
 			t.Errorf("bar %v:\n got %q\nwant %q", tc.bar, w.String(), tc.want)
 		}
+	}
+}
+
+// A generation has the collector work at generateGCPercent within
+// generateMemLimit, unless GOGC or GOMEMLIMIT is set, and restores both.
+func TestTuneGC(t *testing.T) {
+	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() { debug.SetGCPercent(percent); debug.SetMemoryLimit(limit) })
+	for _, tc := range []struct {
+		env                string
+		wantPct, wantLimit int64
+	}{
+		{"", generateGCPercent, generateMemLimit},
+		{"GOGC", 100, math.MaxInt64},
+		{"GOMEMLIMIT", 100, math.MaxInt64},
+	} {
+		restore := tuneGC(func(k string) string {
+			if k == tc.env {
+				return "1"
+			}
+			return ""
+		})
+		pct, lim := int64(debug.SetGCPercent(-1)), debug.SetMemoryLimit(-1)
+		debug.SetGCPercent(int(pct))
+		restore()
+		if pct != tc.wantPct || lim != tc.wantLimit {
+			t.Errorf("%q set: GC percent %d, limit %d; want %d, %d", tc.env, pct, lim, tc.wantPct, tc.wantLimit)
+		}
+		if now, lim := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1); now != 100 || lim != math.MaxInt64 {
+			t.Errorf("%q set: restored to %d, %d; want 100, %d", tc.env, now, lim, int64(math.MaxInt64))
+		}
+		debug.SetGCPercent(100)
 	}
 }

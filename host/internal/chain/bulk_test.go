@@ -17,13 +17,8 @@ import (
 func TestMineTxsDependentBlock(t *testing.T) {
 	p := newFixture(t, Config{})
 	f := newFixture(t, Config{Follower: true})
-	dev := p.dev()
 	alice := newUser("bulk alice")
-	expires := GenesisTime.AddDate(3, 0, 0)
-	create := p.spendTx(dev, operation(alice.create(t, alice.document(t, expires, nil))), p.free(dev))
-	alice.last = create.Hash()
-	change := UTXO{Txid: create.Hash(), Index: 0, Value: create.Outputs[0].Value}
-	update := p.spendTx(dev, operation(alice.update(t, alice.document(t, expires, []did.Service{service("hub", "Hub")}))), change)
+	create, update := createAndUpdate(t, p, alice)
 	b, err := p.c.MineTxs(context.Background(), [][]byte{create.Bytes(), update.Bytes()})
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +33,20 @@ func TestMineTxsDependentBlock(t *testing.T) {
 			t.Errorf("query Hub: %s (%v), want %s", got, err, alice.did())
 		}
 	}
+}
+
+// createAndUpdate returns the create of u's DID and an update adding a Hub
+// service, which spends the create's change: a transaction that depends on
+// the one before.
+func createAndUpdate(t *testing.T, p *fixture, u *user) (create, update *ela.Tx) {
+	t.Helper()
+	dev := p.dev()
+	expires := GenesisTime.AddDate(3, 0, 0)
+	create = p.spendTx(dev, operation(u.create(t, u.document(t, expires, nil))), p.free(dev))
+	u.last = create.Hash()
+	change := UTXO{Txid: create.Hash(), Index: 0, Value: create.Outputs[0].Value}
+	update = p.spendTx(dev, operation(u.update(t, u.document(t, expires, []did.Service{service("hub", "Hub")}))), change)
+	return create, update
 }
 
 // A block MineTxs refuses names the transaction at fault and changes
@@ -79,5 +88,41 @@ func TestMineTxsRefuses(t *testing.T) {
 	f := newFixture(t, Config{Follower: true})
 	if _, err := f.c.MineTxs(ctx, nil); !errors.Is(err, ErrFollower) {
 		t.Errorf("MineTxs on a follower: %v, want ErrFollower", err)
+	}
+}
+
+// Transactions prepared before the block they depend on is stored (a
+// create, and an update of its DID spending the create's change, each to
+// be a block of its own) have their signatures verified, and the postings
+// of the documents they publish found, already: storing their blocks
+// verifies none, and a follower applies both.
+func TestPrepareTxAhead(t *testing.T) {
+	p := newFixture(t, Config{})
+	f := newFixture(t, Config{Follower: true})
+	create, update := createAndUpdate(t, p, newUser("bulk bob"))
+
+	ready := []*Prepared{p.c.PrepareTx(create.Bytes()), p.c.PrepareTx(update.Bytes())}
+	verified := make([]int, len(ready))
+	for i, r := range ready {
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		verified[i] = len(r.e.sigs.seen)
+		if len(r.e.id.postings) == 0 {
+			t.Errorf("transaction %d: no postings found ahead", i)
+		}
+	}
+	for i, r := range ready {
+		if _, err := p.c.MinePrepared(context.Background(), []*Prepared{r}); err != nil {
+			t.Fatalf("block %d: %v", i+1, err)
+		}
+		// A program's signature and the request's, at least.
+		if got := len(r.e.sigs.seen); verified[i] < 2 || got != verified[i] {
+			t.Errorf("transaction %d: %d signatures verified ahead, %d once stored; want 2 or more, none more once stored", i, verified[i], got)
+		}
+	}
+	catchUp(t, p, f)
+	if h, _, _ := f.c.Tip(); h != 2 {
+		t.Errorf("the follower is at height %d, want 2", h)
 	}
 }

@@ -42,8 +42,9 @@ type Config struct {
 // (a holder of one may take a later one, never an earlier):
 //
 //  1. mining: the block producer. Held while a block is made (Mine, Run,
-//     MineTxs) or applied (Apply) and by the devnet controls; only its
-//     holder writes blocks, and it owns genesis and producer.
+//     MineTxs, MinePrepared) or applied (Apply) and by the devnet
+//     controls; only its holder writes blocks, and it owns genesis and
+//     producer.
 //  2. mu: the head, as readers see it (the tip, the clock, the epoch,
 //     counts, closed), and the subscribers who hear when it moves.
 //  3. pool.mu: the mempool, with the commit queue of the transactions

@@ -19,12 +19,12 @@ var viewIndex = &find.Index{
 	Members: []string{"credential.subject"},
 }
 
-// postFields adds (add) or deletes the postings of the query view of the
-// DID with creation number seq, and counts them. The containers it
+// postFields adds (add) or deletes postings, those of the query view of
+// the DID with creation number seq (viewIndex.Postings), and counts them. The containers it
 // changes stay in the batch until flushFields, so that a block writes
 // each container it touches once.
-func (w *batch) postFields(view []byte, seq uint64, add bool) error {
-	for _, p := range viewIndex.Postings(view) {
+func (w *batch) postFields(postings []find.Posting, seq uint64, add bool) error {
+	for _, p := range postings {
 		prefix, ok := record.FieldPrefix(p.Path, p.Value)
 		if !ok {
 			return fmt.Errorf("chain: posting %s = %v (%T) has no key", p.Path, p.Value, p.Value)

@@ -104,12 +104,13 @@ func (c *Chain) Apply(ctx context.Context, b *ela.Block, cf *ela.Confirm) error 
 	if err := c.follower.arbiters.CheckConfirm(cf, h, c.verifier); err != nil {
 		return refuse(-1, err)
 	}
-	entries, err := c.prepareAll(ctx, rawTxs(b.Transactions[1:]))
-	if be, ok := errors.AsType[*BlockError](err); ok {
-		return refuse(be.Tx, be.Err)
-	}
+	prepared, err := c.prepareAll(ctx, rawTxs(b.Transactions[1:]))
 	if err != nil {
 		return err
+	}
+	entries, pos, err := entriesOf(prepared)
+	if err != nil {
+		return refuse(pos, err)
 	}
 	err = c.db.Update(func(tx store.Tx) error { return c.applyBlock(ctx, tx, b, entries, cf, refuse) })
 	if err != nil {

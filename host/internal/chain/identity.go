@@ -19,7 +19,8 @@ type identity struct {
 	// key is what the operation changes (idop.Op.Subject), and what the
 	// mempool holds one pending operation for.
 	key                   string
-	view, skips           []byte // the published document's query view in scan form, its skip table
+	view, skips           []byte         // the published document's query view in scan form, its skip table
+	postings              []find.Posting // the view's postings (viewIndex), if found ahead (PrepareTx)
 	services, credentials []string
 }
 
@@ -88,17 +89,22 @@ func (w *batch) applyIdentity(id *identity, txid ela.Hash, height, pos uint32) e
 	rec.DocTxid, rec.DocHeight, rec.DocPos = txid, height, pos
 	rec.Services, rec.Credentials = id.services, id.credentials
 	w.c.cache.keepDocument(txid, id.op.Document)
-	return w.index(rec, &record.View{DIDKey: id.key, Skips: id.skips, JSON: id.view})
+	postings := id.postings
+	if postings == nil {
+		postings = viewIndex.Postings(id.view)
+	}
+	return w.index(rec, &record.View{DIDKey: id.key, Skips: id.skips, JSON: id.view}, postings)
 }
 
-// index stores a DID's state with its query view and postings.
-func (w *batch) index(rec *record.DID, v *record.View) error {
+// index stores a DID's state with its query view and postings, postings
+// being the view's (viewIndex.Postings).
+func (w *batch) index(rec *record.DID, v *record.View, postings []find.Posting) error {
 	key := v.DIDKey
 	if err := bucket(w.tx, bucketViews).Put(record.SeqKey(rec.Seq), v.Bytes()); err != nil {
 		return err
 	}
 	w.count(bucketViews, nil, true)
-	if err := w.postFields(v.JSON, rec.Seq, true); err != nil {
+	if err := w.postFields(postings, rec.Seq, true); err != nil {
 		return err
 	}
 	if err := w.post(bucketServices, rec.Services, rec.Seq, key); err != nil {
@@ -122,7 +128,7 @@ func (w *batch) unindex(key string, rec *record.DID) error {
 	if err != nil {
 		return err
 	}
-	if err := w.postFields(view.JSON, rec.Seq, false); err != nil {
+	if err := w.postFields(viewIndex.Postings(view.JSON), rec.Seq, false); err != nil {
 		return err
 	}
 	if err := views.Delete(seqKey); err != nil {

@@ -34,7 +34,7 @@ func syntheticChain(tb testing.TB, db store.DB, n, spread int) *Chain {
 				if err := views.Put(record.SeqKey(seq), v.Bytes()); err != nil {
 					return err
 				}
-				if err := w.postFields(v.JSON, seq, true); err != nil {
+				if err := w.postFields(viewIndex.Postings(v.JSON), seq, true); err != nil {
 					return err
 				}
 				w.count(bucketViews, nil, true)

@@ -86,7 +86,7 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 		if err != nil {
 			return err
 		}
-		if err := w.postFields(view.JSON, seq, true); err != nil {
+		if err := w.postFields(viewIndex.Postings(view.JSON), seq, true); err != nil {
 			return err
 		}
 		w.count(bucketViews, nil, true)

@@ -54,7 +54,8 @@ type Report struct {
 var ErrNotFresh = errors.New("chaingen: the store holds a chain already")
 
 // Generate writes the chain opts describes into db, which must be empty or
-// hold only a genesis block. Requests are signed on every core; the chain
+// hold only a genesis block. Requests are signed, and their signatures
+// verified, on every core, ahead of the block being stored; the chain
 // validates each block as it stores it. It stops with ctx's error when ctx
 // ends, leaving the blocks stored so far.
 func Generate(ctx context.Context, db store.DB, opts Options) (Report, error) {
@@ -78,35 +79,108 @@ func Generate(ctx context.Context, db store.DB, opts Options) (Report, error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	blocks := make(chan *built, 1)
+	cpu := newCores(runtime.GOMAXPROCS(0))
+	signed, ready := make(chan *built, ahead), make(chan *built, 1)
 	var buildErr error
-	go func() {
-		defer close(blocks)
-		buildErr = g.buildAll(ctx, blocks)
-	}()
-	var rep Report
-	rep.Blocks = plan.Blocks()
-	for b := range blocks {
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		defer close(signed)
+		buildErr = g.buildAll(ctx, cpu, signed)
+	})
+	wg.Go(func() {
+		defer close(ready)
+		prepareAll(ctx, c, cpu, signed, ready)
+	})
+	rep, err := write(ctx, c, cpu, &clock, ready, plan.Blocks(), opts.Progress)
+	if err != nil {
+		cancel()
+	}
+	for range ready { // let the workers stop
+	}
+	wg.Wait()
+	switch {
+	case err != nil:
+		return rep, err
+	case buildErr != nil:
+		return rep, buildErr
+	}
+	return rep, ctx.Err()
+}
+
+// ahead is how many planned blocks may wait, signed, for the writer: a
+// few, so that the workers keep busy while it stores a large one.
+const ahead = 4
+
+// write stores the blocks that arrive on ready, in order, on the chain c
+// whose clock reads clock, until ready closes or a block fails, and
+// reports its progress after each.
+func write(ctx context.Context, c *chain.Chain, cpu *cores, clock *atomic.Int64, ready <-chan *built, blocks int, progress func(Progress)) (Report, error) {
+	rep := Report{Progress: Progress{Blocks: blocks}}
+	for b := range ready {
 		clock.Store(b.time.Unix())
-		for _, chunk := range chunks(b.raws) {
-			blk, err := c.MineTxs(ctx, chunk)
+		for _, txs := range b.blocks {
+			cpu.take(true)
+			blk, err := c.MinePrepared(ctx, txs)
+			cpu.give()
 			if err != nil {
-				cancel()
-				for range blocks { // let the builder stop
-				}
 				return rep, fmt.Errorf("chaingen: block %d of the plan: %w", b.h, err)
 			}
 			rep.Height = blk.Header.Height
 		}
 		rep.Block, rep.DIDs, rep.Ops = b.h+1, rep.DIDs+b.creates, rep.Ops+b.ops
-		if opts.Progress != nil {
-			opts.Progress(rep.Progress)
+		if progress != nil {
+			progress(rep.Progress)
 		}
 	}
-	if buildErr != nil {
-		return rep, buildErr
+	return rep, nil
+}
+
+// prepareAll prepares the transactions of each block that arrives on
+// signed (chain.PrepareTx: decoded, their signatures verified) on the
+// cores the writer leaves, split into blocks within the limits, and sends
+// it on to ready, until signed closes or ctx ends.
+func prepareAll(ctx context.Context, c *chain.Chain, cpu *cores, signed <-chan *built, ready chan<- *built) {
+	for b := range signed {
+		prepared := make([]*chain.Prepared, len(b.raws))
+		each(ctx, cpu, len(b.raws), func(j int) { prepared[j] = c.PrepareTx(b.raws[j]) })
+		if ctx.Err() != nil {
+			return
+		}
+		start := 0
+		for _, chunk := range chunks(b.raws) {
+			b.blocks = append(b.blocks, prepared[start:start+len(chunk)])
+			start += len(chunk)
+		}
+		select {
+		case ready <- b:
+		case <-ctx.Done():
+			return
+		}
 	}
-	return rep, ctx.Err()
+}
+
+// each calls do(j) for each j below n, on every core: each call takes a
+// core from cpu. It stops early when ctx ends.
+func each(ctx context.Context, cpu *cores, n int, do func(j int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for j := range next {
+				cpu.take(false)
+				do(j)
+				cpu.give()
+			}
+		})
+	}
+	for j := range n {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- j
+	}
+	close(next)
+	wg.Wait()
 }
 
 // chunks splits a block's transactions into blocks within the limits.
@@ -124,12 +198,14 @@ func chunks(raws [][]byte) [][][]byte {
 }
 
 // built is a planned block, built and signed: its transactions in order
-// (the funding of the next block first), with what they do.
+// (the funding of the next block first), with what they do; once
+// prepared, the blocks it is stored as.
 type built struct {
 	h            int
 	time         time.Time
 	raws         [][]byte
 	creates, ops int
+	blocks       [][]*chain.Prepared
 }
 
 // generator builds the plan's blocks in order. It is owned by the
@@ -167,7 +243,7 @@ func newGenerator(c *chain.Chain, plan *synth.Plan) (*generator, error) {
 
 // buildAll builds the funding block, then each planned block, and sends
 // them to out, until ctx ends.
-func (g *generator) buildAll(ctx context.Context, out chan<- *built) error {
+func (g *generator) buildAll(ctx context.Context, cpu *cores, out chan<- *built) error {
 	steps := g.plan.Block(0)
 	first := g.fund(len(steps))
 	send := func(b *built) bool {
@@ -186,7 +262,7 @@ func (g *generator) buildAll(ctx context.Context, out chan<- *built) error {
 		if h+1 < g.plan.Blocks() {
 			next = g.plan.Block(h + 1)
 		}
-		b, err := g.build(ctx, h, steps, len(next))
+		b, err := g.build(ctx, cpu, h, steps, len(next))
 		if err != nil {
 			return err
 		}
@@ -215,29 +291,14 @@ func (g *generator) fund(n int) *ela.Tx {
 	return tx
 }
 
-// build signs the transactions of planned block h, steps, on every core,
-// preceded by the funding of the next block's n transactions.
-func (g *generator) build(ctx context.Context, h int, steps []synth.Step, n int) (*built, error) {
+// build signs the transactions of planned block h, steps, on the cores
+// the writer leaves, preceded by the funding of the next block's n
+// transactions.
+func (g *generator) build(ctx context.Context, cpu *cores, h int, steps []synth.Step, n int) (*built, error) {
 	at := g.plan.Time(h)
 	txs := make([]*ela.Tx, len(steps))
 	errs := make([]error, len(steps))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for j := range next {
-				txs[j], errs[j] = g.operation(steps[j], at, j)
-			}
-		})
-	}
-	for j := range steps {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- j
-	}
-	close(next)
-	wg.Wait()
+	each(ctx, cpu, len(steps), func(j int) { txs[j], errs[j] = g.operation(steps[j], at, j) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

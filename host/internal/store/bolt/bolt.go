@@ -42,12 +42,19 @@ type Options struct {
 	// LockTimeout bounds the wait for another process to release the data
 	// directory; zero means DefaultLockTimeout. Open never waits forever.
 	LockTimeout time.Duration
+	// NoSync leaves each commit, and each growth of the file, unsynced
+	// until Close, which syncs the file once: for a store written in bulk
+	// where a crash midway does not matter (a generator writing into a
+	// directory that becomes a data directory only once complete). A
+	// process killed before Close may leave the file unreadable.
+	NoSync bool
 }
 
 // DB is a store.DB kept in one file.
 type DB struct {
-	db   *bbolt.DB
-	path string
+	db     *bbolt.DB
+	path   string
+	noSync bool // Options.NoSync: Close syncs
 }
 
 var _ store.DB = (*DB)(nil)
@@ -78,6 +85,8 @@ func Open(dir string, opts Options) (*DB, error) {
 		Timeout:         timeout,
 		FreelistType:    bbolt.FreelistMapType,
 		InitialMmapSize: initialMmapSize,
+		NoSync:          opts.NoSync,
+		NoGrowSync:      opts.NoSync,
 	})
 	if err != nil {
 		return nil, openError(dir, path, timeout, err)
@@ -88,7 +97,7 @@ func Open(dir string, opts Options) (*DB, error) {
 			return nil, err
 		}
 	}
-	return &DB{db: bdb, path: path}, nil
+	return &DB{db: bdb, path: path, noSync: opts.NoSync}, nil
 }
 
 // checkLength fails if the file is shorter than its last commit says it is.
@@ -181,8 +190,16 @@ func (db *DB) run(writable bool, fn func(store.Tx) error) error {
 	return fmt.Errorf("store: %s: %w", db.path, err)
 }
 
-// Close waits for running transactions and closes the file.
+// Close waits for running transactions and closes the file, which it
+// syncs first if it was opened with NoSync.
 func (db *DB) Close() error {
+	if db.noSync {
+		db.noSync = false
+		if err := db.db.Sync(); err != nil {
+			db.db.Close()
+			return fmt.Errorf("store: sync %s: %w", db.path, err)
+		}
+	}
 	if err := db.db.Close(); err != nil {
 		return fmt.Errorf("store: close %s: %w", db.path, err)
 	}
