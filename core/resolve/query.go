@@ -53,12 +53,12 @@ func appendCredentialView(dst []byte, c *did.Credential) []byte {
 }
 
 // QueryResult builds the query result object: total documents matching,
-// start (the skip that was applied), count and the documents of this page
-// in normalized form.
-func QueryResult(total, start int, docs []*did.Document) []byte {
+// start (the skip that was applied), count and the documents of this page,
+// each in normalized form (did.Document.Normalized) as given.
+func QueryResult(total, start int, docs [][]byte) []byte {
 	size := len(`{"total":,"start":,"count":,"document":[]}`) + 3*20 + len(docs)
 	for _, doc := range docs {
-		size += doc.NormalizedLen()
+		size += len(doc)
 	}
 	dst := make([]byte, 0, size) // one allocation, each document copied once
 	dst = append(dst, `{"total":`...)
@@ -72,7 +72,7 @@ func QueryResult(total, start int, docs []*did.Document) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = doc.AppendNormalized(dst)
+		dst = append(dst, doc...)
 	}
 	return append(dst, "]}"...)
 }

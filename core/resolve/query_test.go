@@ -66,7 +66,7 @@ func mustJSON(t *testing.T, v any) string {
 
 func TestQueryResult(t *testing.T) {
 	a, b := parseVector(t, "user3.id.json"), parseVector(t, "user4.id.json")
-	got := string(QueryResult(7, 20, []*did.Document{a, b}))
+	got := string(QueryResult(7, 20, [][]byte{a.Normalized(), b.Normalized()}))
 	want := `{"total":7,"start":20,"count":2,"document":[` + string(a.Normalized()) + `,` + string(b.Normalized()) + `]}`
 	if got != want {
 		t.Errorf("\n got %s\nwant %s", got, want)

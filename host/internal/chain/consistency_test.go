@@ -58,8 +58,8 @@ func sameBucket(name string, got, want map[string]string) error {
 
 // didModel is a DID's state as the replay computes it.
 type didModel struct {
-	rec  record.DID
-	view []byte
+	rec       record.DID
+	view, doc []byte // the query view in scan form, the document normalized
 }
 
 // replay computes the index buckets from the stored blocks.
@@ -147,7 +147,7 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 		if m.rec.Deactivated {
 			continue
 		}
-		want[bucketViews][string(record.SeqKey(m.rec.Seq))] = string((&record.View{DIDKey: key, Skips: find.Skips(m.view), JSON: m.view}).Bytes())
+		want[bucketViews][string(record.SeqKey(m.rec.Seq))] = string((&record.View{DIDKey: key, Skips: find.Skips(m.view), JSON: m.view, Doc: m.doc}).Bytes())
 		for _, typ := range m.rec.Services {
 			want[bucketServices][string(record.PostingKey(typ, m.rec.Seq))] = key
 		}
@@ -278,6 +278,6 @@ func replayOp(want map[string]map[string]string, dids map[string]*didModel, req 
 	doc := op.Document
 	m.rec.DocTxid, m.rec.DocHeight, m.rec.DocPos = txid, height, pos
 	m.rec.Services, m.rec.Credentials = doc.ServiceTypes(), doc.CredentialTypes()
-	m.view = find.ScanForm(resolve.View(doc))
+	m.view, m.doc = find.ScanForm(resolve.View(doc)), doc.Normalized()
 	return created, nil
 }

@@ -93,7 +93,8 @@ func (w *batch) applyIdentity(id *identity, txid ela.Hash, height, pos uint32) e
 	if postings == nil {
 		postings = viewIndex.Postings(id.view)
 	}
-	return w.index(rec, &record.View{DIDKey: id.key, Skips: id.skips, JSON: id.view}, postings)
+	v := &record.View{DIDKey: id.key, Skips: id.skips, JSON: id.view, Doc: id.op.Document.Normalized()}
+	return w.index(rec, v, postings)
 }
 
 // index stores a DID's state with its query view and postings, postings

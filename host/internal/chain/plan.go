@@ -153,7 +153,7 @@ func (s snapshot) find(ctx context.Context, cond *find.Condition, p *pager) erro
 			return err
 		}
 		if cond.MatchSkips(view.JSON, view.Skips) {
-			p.add(view.DIDKey)
+			p.add(view.DIDKey, view.Doc)
 		}
 	}
 	return nil
@@ -168,7 +168,7 @@ func (s snapshot) page(seqs *bitmap.Bitmap, p *pager) error {
 		if err != nil {
 			return err
 		}
-		p.page = append(p.page, view.DIDKey)
+		p.page = append(p.page, paged{view.DIDKey, view.Doc})
 	}
 	p.total = seqs.Len()
 	return nil
@@ -218,7 +218,7 @@ func (s snapshot) scan(ctx context.Context, cond *find.Condition, p *pager) erro
 			return err
 		}
 		if cond.MatchSkips(view.JSON, view.Skips) {
-			p.add(view.DIDKey) // a string: a copy
+			p.add(view.DIDKey, view.Doc) // the key a string: a copy
 		}
 	}
 	return nil

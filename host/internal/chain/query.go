@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
@@ -66,20 +65,15 @@ func (c *Chain) Query(ctx context.Context, q Query) ([]byte, error) {
 		if err != nil {
 			return err
 		}
-		docs := make([]*did.Document, len(p.page))
-		for i, key := range p.page {
-			rec, err := s.didRecord(key)
-			if err == nil && rec == nil {
-				err = fmt.Errorf("chain: an index names DID %s, which has no state: %w", key, store.ErrCorrupt)
-			}
-			if err != nil {
-				return err
-			}
-			if docs[i], err = s.document(key, rec); err != nil {
-				return err
+		docs := make([][]byte, len(p.page))
+		for i, d := range p.page {
+			if docs[i] = d.doc; docs[i] == nil {
+				if docs[i], err = s.pageDocument(d.key); err != nil {
+					return err
+				}
 			}
 		}
-		out = resolve.QueryResult(p.total, q.Skip, docs)
+		out = resolve.QueryResult(p.total, q.Skip, docs) // copies the documents, read in place
 		return nil
 	})
 	if err != nil {
@@ -116,17 +110,43 @@ func (q *Query) key() queryKey {
 	return k
 }
 
-// pager counts matching DIDs and keeps the keys of the page.
+// pager counts matching DIDs and keeps those of the page.
 type pager struct {
 	skip, limit, total int
-	page               []string
+	page               []paged
 }
 
-func (p *pager) add(key string) {
+// paged is a DID on a query page: its key, and its document in normalized
+// form if the view it is kept in has been read (record.View.Doc, shared
+// with the store until the read ends).
+type paged struct {
+	key string
+	doc []byte
+}
+
+// add counts a DID that matches, with its view's document if read (or nil).
+func (p *pager) add(key string, doc []byte) {
 	if p.inPage() {
-		p.page = append(p.page, key)
+		p.page = append(p.page, paged{key, doc})
 	}
 	p.total++
+}
+
+// pageDocument returns the normalized document of the DID with key key,
+// kept in its view, in place.
+func (s snapshot) pageDocument(key string) ([]byte, error) {
+	rec, err := s.didRecord(key)
+	if err == nil && rec == nil {
+		err = fmt.Errorf("chain: an index names DID %s, which has no state: %w", key, store.ErrCorrupt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	view, err := viewAt(bucket(s.tx, bucketViews), rec.Seq)
+	if err != nil {
+		return nil, err
+	}
+	return view.Doc, nil
 }
 
 // inPage reports whether the next DID counted is on the page.
@@ -151,7 +171,7 @@ func (s snapshot) postings(ctx context.Context, name, typ string, p *pager) erro
 		if _, err := record.ParsePostingKey(prefix, k); err != nil {
 			return err
 		}
-		p.add(string(v))
+		p.add(string(v), nil)
 	}
 	p.total = total
 	return nil

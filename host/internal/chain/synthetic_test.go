@@ -30,7 +30,8 @@ func syntheticChain(tb testing.TB, db store.DB, n, spread int) *Chain {
 			for i := first; i < min(first+perBatch, n); i++ {
 				seq := uint64(1 + i*spread)
 				json := find.ScanForm(synthView(r, seq))
-				v := record.View{DIDKey: "synth" + strconv.FormatUint(seq, 10), Skips: find.Skips(json), JSON: json}
+				// A synthetic DID's document is its view: pages only copy it.
+				v := record.View{DIDKey: "synth" + strconv.FormatUint(seq, 10), Skips: find.Skips(json), JSON: json, Doc: json}
 				if err := views.Put(record.SeqKey(seq), v.Bytes()); err != nil {
 					return err
 				}

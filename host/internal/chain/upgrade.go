@@ -15,7 +15,7 @@ import (
 // the views (bucketFields) and the counts (bucketCounts); stores of format
 // 3 keep a key per posting of the views rather than containers of them;
 // stores of format 4 keep the views as resolve.View writes them, without
-// skip tables.
+// skip tables and without the documents.
 const storeFormat = 5
 
 // upgrade brings a store written by an older version to storeFormat, in
@@ -98,14 +98,16 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 
 // logUpgradeViews is the message logged as upgradeViews goes, with the
 // attributes done and of (DIDs).
-const logUpgradeViews = "adding skip tables to the views"
+const logUpgradeViews = "adding skip tables and documents to the views"
 
 // upgradeViews rewrites the views of a store of format 4 or older in scan
-// form with their skip tables, in the Update that opens the store (a process killed
+// form with their skip tables and their DIDs' documents (read from the
+// history), in the Update that opens the store (a process killed
 // meanwhile leaves the store as it was), logging its progress about every
 // tenth of the DIDs. The keys stay, so every put replaces a value in
 // place.
 func (c *Chain) upgradeViews(tx store.Tx) error {
+	s := snapshot{c: c, tx: tx}
 	views := bucket(tx, bucketViews)
 	of := int(bucket(tx, bucketDIDs).Sequence())
 	done := 0
@@ -114,8 +116,20 @@ func (c *Chain) upgradeViews(tx store.Tx) error {
 		if err != nil {
 			return err
 		}
+		rec, err := s.didRecord(view.DIDKey)
+		if err == nil && rec == nil {
+			err = fmt.Errorf("chain: a view names DID %s, which has no state: %w", view.DIDKey, store.ErrCorrupt)
+		}
+		if err != nil {
+			return err
+		}
+		doc, err := s.document(view.DIDKey, rec)
+		if err != nil {
+			return err
+		}
 		view.JSON = find.ScanForm(view.JSON)
 		view.Skips = find.Skips(view.JSON)
+		view.Doc = doc.Normalized()
 		if err := views.Put(k, view.Bytes()); err != nil {
 			return err
 		}

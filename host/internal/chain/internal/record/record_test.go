@@ -45,7 +45,7 @@ var samples = []struct {
 		Header:  idop.Header{Specification: idop.SpecDID, Operation: idop.Update, PreviousTxid: "ab", Ticket: "t"},
 		Payload: "payload", Proof: idop.Proof{Type: "ECDSAsecp256r1", VerificationMethod: "#primary", Signature: "sig"}}, Expires: 1798761600},
 		nil, func(b []byte) (any, error) { return ParseEntry(b) }},
-	{"view", &View{DIDKey: "foo", Skips: []byte{0, 0, 7, 0}, JSON: []byte(`{"id":"did:elastos:foo"}`)}, nil, func(b []byte) (any, error) { return ParseView(b) }},
+	{"view", &View{DIDKey: "foo", Skips: []byte{0, 0, 7, 0}, JSON: []byte(`{"id":"did:elastos:foo","credential":[]}`), Doc: []byte(`{"id":"did:elastos:foo"}`)}, nil, func(b []byte) (any, error) { return ParseView(b) }},
 	{"pool tx", &PoolTx{Epoch: 3, Raw: []byte{4, 5}}, nil, func(b []byte) (any, error) { return ParsePoolTx(b) }},
 	{"snapshot", &Snapshot{Wall: 1767225600, Buckets: []string{"meta", "dids"}}, nil,
 		func(b []byte) (any, error) { return ParseSnapshot(b) }},
@@ -108,7 +108,7 @@ func tail(v any) []byte {
 	case *Tx:
 		return v.Raw
 	case *View:
-		return v.JSON
+		return v.Doc
 	case *PoolTx:
 		return v.Raw
 	}
@@ -180,7 +180,8 @@ func TestEntryV1(t *testing.T) {
 	}
 }
 
-// A view of store format 4 has no skip table: the JSON follows the key.
+// A view of store format 4 has no skip table and no document: the JSON
+// follows the key.
 func TestParseViewV4(t *testing.T) {
 	v, err := ParseViewV4(append([]byte{3}, `foo{"id":"x"}`...))
 	if err != nil || v.DIDKey != "foo" || string(v.JSON) != `{"id":"x"}` || v.Skips != nil {

@@ -314,40 +314,42 @@ func (r *reader) request(q *idop.Request) {
 }
 
 // View is the query view of a DID's latest document, stored under the
-// DID's creation sequence number with the DID's key and the view's skip
-// table (find.Skips), which lets a scan step over the parts of the view a
-// condition does not reach.
+// DID's creation sequence number with the DID's key, the view's skip table
+// (find.Skips), which lets a scan step over the parts of the view a
+// condition does not reach, and the document in normalized form, which a
+// query page copies as it is: no history entry read, nothing parsed.
 type View struct {
 	DIDKey string
 	Skips  []byte
 	JSON   []byte
+	Doc    []byte
 }
 
 // Bytes encodes v.
 func (v *View) Bytes() []byte {
-	w := make(writer, 0, 8+len(v.DIDKey)+len(v.Skips)+len(v.JSON))
+	w := make(writer, 0, 12+len(v.DIDKey)+len(v.Skips)+len(v.JSON)+len(v.Doc))
 	w.str(v.DIDKey)
 	w.bytes(v.Skips)
-	return append(w, v.JSON...)
+	w.bytes(v.JSON)
+	return append(w, v.Doc...)
 }
 
-// ParseView decodes a View; Skips and JSON share data.
+// ParseView decodes a View; Skips, JSON and Doc share data.
 func ParseView(data []byte) (*View, error) {
 	r := newReader("view", data)
-	v := &View{DIDKey: r.str("did key"), Skips: r.bytes("skips")}
-	return v.rest(r)
+	v := &View{DIDKey: r.str("did key"), Skips: r.bytes("skips"), JSON: r.bytes("view")}
+	v.Doc = r.b
+	if r.err == nil && (v.DIDKey == "" || len(v.JSON) == 0 || len(v.Doc) == 0) {
+		r.fail("empty DID key, view or document")
+	}
+	return v, r.err
 }
 
 // ParseViewV4 decodes a View of store format 4 and older, which has no
-// skip table; JSON shares data.
+// skip table and no document; JSON shares data.
 func ParseViewV4(data []byte) (*View, error) {
 	r := newReader("view", data)
 	v := &View{DIDKey: r.str("did key")}
-	return v.rest(r)
-}
-
-// rest reads the JSON that ends a view.
-func (v *View) rest(r *reader) (*View, error) {
 	v.JSON = r.b
 	if r.err == nil && (v.DIDKey == "" || len(v.JSON) == 0) {
 		r.fail("empty DID key or view")
