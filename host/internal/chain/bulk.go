@@ -129,7 +129,7 @@ func (c *Chain) verifyAhead(e *entry) {
 		if err == nil {
 			e.id.derive()
 			if e.id.view != nil {
-				e.id.postings = viewIndex.Postings(e.id.view)
+				e.id.postings = viewIndex.Postings(e.id.view.JSON)
 			}
 		}
 		return nil

@@ -19,7 +19,7 @@ type identity struct {
 	// key is what the operation changes (idop.Op.Subject), and what the
 	// mempool holds one pending operation for.
 	key                   string
-	view, skips           []byte         // the published document's query view in scan form, its skip table
+	view                  *record.View   // the published document's, as stored (storedView)
 	postings              []find.Posting // the view's postings (viewIndex), if found ahead (PrepareTx)
 	services, credentials []string
 }
@@ -37,10 +37,17 @@ func (id *identity) credential() bool {
 // publishes, once it is known to be valid.
 func (id *identity) derive() {
 	if doc := id.op.Document; doc != nil && id.view == nil {
-		id.view = find.ScanForm(resolve.View(doc))
-		id.skips = find.Skips(id.view)
+		id.view = storedView(id.key, resolve.View(doc), doc.Normalized())
 		id.services, id.credentials = doc.ServiceTypes(), doc.CredentialTypes()
 	}
+}
+
+// storedView returns the view record the store keeps for DID key: its
+// query view (resolve.View) in scan form with its skip table, and its
+// document in normalized form.
+func storedView(key string, view, doc []byte) *record.View {
+	form := find.ScanForm(view)
+	return &record.View{DIDKey: key, Skips: find.Skips(form), JSON: form, Doc: doc}
 }
 
 // applyIdentity records operation id of transaction txid at a height and
@@ -91,10 +98,9 @@ func (w *batch) applyIdentity(id *identity, txid ela.Hash, height, pos uint32) e
 	w.c.cache.keepDocument(txid, id.op.Document)
 	postings := id.postings
 	if postings == nil {
-		postings = viewIndex.Postings(id.view)
+		postings = viewIndex.Postings(id.view.JSON)
 	}
-	v := &record.View{DIDKey: id.key, Skips: id.skips, JSON: id.view, Doc: id.op.Document.Normalized()}
-	return w.index(rec, v, postings)
+	return w.index(rec, id.view, postings)
 }
 
 // index stores a DID's state with its query view and postings, postings

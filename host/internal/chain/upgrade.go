@@ -3,7 +3,6 @@ package chain
 import (
 	"fmt"
 
-	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
@@ -127,10 +126,7 @@ func (c *Chain) upgradeViews(tx store.Tx) error {
 		if err != nil {
 			return err
 		}
-		view.JSON = find.ScanForm(view.JSON)
-		view.Skips = find.Skips(view.JSON)
-		view.Doc = doc.Normalized()
-		if err := views.Put(k, view.Bytes()); err != nil {
+		if err := views.Put(k, storedView(view.DIDKey, view.JSON, doc.Normalized()).Bytes()); err != nil {
 			return err
 		}
 		done++
