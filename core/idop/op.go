@@ -35,6 +35,11 @@ type Op struct {
 	// and Signature the decoded signature.
 	Method    did.URL
 	Signature keys.Signature
+
+	// subject is what Subject returns, found once by Decode: telling a
+	// standard DID's key from a customized one's decodes its base58check
+	// id, and the mempool asks at every step of an operation's way.
+	subject string
 }
 
 // Decode checks the request's shape and decodes its payload and proof.
@@ -74,6 +79,7 @@ func Decode(r Request) (*Op, error) {
 	if op.Signature, err = keys.ParseSignatureText(r.Proof.Signature); err != nil {
 		return nil, broken(RuleSignature, err)
 	}
+	op.subject = op.subjectKey()
 	return op, nil
 }
 
@@ -161,8 +167,15 @@ func asRule(err error) *RuleError {
 // Subject returns the key of what the operation changes, which at most one
 // pending operation may change at a time (ledger.Pool): the DID's key
 // (did.DID.Key) for a DID operation, the credential id's (did.URL.Key) for
-// a credential one.
+// a credential one. For an Op Decode made, it was found then.
 func (op *Op) Subject() string {
+	if op.subject != "" {
+		return op.subject
+	}
+	return op.subjectKey()
+}
+
+func (op *Op) subjectKey() string {
 	if op.Request.Header.Specification == SpecCredential {
 		return op.CredentialID.Key()
 	}
