@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/excerpt"
@@ -40,6 +41,16 @@ type Op struct {
 	// standard DID's key from a customized one's decodes its base58check
 	// id, and the mempool asks at every step of an operation's way.
 	subject string
+
+	// signed keeps the request's Digest once checkSignature hashed it: the
+	// chain checks an operation when it arrives and again in its block.
+	signed *signedDigest
+}
+
+// signedDigest is an Op's request digest, hashed on first use.
+type signedDigest struct {
+	once   sync.Once
+	digest [32]byte
 }
 
 // Decode checks the request's shape and decodes its payload and proof.
@@ -80,6 +91,7 @@ func Decode(r Request) (*Op, error) {
 		return nil, broken(RuleSignature, err)
 	}
 	op.subject = op.subjectKey()
+	op.signed = new(signedDigest)
 	return op, nil
 }
 
