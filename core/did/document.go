@@ -164,9 +164,10 @@ func (doc *Document) Legacy() bool {
 // written again for every W3C resolution of it. The copies Sign and the
 // With methods make share the pointer but not the owner, and never use it.
 type normalizedMemo struct {
-	owner *Document
-	once  sync.Once
-	b     []byte
+	owner    *Document
+	once     sync.Once
+	b        []byte
+	unsigned int // the length of b before its proofs (appendSplitJSON)
 
 	// the SHA-256 of the owner's signing input, hashed on first use
 	// (proofDigest): the chain checks a document's proofs when the
@@ -178,6 +179,6 @@ type normalizedMemo struct {
 // written returns the normalized form of doc, the memo's owner, writing it
 // on first use. The bytes are shared: callers copy them.
 func (m *normalizedMemo) written(doc *Document) []byte {
-	m.once.Do(func() { m.b = doc.appendJSON(nil, DID{}, true) })
+	m.once.Do(func() { m.b, m.unsigned = doc.appendSplitJSON(nil, DID{}, true) })
 	return m.b
 }

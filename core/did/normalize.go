@@ -52,13 +52,30 @@ func (doc *Document) proofDigest(v keys.Verifier) [32]byte {
 	if _, hasher := v.(keys.Hasher); hasher || m == nil || m.owner != doc {
 		return keys.Digest(v, doc.signingInput())
 	}
-	m.digestOnce.Do(func() { m.digest = sha256.Sum256(doc.signingInput()) })
+	m.digestOnce.Do(func() {
+		// The signing input is the normalized form up to its proofs,
+		// closed: hash it from the written form rather than write it
+		// again.
+		b := m.written(doc)
+		h := sha256.New()
+		h.Write(b[:m.unsigned])
+		h.Write([]byte{'}'})
+		h.Sum(m.digest[:0])
+	})
 	return m.digest
 }
 
 // appendJSON writes the document as the SDKs' toJSON(key) does, base being
 // the DID that references are relative to (zero for the normalized form).
 func (doc *Document) appendJSON(dst []byte, base DID, withProofs bool) []byte {
+	b, _ := doc.appendSplitJSON(dst, base, withProofs)
+	return b
+}
+
+// appendSplitJSON is appendJSON, and also returns the length of the
+// result before its proofs: that much of it, closed with '}', is the form
+// without proofs.
+func (doc *Document) appendSplitJSON(dst []byte, base DID, withProofs bool) ([]byte, int) {
 	if dst == nil {
 		dst = make([]byte, 0, 512+256*(len(doc.publicKeys)+len(doc.credentials)+len(doc.services)))
 	}
@@ -117,10 +134,11 @@ func (doc *Document) appendJSON(dst []byte, base DID, withProofs bool) []byte {
 	}
 	w.key("expires")
 	w.time(doc.expires)
+	unsigned := len(w.dst)
 	if withProofs && len(doc.proofs) > 0 {
 		writeProofs(&w, doc.proofs, w.proof)
 	}
-	return append(w.dst, '}')
+	return append(w.dst, '}'), unsigned
 }
 
 // writeProofs writes the proof member as the SDKs do: one proof as an

@@ -271,3 +271,29 @@ func TestPayloadEncodings(t *testing.T) {
 		}
 	}
 }
+
+// Subject is the key the mempool holds one pending operation for: a
+// standard DID's id as it is, a customized DID's in lower case, a
+// credential id with its DID in lower case; Decode finds it once, and an Op
+// built by hand finds it when asked, alike.
+func TestSubject(t *testing.T) {
+	f := newFixture(t)
+	fooBar, err := did.Parse("did:elastos:FooBar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		op   *Op
+		want string
+	}{
+		{"create", decoded(t)(NewCreate(f.doc, f.key, f.priv)), f.doc.Subject().ID()},
+		{"customized deactivate", decoded(t)(NewDeactivate(fooBar, f.key, f.priv)), "foobar"},
+		{"revoke", revoke(t, url(t, "did:elastos:FooBar#Cred"), byFoobarKey2), "did:elastos:foobar#Cred"},
+	} {
+		byHand := &Op{Request: c.op.Request, DID: c.op.DID, CredentialID: c.op.CredentialID}
+		if got, built := c.op.Subject(), byHand.Subject(); got != c.want || built != c.want {
+			t.Errorf("%s: Subject %q, of the Op built by hand %q, want %q", c.name, got, built, c.want)
+		}
+	}
+}

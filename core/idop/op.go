@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/excerpt"
@@ -35,6 +36,21 @@ type Op struct {
 	// and Signature the decoded signature.
 	Method    did.URL
 	Signature keys.Signature
+
+	// subject is what Subject returns, found once by Decode: telling a
+	// standard DID's key from a customized one's decodes its base58check
+	// id, and the mempool asks at every step of an operation's way.
+	subject string
+
+	// signed keeps the request's Digest once checkSignature hashed it: the
+	// chain checks an operation when it arrives and again in its block.
+	signed *signedDigest
+}
+
+// signedDigest is an Op's request digest, hashed on first use.
+type signedDigest struct {
+	once   sync.Once
+	digest [32]byte
 }
 
 // Decode checks the request's shape and decodes its payload and proof.
@@ -74,6 +90,8 @@ func Decode(r Request) (*Op, error) {
 	if op.Signature, err = keys.ParseSignatureText(r.Proof.Signature); err != nil {
 		return nil, broken(RuleSignature, err)
 	}
+	op.subject = op.subjectKey()
+	op.signed = new(signedDigest)
 	return op, nil
 }
 
@@ -161,8 +179,15 @@ func asRule(err error) *RuleError {
 // Subject returns the key of what the operation changes, which at most one
 // pending operation may change at a time (ledger.Pool): the DID's key
 // (did.DID.Key) for a DID operation, the credential id's (did.URL.Key) for
-// a credential one.
+// a credential one. For an Op Decode made, it was found then.
 func (op *Op) Subject() string {
+	if op.subject != "" {
+		return op.subject
+	}
+	return op.subjectKey()
+}
+
+func (op *Op) subjectKey() string {
 	if op.Request.Header.Specification == SpecCredential {
 		return op.CredentialID.Key()
 	}

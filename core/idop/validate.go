@@ -354,19 +354,23 @@ func checkSignature(op *Op, key did.PublicKey, v keys.Verifier) error {
 	if err != nil {
 		return broken(RuleSignerKey, err)
 	}
-	if !v.Verify(pub, digest(op.Request, v), op.Signature) {
+	if !v.Verify(pub, op.digest(v), op.Signature) {
 		return broken(RuleSignature, fmt.Errorf("the signature of %s does not verify under %s", op.Request.Header.Operation, key.ID))
 	}
 	return nil
 }
 
 // digest is the request's Digest, hashed by v when v hashes (a WebAssembly
-// host, see keys.Hasher).
-func digest(r Request, v keys.Verifier) [32]byte {
+// host, see keys.Hasher); else hashed once for an Op Decode made.
+func (op *Op) digest(v keys.Verifier) [32]byte {
 	if _, ok := v.(keys.Hasher); ok {
-		return keys.Digest(v, r.SigningInput())
+		return keys.Digest(v, op.Request.SigningInput())
 	}
-	return r.Digest()
+	if op.signed == nil {
+		return op.Request.Digest()
+	}
+	op.signed.once.Do(func() { op.signed.digest = op.Request.Digest() })
+	return op.signed.digest
 }
 
 func isAlphanumeric(s string) bool {

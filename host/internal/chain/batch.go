@@ -18,6 +18,13 @@ type batch struct {
 	txs, utxos, addrs, bals store.Bucket
 	counts                  map[string]int64             // changes to bucketCounts not yet written, by key (see count)
 	fields                  map[string]*bitmap.Container // containers of bucketFields changed, not yet written, by key (see container)
+	balances                map[balanceKey]ela.Fixed64   // changes to bucketBalances not yet written (see addBalance)
+}
+
+// balanceKey names a balance: an asset held by a program hash.
+type balanceKey struct {
+	ph    ela.ProgramHash
+	asset ela.Hash
 }
 
 func newBatch(c *Chain, tx store.Tx, time uint32) *batch {
@@ -30,6 +37,7 @@ func newBatch(c *Chain, tx store.Tx, time uint32) *batch {
 		bals:     bucket(tx, bucketBalances),
 		counts:   map[string]int64{},
 		fields:   map[string]*bitmap.Container{},
+		balances: map[balanceKey]ela.Fixed64{},
 	}
 }
 
@@ -77,7 +85,8 @@ func (w *batch) spend(in ela.Input) error {
 	if err := w.addrs.Delete(record.AddressKey(o.ProgramHash, u.Height, u.Pos, in.Index)); err != nil {
 		return err
 	}
-	return w.addBalance(o.ProgramHash, o.AssetID, -o.Value)
+	w.addBalance(o.ProgramHash, o.AssetID, -o.Value)
+	return nil
 }
 
 func (w *batch) addOutput(txid ela.Hash, index uint16, o ela.Output, height, pos uint32, coinbase bool) error {
@@ -89,12 +98,35 @@ func (w *batch) addOutput(txid ela.Hash, index uint16, o ela.Output, height, pos
 	if err := w.addrs.Put(record.AddressKey(o.ProgramHash, height, pos, index), a.Bytes()); err != nil {
 		return err
 	}
-	return w.addBalance(o.ProgramHash, o.AssetID, o.Value)
+	w.addBalance(o.ProgramHash, o.AssetID, o.Value)
+	return nil
 }
 
-// addBalance adds d to a balance; a balance that reaches zero is deleted.
-func (w *batch) addBalance(ph ela.ProgramHash, asset ela.Hash, d ela.Fixed64) error {
-	key := record.BalanceKey(ph, asset)
+// addBalance adds d to a balance. The change is kept in the batch until
+// flushBalances, so that a block paying the same addresses many times
+// (a wallet funding each of its transactions) writes each balance once.
+func (w *batch) addBalance(ph ela.ProgramHash, asset ela.Hash, d ela.Fixed64) {
+	w.balances[balanceKey{ph, asset}] += d
+}
+
+// flushBalances writes the batch's changes to the balances.
+func (w *batch) flushBalances() error {
+	for k, d := range w.balances {
+		if d == 0 {
+			continue
+		}
+		if err := w.changeBalance(k, d); err != nil {
+			return err
+		}
+	}
+	clear(w.balances)
+	return nil
+}
+
+// changeBalance adds d to the stored balance k; a balance that reaches
+// zero is deleted.
+func (w *batch) changeBalance(k balanceKey, d ela.Fixed64) error {
+	key := record.BalanceKey(k.ph, k.asset)
 	var bal ela.Fixed64
 	if v, ok := w.bals.Get(key); ok {
 		var err error
@@ -105,7 +137,7 @@ func (w *batch) addBalance(ph ela.ProgramHash, asset ela.Hash, d ela.Fixed64) er
 	bal += d
 	switch {
 	case bal < 0:
-		return fmt.Errorf("chain: the balance of %s would be %s: %w", ph, bal, store.ErrCorrupt)
+		return fmt.Errorf("chain: the balance of %s would be %s: %w", k.ph, bal, store.ErrCorrupt)
 	case bal == 0:
 		return w.bals.Delete(key)
 	}
@@ -116,6 +148,9 @@ func (w *batch) addBalance(ph ela.ProgramHash, asset ela.Hash, d ela.Fixed64) er
 // confirm, makes it the tip, and counts its transactions.
 func (w *batch) putBlock(b *ela.Block, txids []ela.Hash, cf *ela.Confirm) error {
 	if err := w.flush(); err != nil {
+		return err
+	}
+	if err := w.flushBalances(); err != nil {
 		return err
 	}
 	h := b.Hash()

@@ -55,8 +55,9 @@ func (Native) ValidateCredential(op *idop.Op, st *idop.CredentialState, docs did
 // no signature verification. One verified belongs to one transaction and
 // is used by one goroutine at a time.
 type verified struct {
-	v    keys.Verifier
-	seen []verifiedSig
+	v     keys.Verifier
+	seen  []verifiedSig
+	first [3]verifiedSig // room for seen's first: a DID operation's transaction carries three
 }
 
 type verifiedSig struct {
@@ -74,6 +75,9 @@ func (c *verified) Verify(pub keys.PublicKey, digest [32]byte, sig keys.Signatur
 	}
 	if !c.v.Verify(pub, digest, sig) {
 		return false
+	}
+	if c.seen == nil {
+		c.seen = c.first[:0]
 	}
 	c.seen = append(c.seen, verifiedSig{pub, digest, sig})
 	return true
