@@ -22,7 +22,7 @@ type MappedStore interface {
 	// Trim drops the store's mapped pages from the process; reads map
 	// again those they need.
 	Trim() error
-	// Scanned receives after a read that scanned much of the store.
+	// Scanned receives each time a read has scanned much of the store.
 	Scanned() <-chan struct{}
 }
 
@@ -30,9 +30,9 @@ type MappedStore interface {
 const TrimInterval = time.Second
 
 // KeepMapped keeps the process's file-backed resident memory (RssFile) at
-// most budget bytes, until ctx ends: every TrimInterval, and after each
-// read that scanned much of the store, it reads RssFile and trims s when
-// it is over. It returns nil when ctx ends, or why it stopped trimming (on
+// most budget bytes, until ctx ends: every TrimInterval, and each time a
+// read has scanned much of the store (while the scan goes on), it reads
+// RssFile and trims s when it is over. It returns nil when ctx ends, or why it stopped trimming (on
 // a system without /proc, at once).
 func KeepMapped(ctx context.Context, s MappedStore, budget int64) error {
 	tick := time.NewTicker(TrimInterval)

@@ -171,10 +171,9 @@ func (db *DB) run(writable bool, fn func(store.Tx) error) error {
 	var (
 		ran   bool
 		fnErr error
-		t     *tx
 	)
 	body := func(btx *bbolt.Tx) error {
-		t = &tx{TxState: kv.TxState{Writable: writable}, btx: btx}
+		t := &tx{TxState: kv.TxState{Writable: writable}, btx: btx, scanned: db.scanned}
 		defer t.End()
 		ran = true
 		fnErr = fn(t)
@@ -185,9 +184,6 @@ func (db *DB) run(writable bool, fn func(store.Tx) error) error {
 		err = db.db.Update(body)
 	} else {
 		err = db.db.View(body)
-	}
-	if t != nil {
-		db.noteScanned(t)
 	}
 	switch {
 	case !ran && errors.Is(err, berrors.ErrDatabaseNotOpen):

@@ -11,8 +11,8 @@ import (
 )
 
 // BigScan is how many bytes of keys and values one transaction's scans
-// read before Scanned tells of it: enough to be a scan of a large bucket
-// (a query matching every view), whose pages then stay mapped.
+// read before Scanned tells of it: a scan of a large bucket (a query
+// matching every view) maps its pages faster than a periodic check sees.
 const BigScan = 16 << 20
 
 // Trim drops the store's file from the process's address space: the pages
@@ -40,18 +40,8 @@ func (db *DB) Trim() error {
 	return err
 }
 
-// Scanned receives after a transaction whose scans read at least BigScan
-// bytes, for the owner of Trim to trim after it. It holds one signal: those
-// sent while one waits are merged into it.
+// Scanned receives each time a transaction's scans have read another
+// BigScan bytes, while they go on, for the owner of Trim to trim the pages
+// a long scan maps as it maps them. It holds one signal: those sent while
+// one waits are merged into it.
 func (db *DB) Scanned() <-chan struct{} { return db.scanned }
-
-// noteScanned signals Scanned if t's scans read at least BigScan bytes.
-func (db *DB) noteScanned(t *tx) {
-	if t.scannedBytes < BigScan {
-		return
-	}
-	select {
-	case db.scanned <- struct{}{}:
-	default:
-	}
-}

@@ -116,7 +116,8 @@ func TestTrimConcurrent(t *testing.T) {
 }
 
 // Scanned tells of a transaction that scanned BigScan bytes, once however
-// many did, and not of one that scanned less.
+// many did, and not of one that scanned less; and it tells while the scan
+// goes on.
 func TestScanned(t *testing.T) {
 	db, err := Open(t.TempDir(), Options{NoSync: true})
 	if err != nil {
@@ -152,6 +153,28 @@ func TestScanned(t *testing.T) {
 	case <-db.Scanned():
 		t.Error("signalled twice")
 	default:
+	}
+	err = db.View(func(tx store.Tx) error {
+		b, err := tx.Bucket("b")
+		if err != nil {
+			return err
+		}
+		i := 0
+		for range b.ScanShared(store.Range{}) {
+			if i++; i < n {
+				continue
+			}
+			select {
+			case <-db.Scanned():
+			default:
+				t.Errorf("not signalled after %d keys of %d bytes each, in the scan", i, per)
+			}
+			break
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
