@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/node"
 )
 
 // nodeConfig is what `didlight node` was asked to do.
@@ -33,6 +34,7 @@ type nodeConfig struct {
 	importFile     string    // a fixture file to begin the chain from (devnet.go)
 	fork           string    // the upstream's REST base URL to fork from (fork.go)
 	forkHeight     uint      // the height to fork at; 0 for the upstream's tip
+	mapBudgetMB    int       // the store's mapped pages kept at most (node.KeepMapped); 0 keeps all
 }
 
 // The engines --engine chooses between: core run natively, or the
@@ -74,6 +76,7 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	genesisTimeFlag(fs, &c)
 	forkFlags(fs, &c)
 	fs.StringVar(&c.importFile, "import", "", "begin the chain from this fixture file (didlight devnet export), validating every block; the store must hold no chain yet (use --mem, or a new --datadir). Its dev seed is taken unless --dev-seed is given")
+	fs.IntVar(&c.mapBudgetMB, "map-budget", node.DefaultMapBudget>>20, "MB of the store's file the node keeps mapped (resident) before it drops its pages, which stay in the kernel's page cache (Linux; see docs/scale.md); 0 never drops them")
 	fs.StringVar(&c.modulePath, "module", "", "didlight.wasm to use (for --engine wasm and the browser app) instead of the module embedded in the binary")
 
 	set := map[string]bool{}
@@ -128,6 +131,8 @@ func (c *nodeConfig) check(extra []string, set map[string]bool) error {
 		return fmt.Errorf("--arbiters %d: want 1 to %d", c.arbiters, chain.MaxArbiters)
 	case c.devSeed == "":
 		return errors.New("--dev-seed is empty")
+	case c.mapBudgetMB < 0:
+		return fmt.Errorf("--map-budget %d is negative: give MB, or 0 to keep every page mapped", c.mapBudgetMB)
 	case c.engine != engineNative && c.engine != engineWasm:
 		return fmt.Errorf("--engine %q: want %s or %s", c.engine, engineNative, engineWasm)
 	case c.importFile != "" && c.follow != "":

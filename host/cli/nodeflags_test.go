@@ -14,7 +14,7 @@ import (
 )
 
 func TestParseNodeFlags(t *testing.T) {
-	defaults := nodeConfig{dataDir: "./didlight-data", restAddr: "127.0.0.1:20334", rpcAddr: "127.0.0.1:20336", arbiters: 1, devSeed: "didlight", engine: "native"}
+	defaults := nodeConfig{dataDir: "./didlight-data", restAddr: "127.0.0.1:20334", rpcAddr: "127.0.0.1:20336", arbiters: 1, devSeed: "didlight", engine: "native", mapBudgetMB: 128}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -25,7 +25,7 @@ func TestParseNodeFlags(t *testing.T) {
 		{"every flag", []string{"--mem", "--rest-addr", ":1", "--rpc-addr=:2", "--block-time", "2s", "--arbiters", "3",
 			"--dev-seed", "s", "--demo", "--admin-token", "t", "--engine", "wasm", "--module", "m.wasm"}, nil, func(c *nodeConfig) {
 			*c = nodeConfig{mem: true, dataDir: "./didlight-data", restAddr: ":1", rpcAddr: ":2", blockTime: 2 * time.Second,
-				arbiters: 3, devSeed: "s", demo: true, adminToken: "t", engine: "wasm", modulePath: "m.wasm", warnings: []string{tokenWarning}}
+				arbiters: 3, devSeed: "s", demo: true, adminToken: "t", engine: "wasm", modulePath: "m.wasm", warnings: []string{tokenWarning}, mapBudgetMB: 128}
 		}},
 		{"single dash", []string{"-datadir", "/d"}, nil, func(c *nodeConfig) { c.dataDir = "/d" }},
 		{"env", nil, map[string]string{"DIDLIGHT_DATADIR": "/e", "DIDLIGHT_REST_ADDR": ":9", "DIDLIGHT_BLOCK_TIME": "1m",
@@ -34,6 +34,8 @@ func TestParseNodeFlags(t *testing.T) {
 				c.dataDir, c.restAddr, c.rpcAddr, c.blockTime, c.demo, c.adminToken, c.arbiters, c.devSeed = "/e", ":9", ":8", time.Minute, true, "x", 2, "q"
 			}},
 		{"flag wins over env", []string{"--rest-addr", ":7"}, map[string]string{"DIDLIGHT_REST_ADDR": ":9"}, func(c *nodeConfig) { c.restAddr = ":7" }},
+		{"map budget", []string{"--map-budget", "0"}, nil, func(c *nodeConfig) { c.mapBudgetMB = 0 }},
+		{"map budget from env", nil, map[string]string{"DIDLIGHT_MAP_BUDGET": "512"}, func(c *nodeConfig) { c.mapBudgetMB = 512 }},
 		{"mem from env", nil, map[string]string{"DIDLIGHT_MEM": "1"}, func(c *nodeConfig) { c.mem = true }},
 		{"genesis time", []string{"--genesis-time", "2025-06-01T12:00:00.9+02:00"}, nil, func(c *nodeConfig) {
 			c.genesisTime = time.Date(2025, 6, 1, 10, 0, 0, 0, time.UTC)
@@ -81,6 +83,8 @@ func TestParseNodeFlagsRefuses(t *testing.T) {
 		{[]string{"--block-time", "-1s"}, nil, "--block-time -1s is negative"},
 		{[]string{"--block-time", "soon"}, nil, `invalid value "soon" for flag -block-time`},
 		{[]string{"--arbiters", "0"}, nil, "--arbiters 0: want 1 to 64"},
+		{[]string{"--map-budget", "-1"}, nil, "--map-budget -1 is negative"},
+		{[]string{"--map-budget", "1G"}, nil, "invalid value \"1G\" for flag -map-budget"},
 		{[]string{"--arbiters", "65"}, nil, "--arbiters 65"},
 		{[]string{"--dev-seed", ""}, nil, "--dev-seed is empty"},
 		{[]string{"extra"}, nil, `unexpected argument "extra"`},

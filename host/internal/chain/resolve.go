@@ -76,11 +76,14 @@ func (s snapshot) history(key string) ([]resolve.Entry, error) {
 }
 
 // entries returns the history entries of key in a history bucket, newest
-// first, until enough (nil for all) says that those read are enough.
+// first, until enough (nil for all) says that those read are enough. The
+// entries are read in place: ParseEntry keeps nothing of the store's slice
+// (its strings are one copy of it), so a history of several kilobytes an
+// operation is copied once, not twice.
 func (s snapshot) entries(name, key string, enough func([]resolve.Entry) bool) ([]resolve.Entry, error) {
 	prefix := record.HistoryPrefix(key)
 	h := make([]resolve.Entry, 0, 2)
-	for k, v := range bucket(s.tx, name).Scan(store.Range{Prefix: prefix, Reverse: true}) {
+	for k, v := range bucket(s.tx, name).ScanShared(store.Range{Prefix: prefix, Reverse: true}) {
 		height, pos, err := record.ParseHistoryKey(prefix, k)
 		if err != nil {
 			return nil, err

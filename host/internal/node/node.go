@@ -32,6 +32,11 @@ type Config struct {
 	// Run keeps the chain going until its context ends: nil runs the
 	// chain's own block producer (Chain.Run); a follower passes its loop.
 	Run func(ctx context.Context) error
+	// Mapped, if not nil, is the chain's store, whose mapped pages the
+	// node keeps within MapBudget bytes of the process's resident memory
+	// (KeepMapped); a MapBudget of 0 lets them stay.
+	Mapped    MappedStore
+	MapBudget int64
 }
 
 // Node is a running node.
@@ -42,6 +47,8 @@ type Node struct {
 	stopServing, stopChain context.CancelFunc
 	served, produced       chan error // each receives once, when its goroutine ends
 	done                   chan struct{}
+	stopTrimming           context.CancelFunc // nil unless the node trims its store (trim.go)
+	trimmed                chan struct{}      // closed when it has stopped trimming
 
 	servingOnce, stopOnce sync.Once
 	serveErr, stopErr     error
@@ -62,6 +69,7 @@ func Start(c *chain.Chain, cfg Config) (*Node, error) {
 	chainCtx, stopChain := context.WithCancel(context.Background())
 	n := &Node{Chain: c, Server: srv, stopServing: stopServing, stopChain: stopChain,
 		served: make(chan error, 1), produced: make(chan error, 1), done: make(chan struct{})}
+	n.startTrimming(cfg)
 	go func() {
 		err := run(chainCtx)
 		if errors.Is(err, context.Canceled) {
@@ -106,8 +114,8 @@ func (n *Node) StopServing() error {
 	return n.serveErr
 }
 
-// Stop stops serving, then the producer, and returns the first error
-// either met. It may be called more than once; the chain stays open.
+// Stop stops serving, then the producer, then the trimming of the store,
+// and returns the first error serving or the producer met. It may be called more than once; the chain stays open.
 func (n *Node) Stop() error {
 	n.stopOnce.Do(func() {
 		serveErr := n.StopServing()
@@ -116,6 +124,10 @@ func (n *Node) Stop() error {
 		if err := <-n.produced; err != nil {
 			runErr = fmt.Errorf("node: the chain stopped: %w", err)
 		}
+		if n.stopTrimming != nil {
+			n.stopTrimming()
+		}
+		<-n.trimmed
 		n.stopErr = errors.Join(serveErr, runErr)
 	})
 	return n.stopErr

@@ -15,6 +15,7 @@ import (
 	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/host/internal/chaingen"
 	"github.com/didlight/didlight/host/internal/cputime"
+	"github.com/didlight/didlight/host/internal/rss"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 )
 
@@ -24,10 +25,11 @@ type result struct {
 	Height           uint32     `json:"height"`
 	Generation       generation `json:"generation"`
 	NodeStartSeconds float64    `json:"nodeStartSeconds"`
-	NodeRSS          rss        `json:"nodeRSS"`
+	NodeRSS          rss.Usage  `json:"nodeRSS"`
 	OpenSeconds      float64    `json:"openSeconds"`
-	RSSOpen          rss        `json:"rssOpen"`
-	RSSMixed         rss        `json:"rssMixed"`
+	RSSOpen          rss.Usage  `json:"rssOpen"`
+	RSSMixed         rss.Usage  `json:"rssMixed"`              // nothing trimmed: every store page the calls read stays mapped
+	RSSTrimmed       rss.Usage  `json:"rssTrimmed"`            // then trimmed, as the node does over its --map-budget
 	Resolve          float64    `json:"resolveMicros"`         // CPU per resolvedid, all false, asked again (its answer kept)
 	ResolveAll       float64    `json:"resolveAllMicros"`      // all true
 	ResolveCold      float64    `json:"resolveColdMicros"`     // all false, asked once: built from store pages this process never read
@@ -82,7 +84,7 @@ func measureChild(ctx context.Context, dir string, args []string, stdout io.Writ
 	defer c.Close()
 	r.OpenSeconds = time.Since(begin).Seconds()
 	r.Height, _, _ = c.Tip()
-	if r.RSSOpen, err = rssOf(os.Getpid()); err != nil {
+	if r.RSSOpen, err = rss.Self(); err != nil {
 		return err
 	}
 	spread, err := sample(plan, 3000)
@@ -141,7 +143,13 @@ func measureChild(ctx context.Context, dir string, args []string, stdout io.Writ
 	if err := mixed(ctx, c, subjects, qs, *requests); err != nil {
 		return err
 	}
-	if r.RSSMixed, err = rssOf(os.Getpid()); err != nil {
+	if r.RSSMixed, err = rss.Self(); err != nil {
+		return err
+	}
+	if err := db.Trim(); err != nil {
+		return err
+	}
+	if r.RSSTrimmed, err = rss.Self(); err != nil {
 		return err
 	}
 	if !*follow {

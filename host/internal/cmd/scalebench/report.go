@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/didlight/didlight/host/internal/rss"
 )
 
 // writeTable writes the results as a Markdown table, one column per
@@ -27,7 +29,7 @@ func writeTable(w io.Writer, cols []*result) error {
 		b.WriteByte('\n')
 	}
 	mb := func(n int64) string { return fmt.Sprintf("%.0f MB", float64(n)/1e6) }
-	mem := func(m rss) string { return fmt.Sprintf("%s (heap %s)", mb(m.Bytes), mb(m.AnonBytes)) }
+	mem := func(m rss.Usage) string { return fmt.Sprintf("%s own + %s mapped store", mb(m.Anon), mb(m.File)) }
 	row("blocks", func(r *result) string { return fmt.Sprint(r.Height) })
 	row("generation, wall (CPU)", func(r *result) string {
 		return fmt.Sprintf("%.0f s (%.0f s)", r.Generation.WallSeconds, r.Generation.CPUSeconds)
@@ -35,10 +37,11 @@ func writeTable(w io.Writer, cols []*result) error {
 	row("generation rate, DIDs/s of wall", func(r *result) string { return fmt.Sprintf("%.0f", float64(r.DIDs)/r.Generation.WallSeconds) })
 	row("store size", func(r *result) string { return mb(r.Generation.StoreBytes) })
 	row("node start (`didlight node` to ready)", func(r *result) string { return fmt.Sprintf("%.2f s", r.NodeStartSeconds) })
-	row("node RSS after start (heap: not the mapped store)", func(r *result) string { return mem(r.NodeRSS) })
+	row("node RSS after start: RssAnon + RssFile", func(r *result) string { return mem(r.NodeRSS) })
 	row("chain open in the measuring process", func(r *result) string { return fmt.Sprintf("%.3f s", r.OpenSeconds) })
 	row("RSS after open", func(r *result) string { return mem(r.RSSOpen) })
-	row("RSS after the queries and mixed calls", func(r *result) string { return mem(r.RSSMixed) })
+	row("RSS after the queries and mixed calls, nothing trimmed", func(r *result) string { return mem(r.RSSMixed) })
+	row("RSS after the node's trim (at most --map-budget mapped)", func(r *result) string { return mem(r.RSSTrimmed) })
 	row("resolvedid CPU per call, all=false, built, store pages cold (first read by the process)", func(r *result) string { return fmt.Sprintf("%.1f µs", r.ResolveCold) })
 	row("resolvedid CPU per call, all=true, built, store pages cold", func(r *result) string { return fmt.Sprintf("%.1f µs", r.ResolveAllCold) })
 	row("resolvedid CPU per call, all=false, built, store pages warm", func(r *result) string { return fmt.Sprintf("%.1f µs", r.ResolveBuilt) })

@@ -48,13 +48,17 @@ type Options struct {
 	// directory that becomes a data directory only once complete). A
 	// process killed before Close may leave the file unreadable.
 	NoSync bool
+	// mapSize is the address space mapped at open; 0 means initialMmapSize.
+	// Tests make it small, for a file that outgrows it and is remapped.
+	mapSize int
 }
 
 // DB is a store.DB kept in one file.
 type DB struct {
-	db     *bbolt.DB
-	path   string
-	noSync bool // Options.NoSync: Close syncs
+	db      *bbolt.DB
+	path    string
+	noSync  bool          // Options.NoSync: Close syncs
+	scanned chan struct{} // Scanned; holds one signal
 }
 
 var _ store.DB = (*DB)(nil)
@@ -84,7 +88,7 @@ func Open(dir string, opts Options) (*DB, error) {
 	bdb, err := bbolt.Open(path, 0o600, &bbolt.Options{
 		Timeout:         timeout,
 		FreelistType:    bbolt.FreelistMapType,
-		InitialMmapSize: initialMmapSize,
+		InitialMmapSize: cmp.Or(opts.mapSize, initialMmapSize),
 		NoSync:          opts.NoSync,
 		NoGrowSync:      opts.NoSync,
 	})
@@ -97,7 +101,7 @@ func Open(dir string, opts Options) (*DB, error) {
 			return nil, err
 		}
 	}
-	return &DB{db: bdb, path: path, noSync: opts.NoSync}, nil
+	return &DB{db: bdb, path: path, noSync: opts.NoSync, scanned: make(chan struct{}, 1)}, nil
 }
 
 // checkLength fails if the file is shorter than its last commit says it is.
@@ -169,7 +173,7 @@ func (db *DB) run(writable bool, fn func(store.Tx) error) error {
 		fnErr error
 	)
 	body := func(btx *bbolt.Tx) error {
-		t := &tx{TxState: kv.TxState{Writable: writable}, btx: btx}
+		t := &tx{TxState: kv.TxState{Writable: writable}, btx: btx, scanned: db.scanned}
 		defer t.End()
 		ran = true
 		fnErr = fn(t)

@@ -15,8 +15,10 @@ import (
 
 type tx struct {
 	kv.TxState
-	btx     *bbolt.Tx
-	buckets map[string]*bucket
+	btx          *bbolt.Tx
+	buckets      map[string]*bucket
+	scannedBytes int             // keys and values the scans yielded
+	scanned      chan<- struct{} // DB.Scanned's
 }
 
 func (t *tx) Bucket(name string) (store.Bucket, error) {
@@ -109,11 +111,31 @@ func (b *bucket) Delete(key []byte) error {
 }
 
 func (b *bucket) Scan(r store.Range) iter.Seq2[[]byte, []byte] {
-	return kv.Scan(b, r)
+	return b.tx.counted(kv.Scan(b, r))
 }
 
 func (b *bucket) ScanShared(r store.Range) iter.Seq2[[]byte, []byte] {
-	return kv.ScanShared(b, r)
+	return b.tx.counted(kv.ScanShared(b, r))
+}
+
+// counted adds the bytes scan yields to the transaction's scannedBytes,
+// and signals DB.Scanned each time they pass another BigScan.
+func (t *tx) counted(scan iter.Seq2[[]byte, []byte]) iter.Seq2[[]byte, []byte] {
+	return func(yield func(k, v []byte) bool) {
+		for k, v := range scan {
+			before := t.scannedBytes
+			t.scannedBytes += len(k) + len(v)
+			if t.scannedBytes/BigScan != before/BigScan {
+				select {
+				case t.scanned <- struct{}{}:
+				default:
+				}
+			}
+			if !yield(k, v) {
+				return
+			}
+		}
+	}
 }
 
 func (b *bucket) Sequence() uint64 {
