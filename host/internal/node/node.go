@@ -115,7 +115,8 @@ func (n *Node) StopServing() error {
 }
 
 // Stop stops serving, then the producer, then the trimming of the store,
-// and returns the first error serving or the producer met. It may be called more than once; the chain stays open.
+// and returns the first error serving or the producer met. It may be
+// called more than once; the chain stays open.
 func (n *Node) Stop() error {
 	n.stopOnce.Do(func() {
 		serveErr := n.StopServing()

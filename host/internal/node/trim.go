@@ -32,8 +32,8 @@ const TrimInterval = time.Second
 // KeepMapped keeps the process's file-backed resident memory (RssFile) at
 // most budget bytes, until ctx ends: every TrimInterval, and each time a
 // read has scanned much of the store (while the scan goes on), it reads
-// RssFile and trims s when it is over. It returns nil when ctx ends, or why it stopped trimming (on
-// a system without /proc, at once).
+// RssFile and trims s when it is over. It returns nil when ctx ends, or
+// why it stopped trimming (on a system without /proc, at once).
 func KeepMapped(ctx context.Context, s MappedStore, budget int64) error {
 	tick := time.NewTicker(TrimInterval)
 	defer tick.Stop()
