@@ -79,7 +79,7 @@ func printOpen(w io.Writer, runs []openMeasurement, sum []openRatio) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "round\tkind\tserver\treq/s\tsent/s\tp50\tp99\tp99.9\tmax\tserver CPU/req\twaited\tlag p99\t")
 	for _, m := range runs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f\t%.0f\t%v\t%v\t%v\t%v\t%v\t%d\t%v\t%s\n", m.Round, m.Kind, m.Server, m.Rate, m.Achieved,
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f\t%.0f\t%v\t%v\t%v\t%v\t%v\t%d\t%v\t  %s\n", m.Round, m.Kind, m.Server, m.Rate, m.Achieved,
 			round(m.P50), round(m.P99), round(m.P999), round(m.Max), round(m.CPUPerReq), m.Waited, round(m.LagP99), m.Invalid)
 	}
 	tw.Flush()
