@@ -207,7 +207,7 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || o.load != (load{threads: 2, connections: 32, duration: 10 * time.Second}) || o.rounds != 2 || o.dids != 256 {
 		t.Errorf("defaults %+v, %v", o, err)
 	}
-	if l := o.openLoad(40000); err != nil || l != (openLoad{Rate: 20000, Duration: 10 * time.Second, Connections: 256}) {
+	if l := o.openLoad(40000); err != nil || l != (openLoad{Rate: 10000, Duration: 10 * time.Second, Connections: 256}) {
 		t.Errorf("default open load %+v", l)
 	}
 	if o, err = parseFlags([]string{"-open-rate", "5000", "-open-conns", "64"}, io.Discard); err != nil || o.openLoad(40000) != (openLoad{Rate: 5000, Duration: 10 * time.Second, Connections: 64}) {

@@ -22,7 +22,7 @@
 // Usage (make loadbench runs it with the defaults):
 //
 //	loadbench [-node BIN] [-datadir DIR] [-duration 10s] [-rounds 2] [-threads 2] [-connections 32] [-dids 256] [-kinds k1,k2] [-sized-ref]
-//		[-open-share 0.5] [-open-rate R] [-open-conns 256] [-json]
+//		[-open-share 0.25] [-open-rate R] [-open-conns 256] [-json]
 //
 // With -sized-ref the reference pads its answer to the mean size of the
 // node's answers to each kind, so that the ratios show what the node's
@@ -118,7 +118,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.versus, "versus", "", "also compare each kind's node figures with this kind's, measured in the same run (say resolvedid)")
 	fs.BoolVar(&o.sizedRef, "sized-ref", false, "the reference pads its answer to each kind's node answer size (asked in a header sent to both), so that the ratios leave out what size costs")
 	fs.BoolVar(&o.json, "json", false, "print the measurements as JSON instead of tables")
-	fs.Float64Var(&o.openShare, "open-share", 0.5, "the open loop's fixed rate, as a share of the reference's wrk rate for the kind in the same round (0 with no -open-rate: no open loop)")
+	fs.Float64Var(&o.openShare, "open-share", 0.25, "the open loop's fixed rate, as a share of the reference's wrk rate for the kind in the same round (0 with no -open-rate: no open loop)")
 	fs.Float64Var(&o.openRate, "open-rate", 0, "the open loop's fixed rate in requests per second, instead of -open-share")
 	fs.IntVar(&o.openConns, "open-conns", 256, "keep-alive connections the open loop's generator sends on, each its share of the schedule; too few and requests wait for them (the run is marked invalid)")
 	if err := fs.Parse(args); err != nil {
