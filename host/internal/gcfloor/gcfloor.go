@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 )
 
 // minHeap is the runtime's least heap goal at GOGC=100 (defaultHeapMinimum
@@ -22,6 +23,9 @@ const minHeap = 4 << 20
 
 // liveMetric is the heap the last collection found live (runtime/metrics).
 const liveMetric = "/gc/heap/live:bytes"
+
+// running is set while a floor runs in this process.
+var running atomic.Bool
 
 // floor is the policy while it runs. The runtime's cleanup goroutine calls
 // it after each collection, and stop may run meanwhile: mu orders them, so
@@ -40,11 +44,17 @@ type floor struct {
 // live heap before it collects again: after each collection it sets the
 // GOGC percent to bytes over the live heap, or to the percent in force
 // when it started if that is more. The returned stop restores that percent.
-// With the collector off (GOGC=off) it does nothing.
+// With the collector off (GOGC=off), or a floor already started and not
+// stopped (a process runs one policy: a second would take the first's
+// percent for its base), it does nothing.
 func Start(bytes uint64) (stop func()) {
+	if !running.CompareAndSwap(false, true) {
+		return func() {}
+	}
 	base := debug.SetGCPercent(100)
 	debug.SetGCPercent(base)
 	if base < 0 {
+		running.Store(false)
 		return func() {}
 	}
 	f := &floor{bytes: bytes, base: base, percent: base, sample: []metrics.Sample{{Name: liveMetric}}}
@@ -55,6 +65,7 @@ func Start(bytes uint64) (stop func()) {
 		defer f.mu.Unlock()
 		f.stopped = true
 		debug.SetGCPercent(base)
+		running.Store(false)
 	}
 }
 

@@ -53,6 +53,11 @@ func TestStart(t *testing.T) {
 	if got, want := gogc(), percent(floor, live(), 100); got != want {
 		t.Errorf("after Start: GOGC %d, want %d", got, want)
 	}
+	// A second floor, while the first runs, does nothing.
+	Start(1 << 30)()
+	if got, want := gogc(), percent(floor, live(), 100); got != want {
+		t.Errorf("after a second Start and stop: GOGC %d, want %d", got, want)
+	}
 	// A heap that grows past the floor brings the percent down to GOGC's,
 	// once a collection has found it live.
 	held := make([][]byte, 8)
