@@ -120,7 +120,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.json, "json", false, "print the measurements as JSON instead of tables")
 	fs.Float64Var(&o.openShare, "open-share", 0.25, "the open loop's fixed rate, as a share of the reference's wrk rate for the kind in the same round (0 with no -open-rate: no open loop)")
 	fs.Float64Var(&o.openRate, "open-rate", 0, "the open loop's fixed rate in requests per second, instead of -open-share")
-	fs.IntVar(&o.openConns, "open-conns", 256, "keep-alive connections the open loop's generator sends on, each its share of the schedule; too few and requests wait for them (the run is marked invalid)")
+	fs.IntVar(&o.openConns, "open-conns", 256, "keep-alive connections the open loop's generator sends on, each request due on an idle one; too few and requests wait for one (the run is marked invalid)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
