@@ -55,26 +55,34 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	if len(os.Args) == 3 && (os.Args[1] == "ref" || os.Args[1] == "gen") {
-		var err error
-		if os.Args[1] == "ref" {
-			err = runRef(os.Args[2])
-		} else {
-			err = runGen(ctx, os.Args[2])
-		}
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "loadbench %s: %v\n", os.Args[1], err)
-			os.Exit(1)
-		}
+		runChild(os.Args[1], os.Args[2])
 		return
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "loadbench:", err)
 		}
 		os.Exit(2)
+	}
+}
+
+// runChild runs this program as one of its child processes: the
+// reference (`loadbench ref ADDR`) or the generator (`loadbench gen
+// SPEC`). A signal ends them as its default has it: the parent stops the
+// reference with SIGTERM.
+func runChild(mode, arg string) {
+	var err error
+	if mode == "ref" {
+		err = runRef(arg)
+	} else {
+		err = runGen(context.Background(), arg)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "loadbench %s: %v\n", mode, err)
+		os.Exit(1)
 	}
 }
 
