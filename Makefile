@@ -122,7 +122,8 @@ sdkbench: wasm jsdeps
 
 ## loadbench: the node's serving speed measured from outside: wrk (its own process) drives the node and a trivial
 ## handler (another process) in turn, A/B per request kind and round; req/s, p50/p99 and server CPU per request, each
-## as a ratio to the handler. LOADBENCH_FLAGS passes flags (-duration, -rounds, -connections, -dids, -kinds, -versus, -sized-ref, -datadir, -json).
+## as a ratio to the handler; then an open loop at a fixed rate (its own generator process): p50/p99/p99.9 from each request's due time.
+## LOADBENCH_FLAGS passes flags (-duration, -rounds, -connections, -dids, -kinds, -versus, -sized-ref, -open-share, -open-rate, -datadir, -json).
 loadbench: wrk
 	$(GO) run ./host/internal/cmd/loadbench $(LOADBENCH_FLAGS)
 

@@ -115,9 +115,15 @@ const (
 	generateMemLimit  = 3 << 30
 )
 
+// gcByEnv says whether GOGC or GOMEMLIMIT set the collector's policy: then
+// a command keeps it rather than its own.
+func gcByEnv(getenv func(string) string) bool {
+	return getenv("GOGC") != "" || getenv("GOMEMLIMIT") != ""
+}
+
 // tuneGC sets the collector for a generation, and returns what restores it.
 func tuneGC(getenv func(string) string) (restore func()) {
-	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
+	if gcByEnv(getenv) {
 		return func() {}
 	}
 	percent := debug.SetGCPercent(generateGCPercent)

@@ -207,7 +207,17 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || o.load != (load{threads: 2, connections: 32, duration: 10 * time.Second}) || o.rounds != 2 || o.dids != 256 {
 		t.Errorf("defaults %+v, %v", o, err)
 	}
-	for _, bad := range [][]string{{"-duration", "500ms"}, {"-rounds", "0"}, {"-dids", "0"}, {"-threads", "4", "-connections", "2"}, {"extra"}} {
+	if l := o.openLoad(40000); err != nil || l != (openLoad{Rate: 10000, Duration: 10 * time.Second, Connections: 256}) {
+		t.Errorf("default open load %+v", l)
+	}
+	if o, err = parseFlags([]string{"-open-rate", "5000", "-open-conns", "64"}, io.Discard); err != nil || o.openLoad(40000) != (openLoad{Rate: 5000, Duration: 10 * time.Second, Connections: 64}) {
+		t.Errorf("-open-rate 5000: %+v, %v", o.openLoad(40000), err)
+	}
+	if o, err = parseFlags([]string{"-open-share", "0"}, io.Discard); err != nil || o.openLoad(40000).Rate != 0 {
+		t.Errorf("-open-share 0: %+v, %v", o.openLoad(40000), err)
+	}
+	for _, bad := range [][]string{{"-duration", "500ms"}, {"-rounds", "0"}, {"-dids", "0"}, {"-threads", "4", "-connections", "2"}, {"extra"},
+		{"-open-share", "1.5"}, {"-open-share", "-0.1"}, {"-open-rate", "-1"}, {"-open-conns", "0"}} {
 		if _, err := parseFlags(bad, io.Discard); err == nil {
 			t.Errorf("parseFlags(%q): no error", bad)
 		}

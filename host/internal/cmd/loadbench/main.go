@@ -7,9 +7,22 @@
 // server's CPU time per request (the server process's own accounting, from
 // /proc), and each as a ratio to the reference measured in the same run.
 //
+// wrk keeps its 32 connections busy (a closed loop): at saturation its
+// latencies are mostly queueing (32 in flight over the rate, by Little's
+// law) and the scheduler's slices, and a slow answer delays the requests
+// behind it without their being counted (coordinated omission). So each
+// kind is then also sent at a fixed rate (an open loop: -open-share of the
+// reference's wrk rate in that round, or -open-rate), the same for node and
+// reference, by this program's generator in a process of its own
+// (`loadbench gen`), with each latency counted from the time its request
+// was due, and p50, p99 and p99.9 reported with the server's CPU per
+// request. A run in which the generator did not keep its schedule is
+// marked invalid.
+//
 // Usage (make loadbench runs it with the defaults):
 //
-//	loadbench [-node BIN] [-datadir DIR] [-duration 10s] [-rounds 2] [-threads 2] [-connections 32] [-dids 256] [-kinds k1,k2] [-sized-ref] [-json]
+//	loadbench [-node BIN] [-datadir DIR] [-duration 10s] [-rounds 2] [-threads 2] [-connections 32] [-dids 256] [-kinds k1,k2] [-sized-ref]
+//		[-open-share 0.25] [-open-rate R] [-open-conns 256] [-json]
 //
 // With -sized-ref the reference pads its answer to the mean size of the
 // node's answers to each kind, so that the ratios show what the node's
@@ -42,11 +55,8 @@ import (
 )
 
 func main() {
-	if len(os.Args) == 3 && os.Args[1] == "ref" {
-		if err := runRef(os.Args[2]); err != nil {
-			fmt.Fprintln(os.Stderr, "loadbench ref:", err)
-			os.Exit(1)
-		}
+	if len(os.Args) == 3 && (os.Args[1] == "ref" || os.Args[1] == "gen") {
+		runChild(os.Args[1], os.Args[2])
 		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -56,6 +66,23 @@ func main() {
 			fmt.Fprintln(os.Stderr, "loadbench:", err)
 		}
 		os.Exit(2)
+	}
+}
+
+// runChild runs this program as one of its child processes: the
+// reference (`loadbench ref ADDR`) or the generator (`loadbench gen
+// SPEC`). A signal ends them as its default has it: the parent stops the
+// reference with SIGTERM.
+func runChild(mode, arg string) {
+	var err error
+	if mode == "ref" {
+		err = runRef(arg)
+	} else {
+		err = runGen(context.Background(), arg)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "loadbench %s: %v\n", mode, err)
+		os.Exit(1)
 	}
 }
 
@@ -69,6 +96,19 @@ type options struct {
 	versus        string
 	sizedRef      bool
 	json          bool
+	openShare     float64 // of the reference's wrk rate: the open loop's rate
+	openRate      float64 // when set, the open loop's rate instead
+	openConns     int
+}
+
+// openLoad is the open-loop load of a kind in a round in which wrk drove
+// the reference at refRate; a zero rate when the open loop is off.
+func (o options) openLoad(refRate float64) openLoad {
+	rate := o.openRate
+	if rate == 0 {
+		rate = o.openShare * refRate
+	}
+	return openLoad{Rate: rate, Duration: o.load.duration, Connections: o.openConns}
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -86,6 +126,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.versus, "versus", "", "also compare each kind's node figures with this kind's, measured in the same run (say resolvedid)")
 	fs.BoolVar(&o.sizedRef, "sized-ref", false, "the reference pads its answer to each kind's node answer size (asked in a header sent to both), so that the ratios leave out what size costs")
 	fs.BoolVar(&o.json, "json", false, "print the measurements as JSON instead of tables")
+	fs.Float64Var(&o.openShare, "open-share", 0.25, "the open loop's fixed rate, as a share of the reference's wrk rate for the kind in the same round (0 with no -open-rate: no open loop)")
+	fs.Float64Var(&o.openRate, "open-rate", 0, "the open loop's fixed rate in requests per second, instead of -open-share")
+	fs.IntVar(&o.openConns, "open-conns", 256, "keep-alive connections the open loop's generator sends on, each request due on an idle one; too few and requests wait for one (the run is marked invalid)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -100,6 +143,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, fmt.Errorf("-dids %d: want at least 1", o.dids)
 	case o.load.threads < 1 || o.load.connections < o.load.threads:
 		return o, fmt.Errorf("-threads %d -connections %d: want threads ≥ 1 and connections ≥ threads", o.load.threads, o.load.connections)
+	case o.openShare < 0 || o.openShare > 1:
+		return o, fmt.Errorf("-open-share %v: want a share from 0 to 1", o.openShare)
+	case o.openRate < 0:
+		return o, fmt.Errorf("-open-rate %v: want a rate of 0 or more", o.openRate)
+	case o.openConns < 1:
+		return o, fmt.Errorf("-open-conns %d: want at least 1", o.openConns)
 	}
 	return o, nil
 }
@@ -176,6 +225,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "loadbench: the node (%s) against the reference; wrk %d threads, %d connections, %v a run, %d round(s), %d distinct DIDs\n",
 		chainName(o.datadir), o.load.threads, o.load.connections, o.load.duration, o.rounds, len(dids))
 	var runs []measurement
+	var opens []openMeasurement
 	for round := 1; round <= o.rounds; round++ {
 		for i, k := range ks {
 			for j, s := range []*server{node, ref} {
@@ -187,21 +237,38 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				runs = append(runs, m)
 				fmt.Fprintf(stderr, "  round %d %-15s %-4s %8.0f req/s  p99 %v\n", round, k.name, s.name, m.Rate, m.P99)
 			}
+			l := o.openLoad(runs[len(runs)-1].Rate)
+			for j, s := range []*server{node, ref} {
+				if l.Rate <= 0 {
+					break
+				}
+				m, err := measureOpen(ctx, dir, s, urls[i][j], k, l)
+				if err != nil {
+					return fail(err)
+				}
+				m.Round = round
+				opens = append(opens, m)
+				fmt.Fprintf(stderr, "  round %d %-15s %-4s %8.0f req/s open  p99 %v %s\n", round, k.name, s.name, m.Rate, m.P99, m.Invalid)
+			}
 		}
 	}
 	sum := summarize(runs, ks)
 	vs := versus(sum, o.versus)
+	osum := summarizeOpens(opens, ks)
 	if o.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(struct {
-			Runs    []measurement `json:"runs"`
-			Summary []ratio       `json:"summary"`
-			Versus  []relative    `json:"versus,omitempty"`
-		}{runs, sum, vs})
+			Runs        []measurement     `json:"runs"`
+			Summary     []ratio           `json:"summary"`
+			Versus      []relative        `json:"versus,omitempty"`
+			Open        []openMeasurement `json:"open,omitempty"`
+			OpenSummary []openRatio       `json:"open_summary,omitempty"`
+		}{runs, sum, vs, opens, osum})
 	}
 	printReport(stdout, runs, sum)
 	printVersus(stdout, o.versus, vs)
+	printOpen(stdout, opens, osum)
 	return nil
 }
 

@@ -49,20 +49,35 @@ func (t total) meanP50() time.Duration   { return t.p50 / time.Duration(t.runs) 
 func (t total) meanP99() time.Duration   { return t.p99 / time.Duration(t.runs) }
 func div(a, b time.Duration) float64     { return float64(a) / float64(b) }
 
+// oneRun is one run against one server, closed or open loop.
+type oneRun interface{ of() (kind, server string) }
+
+func (m measurement) of() (kind, server string)     { return m.Kind, m.Server }
+func (m openMeasurement) of() (kind, server string) { return m.Kind, m.Server }
+
+// adder adds runs up.
+type adder[M oneRun] interface{ add(M) }
+
+// addUp adds the runs of kind up, the node's into node, the reference's
+// into ref.
+func addUp[M oneRun](runs []M, kind string, node, ref adder[M]) {
+	for _, m := range runs {
+		switch k, s := m.of(); {
+		case k != kind:
+		case s == "node":
+			node.add(m)
+		default:
+			ref.add(m)
+		}
+	}
+}
+
 // summarize adds up each kind's runs per server and divides.
 func summarize(runs []measurement, ks []kind) []ratio {
 	var out []ratio
 	for _, k := range ks {
 		var node, ref total
-		for _, m := range runs {
-			switch {
-			case m.Kind != k.name:
-			case m.Server == "node":
-				node.add(m)
-			default:
-				ref.add(m)
-			}
-		}
+		addUp(runs, k.name, &node, &ref)
 		if node.runs == 0 || ref.runs == 0 {
 			continue
 		}
