@@ -66,7 +66,7 @@ type didModel struct {
 func replay(s snapshot) (map[string]map[string]string, error) {
 	want := map[string]map[string]string{}
 	for _, name := range []string{bucketBlocks, bucketHashes, bucketTxs, bucketUTXOs, bucketAddresses,
-		bucketBalances, bucketDIDs, bucketHistory, bucketViews, bucketServices, bucketCredTypes,
+		bucketBalances, bucketDIDs, bucketHistory, bucketViews, bucketDocs, bucketServices, bucketCredTypes,
 		bucketCredHist, bucketCreds, bucketOwned, bucketFields, bucketCounts} {
 		want[name] = map[string]string{}
 	}
@@ -147,7 +147,8 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 		if m.rec.Deactivated {
 			continue
 		}
-		want[bucketViews][string(record.SeqKey(m.rec.Seq))] = string((&record.View{DIDKey: key, Skips: find.Skips(m.view), JSON: m.view, Doc: m.doc}).Bytes())
+		want[bucketViews][string(record.SeqKey(m.rec.Seq))] = string((&record.View{Skips: find.Skips(m.view), JSON: m.view}).Bytes())
+		want[bucketDocs][string(record.SeqKey(m.rec.Seq))] = string(m.doc)
 		for _, typ := range m.rec.Services {
 			want[bucketServices][string(record.PostingKey(typ, m.rec.Seq))] = key
 		}

@@ -26,13 +26,16 @@ func syntheticChain(tb testing.TB, db store.DB, n, spread int) *Chain {
 	for first := 0; first < n; first += perBatch {
 		err := db.Update(func(tx store.Tx) error {
 			w := newBatch(c, tx, 0)
-			views := bucket(tx, bucketViews)
+			views, docs := bucket(tx, bucketViews), bucket(tx, bucketDocs)
 			for i := first; i < min(first+perBatch, n); i++ {
 				seq := uint64(1 + i*spread)
 				json := find.ScanForm(synthView(r, seq))
 				// A synthetic DID's document is its view: pages only copy it.
-				v := record.View{DIDKey: "synth" + strconv.FormatUint(seq, 10), Skips: find.Skips(json), JSON: json, Doc: json}
+				v := record.View{Skips: find.Skips(json), JSON: json}
 				if err := views.Put(record.SeqKey(seq), v.Bytes()); err != nil {
+					return err
+				}
+				if err := docs.Put(record.SeqKey(seq), json); err != nil {
 					return err
 				}
 				if err := w.postFields(viewIndex.Postings(v.JSON), seq, true); err != nil {

@@ -14,8 +14,10 @@ import (
 // the views (bucketFields) and the counts (bucketCounts); stores of format
 // 3 keep a key per posting of the views rather than containers of them;
 // stores of format 4 keep the views as resolve.View writes them, without
-// skip tables and without the documents.
-const storeFormat = 5
+// skip tables and without the documents; stores of format 5 keep each
+// DID's key and document with its view, rather than the documents in a
+// bucket of their own (bucketDocs).
+const storeFormat = 6
 
 // upgrade brings a store written by an older version to storeFormat, in
 // the Update that opens it, so that every read may assume the current
@@ -37,7 +39,7 @@ func (c *Chain) upgrade(tx store.Tx) error {
 			}
 		}
 	}
-	if err := c.upgradeViews(tx); err != nil {
+	if err := c.upgradeViews(tx, format); err != nil {
 		return fmt.Errorf("upgrading the views to format %d: %w", storeFormat, err)
 	}
 	if format < 4 {
@@ -97,42 +99,64 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 
 // logUpgradeViews is the message logged as upgradeViews goes, with the
 // attributes done and of (DIDs).
-const logUpgradeViews = "adding skip tables and documents to the views"
+const logUpgradeViews = "moving the documents out of the views"
 
-// upgradeViews rewrites the views of a store of format 4 or older in scan
-// form with their skip tables and their DIDs' documents (read from the
-// history), in the Update that opens the store (a process killed
-// meanwhile leaves the store as it was), logging its progress about every
-// tenth of the DIDs. The keys stay, so every put replaces a value in
-// place.
-func (c *Chain) upgradeViews(tx store.Tx) error {
-	s := snapshot{c: c, tx: tx}
-	views := bucket(tx, bucketViews)
+// upgradeViews rewrites the views of a store of format 5 or older without
+// their DIDs' keys and documents, which go to bucketDocs under the same
+// keys, in the Update that opens the store (a process killed meanwhile
+// leaves the store as it was), logging its progress about every tenth of
+// the DIDs. Views of format 4 or older get their skip tables, in scan
+// form, and their documents read from the history. The keys stay, so
+// every put of a view replaces a value in place, and every put of a
+// document appends.
+func (c *Chain) upgradeViews(tx store.Tx, format uint64) error {
+	views, docs := bucket(tx, bucketViews), bucket(tx, bucketDocs)
 	of := int(bucket(tx, bucketDIDs).Sequence())
 	done := 0
 	for k, v := range views.Scan(store.Range{}) {
-		view, err := record.ParseViewV4(v)
+		view, doc, err := c.viewOfFormat(tx, format, v)
 		if err != nil {
 			return err
 		}
-		rec, err := s.didRecord(view.DIDKey)
-		if err == nil && rec == nil {
-			err = fmt.Errorf("chain: a view names DID %s, which has no state: %w", view.DIDKey, store.ErrCorrupt)
-		}
-		if err != nil {
+		if err := views.Put(k, view.Bytes()); err != nil {
 			return err
 		}
-		doc, err := s.document(view.DIDKey, rec)
-		if err != nil {
-			return err
-		}
-		if err := views.Put(k, storedView(view.DIDKey, view.JSON, doc.Normalized()).Bytes()); err != nil {
+		if err := docs.Put(k, doc); err != nil {
 			return err
 		}
 		done++
 		c.progress(logUpgradeViews, done, of)
 	}
 	return nil
+}
+
+// viewOfFormat decodes a view of an older store format, returning it as
+// stored now and its DID's document in normalized form.
+func (c *Chain) viewOfFormat(tx store.Tx, format uint64, v []byte) (*record.View, []byte, error) {
+	if format == 5 {
+		old, err := record.ParseViewV5(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &old.View, old.Doc, nil
+	}
+	old, err := record.ParseViewV4(v)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := snapshot{c: c, tx: tx}
+	rec, err := s.didRecord(old.DIDKey)
+	if err == nil && rec == nil {
+		err = fmt.Errorf("chain: a view names DID %s, which has no state: %w", old.DIDKey, store.ErrCorrupt)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := s.document(old.DIDKey, rec)
+	if err != nil {
+		return nil, nil, err
+	}
+	return storedView(old.View.JSON), doc.Normalized(), nil
 }
 
 // progress logs msg with done and of when done reaches another tenth of of.

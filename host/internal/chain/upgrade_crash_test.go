@@ -51,28 +51,46 @@ func upgradeChild(dir string) error {
 
 // downgrade turns the store of a closed chain into format 2 (no postings
 // of the views, no counts), 3 (a key per posting of the views, the
-// counts as they are) or 4 (the views without skip tables). It returns
-// the number of postings left.
+// counts as they are), 4 (the views without skip tables) or 5 (the DIDs'
+// keys and documents in the views). It returns the number of postings
+// left.
 func downgrade(t *testing.T, db store.DB, format uint64) (postings int) {
 	t.Helper()
 	err := db.Update(func(tx store.Tx) error {
-		views := bucket(tx, bucketViews)
+		keys := map[string]string{} // creation sequence key → DID key
+		for k, v := range bucket(tx, bucketDIDs).Scan(store.Range{}) {
+			rec, err := record.ParseDID(v)
+			if err != nil {
+				return err
+			}
+			keys[string(record.SeqKey(rec.Seq))] = string(k)
+		}
+		views, docs := bucket(tx, bucketViews), bucket(tx, bucketDocs)
 		for k, v := range views.Scan(store.Range{}) {
 			view, err := record.ParseView(v)
 			if err != nil {
 				return err
 			}
-			v4 := append(binary.AppendUvarint(nil, uint64(len(view.DIDKey))), view.DIDKey...)
-			if err := views.Put(k, append(v4, view.JSON...)); err != nil {
+			old := appendBytes(nil, []byte(keys[string(k)]))
+			if format == 5 {
+				doc, _ := docs.Get(k)
+				old = append(appendBytes(appendBytes(old, view.Skips), view.JSON), doc...)
+			} else {
+				old = append(old, view.JSON...)
+			}
+			if err := views.Put(k, old); err != nil {
 				return err
 			}
 		}
-		if format == 4 {
+		if err := tx.DeleteBucket(bucketDocs); err != nil {
+			return err
+		}
+		if format >= 4 {
 			for range bucket(tx, bucketFields).Scan(store.Range{}) {
 				postings++
 			}
 		}
-		for _, name := range []string{bucketFields, bucketCounts}[:max(4-format, 0)] {
+		for _, name := range []string{bucketFields, bucketCounts}[:4-min(format, 4)] {
 			if err := tx.DeleteBucket(name); err != nil {
 				return err
 			}
@@ -85,7 +103,7 @@ func downgrade(t *testing.T, db store.DB, format uint64) (postings int) {
 				if err != nil {
 					return err
 				}
-				for _, p := range viewIndex.Postings(view.JSON) {
+				for _, p := range viewIndex.Postings(view.View.JSON) {
 					prefix, _ := record.FieldPrefix(p.Path, p.Value)
 					if err := fields.Put(binary.BigEndian.AppendUint64(prefix, seq), nil); err != nil {
 						return err
@@ -100,6 +118,12 @@ func downgrade(t *testing.T, db store.DB, format uint64) (postings int) {
 		t.Fatal(err)
 	}
 	return postings
+}
+
+// appendBytes appends b to dst with its length, as the store's records
+// do.
+func appendBytes(dst, b []byte) []byte {
+	return append(binary.AppendUvarint(dst, uint64(len(b))), b...)
 }
 
 // publishMany creates n DIDs with a service and credentials on f's chain.
@@ -130,10 +154,11 @@ func formatOf(t *testing.T, db store.DB) (format uint64, fields int) {
 
 // A store of format 2 gets its postings and counts when opened, one of
 // format 3 its containers of postings, and each of them and one of format
-// 4 the skip tables of its views, with progress logged, and answers
+// 4 the skip tables of its views, and each of them and one of format 5
+// its documents apart from its views, with progress logged, and answers
 // queries through them.
 func TestUpgradeIndexes(t *testing.T) {
-	for _, from := range []uint64{2, 3, 4} {
+	for _, from := range []uint64{2, 3, 4, 5} {
 		t.Run(fmt.Sprint(from), func(t *testing.T) {
 			f := newFixture(t, Config{})
 			publishMany(t, f, 20)
@@ -147,7 +172,7 @@ func TestUpgradeIndexes(t *testing.T) {
 				t.Errorf("format %d after the upgrade, want %d", format, storeFormat)
 			}
 			wantIndexes := 10
-			if from == 4 {
+			if from >= 4 {
 				wantIndexes = 0 // the postings are those of format 4
 			}
 			for msg, want := range map[string]int{logUpgradeViews: 10, logUpgrade: wantIndexes} {
@@ -155,9 +180,10 @@ func TestUpgradeIndexes(t *testing.T) {
 					t.Errorf("%d lines %q for 20 DIDs, want %d:\n%s", n, msg, want, logged.Bytes())
 				}
 			}
-			for _, q := range []Query{{Service: "Hub", Limit: 1}, {Condition: compile(t, `{"service.type":"Hub","credential.type":"EmailCredential"}`), Limit: 1}} {
+			for _, q := range []Query{{Service: "Hub", Limit: 1}, {Condition: compile(t, `{"service.type":"Hub","credential.type":"EmailCredential"}`), Limit: 1},
+				{Condition: compile(t, `{"credential.type":{$ne:"KYC"}}`), Skip: 19}} {
 				res, err := f.c.Query(context.Background(), q)
-				if err != nil || !bytes.HasPrefix(res, []byte(`{"total":20,`)) {
+				if err != nil || !bytes.HasPrefix(res, []byte(`{"total":20,`)) || !bytes.Contains(res, []byte(`"document":[{"id":"did:elastos:`)) {
 					t.Errorf("query %+v after the upgrade: %.60s (%v)", q, res, err)
 				}
 			}
@@ -169,7 +195,7 @@ func TestUpgradeIndexes(t *testing.T) {
 // older format, with its views and postings as they were; the next open
 // upgrades it.
 func TestUpgradeCrash(t *testing.T) {
-	for _, from := range []uint64{2, 3, 4} {
+	for _, from := range []uint64{2, 3, 4, 5} {
 		t.Run(fmt.Sprint(from), func(t *testing.T) { upgradeCrash(t, from) })
 	}
 }
@@ -204,9 +230,16 @@ func upgradeCrash(t *testing.T, from uint64) {
 	}
 	err = db.View(func(tx store.Tx) error {
 		for k, v := range bucket(tx, bucketViews).Scan(store.Range{}) {
-			if view, err := record.ParseViewV4(v); err != nil || view.JSON[0] != '{' {
+			if from == 5 {
+				if _, err := record.ParseViewV5(v); err != nil {
+					t.Errorf("after the kill, view %x is not of format 5: %q (%v)", k, v, err)
+				}
+			} else if view, err := record.ParseViewV4(v); err != nil || view.View.JSON[0] != '{' {
 				t.Errorf("after the kill, view %x is not of format 4: %q (%v)", k, v, err)
 			}
+		}
+		for k := range bucket(tx, bucketDocs).Scan(store.Range{}) {
+			t.Errorf("after the kill, a document %x apart from the views", k)
 		}
 		return nil
 	})
@@ -225,7 +258,7 @@ func upgradeCrash(t *testing.T, from uint64) {
 // format: reverting to it upgrades the store again, in the revert's
 // transaction.
 func TestRevertOlderFormat(t *testing.T) {
-	for _, from := range []uint64{2, 3} {
+	for _, from := range []uint64{2, 3, 5} {
 		t.Run(fmt.Sprint(from), func(t *testing.T) {
 			f := newFixture(t, Config{})
 			publishMany(t, f, 20)

@@ -314,44 +314,59 @@ func (r *reader) request(q *idop.Request) {
 }
 
 // View is the query view of a DID's latest document, stored under the
-// DID's creation sequence number with the DID's key, the view's skip table
-// (find.Skips), which lets a scan step over the parts of the view a
-// condition does not reach, and the document in normalized form, which a
-// query page copies as it is: no history entry read, nothing parsed.
+// DID's creation sequence number with the view's skip table (find.Skips),
+// which lets a scan step over the parts of the view a condition does not
+// reach. The document itself is kept apart (Doc), so that a scan of the
+// views reads only the views: they lie close together, a few to a page.
 type View struct {
-	DIDKey string
-	Skips  []byte
-	JSON   []byte
-	Doc    []byte
+	Skips []byte
+	JSON  []byte
 }
 
 // Bytes encodes v.
 func (v *View) Bytes() []byte {
-	w := make(writer, 0, 12+len(v.DIDKey)+len(v.Skips)+len(v.JSON)+len(v.Doc))
-	w.str(v.DIDKey)
+	w := make(writer, 0, 4+len(v.Skips)+len(v.JSON))
 	w.bytes(v.Skips)
-	w.bytes(v.JSON)
-	return append(w, v.Doc...)
+	return append(w, v.JSON...)
 }
 
-// ParseView decodes a View; Skips, JSON and Doc share data.
-func ParseView(data []byte) (*View, error) {
+// ParseView decodes a View; Skips and JSON share data.
+func ParseView(data []byte) (View, error) {
 	r := newReader("view", data)
-	v := &View{DIDKey: r.str("did key"), Skips: r.bytes("skips"), JSON: r.bytes("view")}
+	v := View{Skips: r.bytes("skips")}
+	v.JSON = r.b
+	if r.err == nil && len(v.JSON) == 0 {
+		r.fail("empty view")
+	}
+	return v, r.err
+}
+
+// ViewV5 is a View of store format 5, which kept the DID's key and its
+// document in normalized form with the view.
+type ViewV5 struct {
+	DIDKey string
+	View   View
+	Doc    []byte
+}
+
+// ParseViewV5 decodes a ViewV5; the slices share data.
+func ParseViewV5(data []byte) (*ViewV5, error) {
+	r := newReader("view", data)
+	v := &ViewV5{DIDKey: r.str("did key"), View: View{Skips: r.bytes("skips"), JSON: r.bytes("view")}}
 	v.Doc = r.b
-	if r.err == nil && (v.DIDKey == "" || len(v.JSON) == 0 || len(v.Doc) == 0) {
+	if r.err == nil && (v.DIDKey == "" || len(v.View.JSON) == 0 || len(v.Doc) == 0) {
 		r.fail("empty DID key, view or document")
 	}
 	return v, r.err
 }
 
-// ParseViewV4 decodes a View of store format 4 and older, which has no
-// skip table and no document; JSON shares data.
-func ParseViewV4(data []byte) (*View, error) {
+// ParseViewV4 decodes a View of store format 4 and older, which has the
+// DID's key and no skip table; JSON shares data.
+func ParseViewV4(data []byte) (*ViewV5, error) {
 	r := newReader("view", data)
-	v := &View{DIDKey: r.str("did key")}
-	v.JSON = r.b
-	if r.err == nil && (v.DIDKey == "" || len(v.JSON) == 0) {
+	v := &ViewV5{DIDKey: r.str("did key")}
+	v.View.JSON = r.b
+	if r.err == nil && (v.DIDKey == "" || len(v.View.JSON) == 0) {
 		r.fail("empty DID key or view")
 	}
 	return v, r.err
