@@ -6,7 +6,6 @@ import (
 
 	"github.com/didlight/didlight/core/bitmap"
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/resolve"
@@ -147,7 +146,11 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 		if m.rec.Deactivated {
 			continue
 		}
-		want[bucketViews][string(record.SeqKey(m.rec.Seq))] = string((&record.View{Skips: find.Skips(m.view), JSON: m.view}).Bytes())
+		view, err := storedView(m.view)
+		if err != nil {
+			return nil, err
+		}
+		want[bucketViews][string(record.SeqKey(m.rec.Seq))] = string(view.Bytes())
 		want[bucketDocs][string(record.SeqKey(m.rec.Seq))] = string(m.doc)
 		for _, typ := range m.rec.Services {
 			want[bucketServices][string(record.PostingKey(typ, m.rec.Seq))] = key
@@ -279,6 +282,6 @@ func replayOp(want map[string]map[string]string, dids map[string]*didModel, req 
 	doc := op.Document
 	m.rec.DocTxid, m.rec.DocHeight, m.rec.DocPos = txid, height, pos
 	m.rec.Services, m.rec.Credentials = doc.ServiceTypes(), doc.CredentialTypes()
-	m.view, m.doc = find.ScanForm(resolve.View(doc)), doc.Normalized()
+	m.view, m.doc = resolve.View(doc), doc.Normalized()
 	return created, nil
 }

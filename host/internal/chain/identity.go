@@ -36,18 +36,26 @@ func (id *identity) credential() bool {
 
 // derive fills in what the indexes need from the document the operation
 // publishes, once it is known to be valid.
-func (id *identity) derive() {
+func (id *identity) derive() error {
 	if doc := id.op.Document; doc != nil && id.view == nil {
-		id.view, id.doc = storedView(resolve.View(doc)), doc.Normalized()
+		view, err := storedView(resolve.View(doc))
+		if err != nil {
+			return err
+		}
+		id.view, id.doc = view, doc.Normalized()
 		id.services, id.credentials = doc.ServiceTypes(), doc.CredentialTypes()
 	}
+	return nil
 }
 
 // storedView returns the view record the store keeps for a query view
-// (resolve.View): the view in scan form with its skip table.
-func storedView(view []byte) *record.View {
-	form := find.ScanForm(view)
-	return &record.View{Skips: find.Skips(form), JSON: form}
+// (resolve.View): the view in encoded form.
+func storedView(view []byte) (*record.View, error) {
+	form, err := find.Encode(view)
+	if err != nil {
+		return nil, fmt.Errorf("chain: encoding a query view: %w", err)
+	}
+	return &record.View{Encoded: form}, nil
 }
 
 // applyIdentity records operation id of transaction txid at a height and
@@ -98,7 +106,7 @@ func (w *batch) applyIdentity(id *identity, txid ela.Hash, height, pos uint32) e
 	w.c.cache.keepDocument(txid, id.op.Document)
 	postings := id.postings
 	if postings == nil {
-		postings = viewIndex.Postings(id.view.JSON)
+		postings = viewIndex.EncodedPostings(id.view.Encoded)
 	}
 	return w.index(id.key, rec, id.view, id.doc, postings)
 }
@@ -139,7 +147,7 @@ func (w *batch) unindex(key string, rec *record.DID) error {
 	if err != nil {
 		return err
 	}
-	if err := w.postFields(viewIndex.Postings(view.JSON), rec.Seq, false); err != nil {
+	if err := w.postFields(viewIndex.EncodedPostings(view.Encoded), rec.Seq, false); err != nil {
 		return err
 	}
 	if err := views.Delete(seqKey); err != nil {

@@ -153,7 +153,7 @@ func (s snapshot) find(ctx context.Context, cond *find.Condition, p *pager) erro
 		if err != nil {
 			return err
 		}
-		if cond.MatchSkips(view.JSON, view.Skips) {
+		if cond.MatchEncoded(view.Encoded) {
 			p.add(seq)
 		}
 	}
@@ -208,7 +208,7 @@ func (s snapshot) scan(ctx context.Context, cond *find.Condition, p *pager) erro
 		if err != nil {
 			return err
 		}
-		if cond.MatchSkips(view.JSON, view.Skips) {
+		if cond.MatchEncoded(view.Encoded) {
 			seq, err := record.ParseSeqKey(k)
 			if err != nil {
 				return err

@@ -16,8 +16,9 @@ import (
 // stores of format 4 keep the views as resolve.View writes them, without
 // skip tables and without the documents; stores of format 5 keep each
 // DID's key and document with its view, rather than the documents in a
-// bucket of their own (bucketDocs).
-const storeFormat = 6
+// bucket of their own (bucketDocs); stores of format 6 keep the views as
+// JSON text with skip tables rather than in encoded form (find.Encode).
+const storeFormat = 7
 
 // upgrade brings a store written by an older version to storeFormat, in
 // the Update that opens it, so that every read may assume the current
@@ -87,7 +88,7 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 		if err != nil {
 			return err
 		}
-		if err := w.postFields(viewIndex.Postings(view.JSON), seq, true); err != nil {
+		if err := w.postFields(viewIndex.EncodedPostings(view.Encoded), seq, true); err != nil {
 			return err
 		}
 		w.count(bucketViews, nil, true)
@@ -99,14 +100,14 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 
 // logUpgradeViews is the message logged as upgradeViews goes, with the
 // attributes done and of (DIDs).
-const logUpgradeViews = "moving the documents out of the views"
+const logUpgradeViews = "rewriting the views"
 
-// upgradeViews rewrites the views of a store of format 5 or older without
-// their DIDs' keys and documents, which go to bucketDocs under the same
-// keys, in the Update that opens the store (a process killed meanwhile
-// leaves the store as it was), logging its progress about every tenth of
-// the DIDs. Views of format 4 or older get their skip tables, in scan
-// form, and their documents read from the history. The keys stay, so
+// upgradeViews rewrites the views of a store of format 6 or older in
+// encoded form, in the Update that opens the store (a process killed
+// meanwhile leaves the store as it was), logging its progress about every
+// tenth of the DIDs. Views of format 5 or older lose their DIDs' keys and
+// documents, which go to bucketDocs under the same keys; those of format 4
+// or older have their documents read from the history. The keys stay, so
 // every put of a view replaces a value in place, and every put of a
 // document appends.
 func (c *Chain) upgradeViews(tx store.Tx, format uint64) error {
@@ -114,15 +115,21 @@ func (c *Chain) upgradeViews(tx store.Tx, format uint64) error {
 	of := int(bucket(tx, bucketDIDs).Sequence())
 	done := 0
 	for k, v := range views.Scan(store.Range{}) {
-		view, doc, err := c.viewOfFormat(tx, format, v)
+		old, err := c.viewOfFormat(tx, format, v)
+		if err != nil {
+			return err
+		}
+		view, err := storedView(old.JSON)
 		if err != nil {
 			return err
 		}
 		if err := views.Put(k, view.Bytes()); err != nil {
 			return err
 		}
-		if err := docs.Put(k, doc); err != nil {
-			return err
+		if old.Doc != nil {
+			if err := docs.Put(k, old.Doc); err != nil {
+				return err
+			}
 		}
 		done++
 		c.progress(logUpgradeViews, done, of)
@@ -130,19 +137,20 @@ func (c *Chain) upgradeViews(tx store.Tx, format uint64) error {
 	return nil
 }
 
-// viewOfFormat decodes a view of an older store format, returning it as
-// stored now and its DID's document in normalized form.
-func (c *Chain) viewOfFormat(tx store.Tx, format uint64, v []byte) (*record.View, []byte, error) {
-	if format == 5 {
-		old, err := record.ParseViewV5(v)
-		if err != nil {
-			return nil, nil, err
-		}
-		return &old.View, old.Doc, nil
+// viewOfFormat decodes a view of an older store format, with its DID's
+// document in normalized form when the store keeps that with the view
+// (format 5) or nowhere yet (format 4 and older: it is read from the
+// history).
+func (c *Chain) viewOfFormat(tx store.Tx, format uint64, v []byte) (*record.ViewV6, error) {
+	switch format {
+	case 6:
+		return record.ParseViewV6(v)
+	case 5:
+		return record.ParseViewV5(v)
 	}
 	old, err := record.ParseViewV4(v)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	s := snapshot{c: c, tx: tx}
 	rec, err := s.didRecord(old.DIDKey)
@@ -150,13 +158,14 @@ func (c *Chain) viewOfFormat(tx store.Tx, format uint64, v []byte) (*record.View
 		err = fmt.Errorf("chain: a view names DID %s, which has no state: %w", old.DIDKey, store.ErrCorrupt)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	doc, err := s.document(old.DIDKey, rec)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return storedView(old.View.JSON), doc.Normalized(), nil
+	old.Doc = doc.Normalized()
+	return old, nil
 }
 
 // progress logs msg with done and of when done reaches another tenth of of.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
@@ -51,9 +52,10 @@ func upgradeChild(dir string) error {
 
 // downgrade turns the store of a closed chain into format 2 (no postings
 // of the views, no counts), 3 (a key per posting of the views, the
-// counts as they are), 4 (the views without skip tables) or 5 (the DIDs'
-// keys and documents in the views). It returns the number of postings
-// left.
+// counts as they are), 4 (the views without skip tables), 5 (the DIDs'
+// keys and documents in the views) or 6 (the views as JSON text with
+// empty skip tables, which a store of format 6 may hold). It returns the
+// number of postings left.
 func downgrade(t *testing.T, db store.DB, format uint64) (postings int) {
 	t.Helper()
 	err := db.Update(func(tx store.Tx) error {
@@ -66,24 +68,30 @@ func downgrade(t *testing.T, db store.DB, format uint64) (postings int) {
 			keys[string(record.SeqKey(rec.Seq))] = string(k)
 		}
 		views, docs := bucket(tx, bucketViews), bucket(tx, bucketDocs)
-		for k, v := range views.Scan(store.Range{}) {
-			view, err := record.ParseView(v)
+		for k := range views.Scan(store.Range{}) {
+			doc, _ := docs.Get(k)
+			parsed, err := did.ParseDocument(doc)
 			if err != nil {
 				return err
 			}
-			old := appendBytes(nil, []byte(keys[string(k)]))
-			if format == 5 {
-				doc, _ := docs.Get(k)
-				old = append(appendBytes(appendBytes(old, view.Skips), view.JSON), doc...)
-			} else {
-				old = append(old, view.JSON...)
+			view := resolve.View(parsed)
+			var old []byte
+			switch format {
+			case 6:
+				old = append(appendBytes(nil, nil), view...)
+			case 5:
+				old = append(appendBytes(appendBytes(appendBytes(nil, []byte(keys[string(k)])), nil), view), doc...)
+			default:
+				old = append(appendBytes(nil, []byte(keys[string(k)])), view...)
 			}
 			if err := views.Put(k, old); err != nil {
 				return err
 			}
 		}
-		if err := tx.DeleteBucket(bucketDocs); err != nil {
-			return err
+		if format < 6 {
+			if err := tx.DeleteBucket(bucketDocs); err != nil {
+				return err
+			}
 		}
 		if format >= 4 {
 			for range bucket(tx, bucketFields).Scan(store.Range{}) {
@@ -103,7 +111,7 @@ func downgrade(t *testing.T, db store.DB, format uint64) (postings int) {
 				if err != nil {
 					return err
 				}
-				for _, p := range viewIndex.Postings(view.View.JSON) {
+				for _, p := range viewIndex.Postings(view.JSON) {
 					prefix, _ := record.FieldPrefix(p.Path, p.Value)
 					if err := fields.Put(binary.BigEndian.AppendUint64(prefix, seq), nil); err != nil {
 						return err
@@ -154,11 +162,11 @@ func formatOf(t *testing.T, db store.DB) (format uint64, fields int) {
 
 // A store of format 2 gets its postings and counts when opened, one of
 // format 3 its containers of postings, and each of them and one of format
-// 4 the skip tables of its views, and each of them and one of format 5
-// its documents apart from its views, with progress logged, and answers
+// 4 or 5 its documents apart from its views, and each of them and one of
+// format 6 its views in encoded form, with progress logged, and answers
 // queries through them.
 func TestUpgradeIndexes(t *testing.T) {
-	for _, from := range []uint64{2, 3, 4, 5} {
+	for _, from := range []uint64{2, 3, 4, 5, 6} {
 		t.Run(fmt.Sprint(from), func(t *testing.T) {
 			f := newFixture(t, Config{})
 			publishMany(t, f, 20)
@@ -195,7 +203,7 @@ func TestUpgradeIndexes(t *testing.T) {
 // older format, with its views and postings as they were; the next open
 // upgrades it.
 func TestUpgradeCrash(t *testing.T) {
-	for _, from := range []uint64{2, 3, 4, 5} {
+	for _, from := range []uint64{2, 3, 4, 5, 6} {
 		t.Run(fmt.Sprint(from), func(t *testing.T) { upgradeCrash(t, from) })
 	}
 }
@@ -230,16 +238,20 @@ func upgradeCrash(t *testing.T, from uint64) {
 	}
 	err = db.View(func(tx store.Tx) error {
 		for k, v := range bucket(tx, bucketViews).Scan(store.Range{}) {
-			if from == 5 {
-				if _, err := record.ParseViewV5(v); err != nil {
-					t.Errorf("after the kill, view %x is not of format 5: %q (%v)", k, v, err)
-				}
-			} else if view, err := record.ParseViewV4(v); err != nil || view.View.JSON[0] != '{' {
-				t.Errorf("after the kill, view %x is not of format 4: %q (%v)", k, v, err)
+			parse := map[uint64]func([]byte) (*record.ViewV6, error){6: record.ParseViewV6, 5: record.ParseViewV5}[from]
+			if parse == nil {
+				parse = record.ParseViewV4
+			}
+			if view, err := parse(v); err != nil || view.JSON[0] != '{' {
+				t.Errorf("after the kill, view %x is not of format %d: %q (%v)", k, min(from, 4), v, err)
 			}
 		}
-		for k := range bucket(tx, bucketDocs).Scan(store.Range{}) {
-			t.Errorf("after the kill, a document %x apart from the views", k)
+		docs := 0
+		for range bucket(tx, bucketDocs).Scan(store.Range{}) {
+			docs++
+		}
+		if want := map[bool]int{true: 30}[from == 6]; docs != want {
+			t.Errorf("after the kill, %d documents apart from the views, want %d", docs, want)
 		}
 		return nil
 	})
@@ -258,7 +270,7 @@ func upgradeCrash(t *testing.T, from uint64) {
 // format: reverting to it upgrades the store again, in the revert's
 // transaction.
 func TestRevertOlderFormat(t *testing.T) {
-	for _, from := range []uint64{2, 3, 5} {
+	for _, from := range []uint64{2, 3, 5, 6} {
 		t.Run(fmt.Sprint(from), func(t *testing.T) {
 			f := newFixture(t, Config{})
 			publishMany(t, f, 20)

@@ -313,60 +313,71 @@ func (r *reader) request(q *idop.Request) {
 	}
 }
 
-// View is the query view of a DID's latest document, stored under the
-// DID's creation sequence number with the view's skip table (find.Skips),
-// which lets a scan step over the parts of the view a condition does not
-// reach. The document itself is kept apart (Doc), so that a scan of the
-// views reads only the views: they lie close together, a few to a page.
+// View is the query view of a DID's latest document in the encoded form
+// a scan matches (find.Encode), stored under the DID's creation sequence
+// number: a walk steps over the parts of the view a condition does not
+// reach, and the view is about half its JSON text. The document itself is
+// kept apart (bucketDocs), so that a scan of the views reads only the
+// views: they lie close together, a few to a page.
 type View struct {
-	Skips []byte
-	JSON  []byte
+	Encoded []byte
 }
 
 // Bytes encodes v.
-func (v *View) Bytes() []byte {
-	w := make(writer, 0, 4+len(v.Skips)+len(v.JSON))
-	w.bytes(v.Skips)
-	return append(w, v.JSON...)
-}
+func (v *View) Bytes() []byte { return v.Encoded }
 
-// ParseView decodes a View; Skips and JSON share data.
+// ParseView decodes a View; Encoded shares data. Whether it is an encoded
+// form is for the matcher to find: bytes that are not match nothing.
 func ParseView(data []byte) (View, error) {
 	r := newReader("view", data)
-	v := View{Skips: r.bytes("skips")}
-	v.JSON = r.b
+	if len(data) == 0 {
+		r.fail("empty view")
+	}
+	return View{Encoded: data}, r.err
+}
+
+// ViewV6 is a view of store formats 4 to 6: its JSON text, with the DID's
+// key in format 4 and older and with the DID's document in normalized
+// form in format 5.
+type ViewV6 struct {
+	DIDKey string
+	JSON   []byte
+	Doc    []byte
+}
+
+// ParseViewV6 decodes a view of store format 6, its skip table before its
+// JSON text (the table is dropped); JSON shares data.
+func ParseViewV6(data []byte) (*ViewV6, error) {
+	r := newReader("view", data)
+	r.bytes("skips")
+	v := &ViewV6{JSON: r.b}
 	if r.err == nil && len(v.JSON) == 0 {
 		r.fail("empty view")
 	}
 	return v, r.err
 }
 
-// ViewV5 is a View of store format 5, which kept the DID's key and its
-// document in normalized form with the view.
-type ViewV5 struct {
-	DIDKey string
-	View   View
-	Doc    []byte
-}
-
-// ParseViewV5 decodes a ViewV5; the slices share data.
-func ParseViewV5(data []byte) (*ViewV5, error) {
+// ParseViewV5 decodes a view of store format 5: the DID's key, the skip
+// table (dropped), the view and the document; the slices share data.
+func ParseViewV5(data []byte) (*ViewV6, error) {
 	r := newReader("view", data)
-	v := &ViewV5{DIDKey: r.str("did key"), View: View{Skips: r.bytes("skips"), JSON: r.bytes("view")}}
+	v := &ViewV6{DIDKey: r.str("did key")}
+	r.bytes("skips")
+	v.JSON = r.bytes("view")
 	v.Doc = r.b
-	if r.err == nil && (v.DIDKey == "" || len(v.View.JSON) == 0 || len(v.Doc) == 0) {
+	if r.err == nil && (v.DIDKey == "" || len(v.JSON) == 0 || len(v.Doc) == 0) {
 		r.fail("empty DID key, view or document")
 	}
 	return v, r.err
 }
 
-// ParseViewV4 decodes a View of store format 4 and older, which has the
+// ParseViewV4 decodes a view of store format 4 and older, which has the
 // DID's key and no skip table; JSON shares data.
-func ParseViewV4(data []byte) (*ViewV5, error) {
+func ParseViewV4(data []byte) (*ViewV6, error) {
 	r := newReader("view", data)
-	v := &ViewV5{DIDKey: r.str("did key")}
-	v.View.JSON = r.b
-	if r.err == nil && (v.DIDKey == "" || len(v.View.JSON) == 0) {
+	v := &ViewV6{DIDKey: r.str("did key")}
+	v.JSON = r.b
+	if r.err == nil && (v.DIDKey == "" || len(v.JSON) == 0) {
 		r.fail("empty DID key or view")
 	}
 	return v, r.err
