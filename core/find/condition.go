@@ -56,8 +56,8 @@ func (c *Condition) Match(doc []byte) bool {
 // unspecified answer, never a panic. MatchEncoded neither keeps nor
 // modifies form.
 func (c *Condition) MatchEncoded(form []byte) bool {
-	id, root, ok := encRoot(form)
-	return ok && c.root.match(elem{raw: root, id: id, enc: true})
+	head, root, ok := encRoot(form)
+	return ok && c.root.match(elem{raw: root, enc: head})
 }
 
 // MatchValue reports whether a parsed document satisfies the condition.

@@ -13,8 +13,11 @@ import (
 type elem struct {
 	val *Value // parsed form; nil for raw text and the encoded form
 	raw string // raw JSON text of the value, or its encoded form; "" when missing (or parsed)
-	id  string // in encoded form, the id of the document (what tagID stands for)
-	enc bool   // raw is in encoded form
+	// enc is, in encoded form, the head of the document raw is part of
+	// (encRoot: its id, what tagID stands for); "" for raw JSON text. One
+	// field both marks the form and holds the id: an elem is copied at
+	// every step of a walk.
+	enc string
 }
 
 func (e elem) kind() kind {
@@ -23,7 +26,7 @@ func (e elem) kind() kind {
 		return e.val.kind
 	case e.raw == "":
 		return kindMissing
-	case e.enc:
+	case e.enc != "":
 		return encKinds[e.raw[0]]
 	}
 	switch e.raw[0] {
@@ -52,7 +55,7 @@ func (e elem) number() float64 {
 	switch {
 	case e.val != nil:
 		return e.val.num
-	case e.enc:
+	case e.enc != "":
 		return encNumber(e.raw)
 	}
 	f, _ := strconv.ParseFloat(e.raw, 64)
@@ -63,7 +66,7 @@ func (e elem) boolean() bool {
 	switch {
 	case e.val != nil:
 		return e.val.num != 0
-	case e.enc:
+	case e.enc != "":
 		return e.raw[0] == tagTrue
 	}
 	return e.raw[0] == 't'
@@ -73,12 +76,12 @@ func (e elem) string() string {
 	switch {
 	case e.val != nil:
 		return e.val.str
-	case !e.enc:
+	case e.enc == "":
 		return rawUnquote(e.raw)
 	case e.raw[0] == tagID:
-		return e.id
+		return encID(e.enc)
 	case e.raw[0] == tagIDMore:
-		return e.id + encBody(e.raw)
+		return encID(e.enc) + encBody(e.raw)
 	}
 	return encBody(e.raw)
 }
@@ -87,47 +90,51 @@ func (e elem) string() string {
 // strings.Compare(e.string(), s) does, without joining an id to the rest
 // of the string in encoded form.
 func (e elem) compareString(s string) int {
-	if !e.enc || e.raw[0] != tagIDMore {
+	if e.enc == "" || e.raw[0] != tagIDMore {
 		return strings.Compare(e.string(), s)
 	}
-	n := min(len(e.id), len(s))
-	if c := strings.Compare(e.id[:n], s[:n]); c != 0 {
+	id := encID(e.enc)
+	n := min(len(id), len(s))
+	if c := strings.Compare(id[:n], s[:n]); c != 0 {
 		return c
 	}
-	if n < len(e.id) {
+	if n < len(id) {
 		return 1 // s is a proper prefix of the id
 	}
 	return strings.Compare(encBody(e.raw), s[n:])
 }
 
-// field returns the object member named by s, or for an array (the root of
-// an $elemMatch item) the element at the position s names.
-func (e elem) field(s *step) elem {
+// enter moves e to the object member named by s, or for an array (the
+// root of an $elemMatch item) to the element at the position s names; to
+// a missing value if there is none. It changes e in place: a walk enters
+// a value at every step, and an elem is several words long.
+func (e *elem) enter(s *step) {
 	if e.val != nil {
-		if e.val.kind == kindArray {
-			if s.index >= 0 && s.index < len(e.val.items) {
-				return elem{val: &e.val.items[s.index]}
-			}
-			return elem{}
+		var f *Value
+		if e.val.kind != kindArray {
+			f = e.val.field(s.name)
+		} else if s.index >= 0 && s.index < len(e.val.items) {
+			f = &e.val.items[s.index]
 		}
-		if f := e.val.field(s.name); f != nil {
-			return elem{val: f}
+		if f == nil {
+			*e = elem{}
 		}
-		return elem{}
+		e.val = f
+		return
 	}
 	isArray := e.kind() == kindArray
-	if isArray && s.index < 0 {
-		return elem{}
-	}
 	switch {
-	case !e.enc && isArray:
-		return elem{raw: rawElement(e.raw, s.index)}
-	case !e.enc:
-		return elem{raw: rawMember(e.raw, s.name)}
+	case isArray && s.index < 0:
+		e.raw = ""
+	case e.enc == "" && isArray:
+		e.raw = rawElement(e.raw, s.index)
+	case e.enc == "":
+		e.raw = rawMember(e.raw, s.name)
 	case isArray:
-		return elem{raw: encElement(e.raw, s.index), id: e.id, enc: true}
+		e.raw = encElement(e.raw, s.index)
+	default:
+		e.raw = encMember(e.raw, s)
 	}
-	return elem{raw: encMember(e.raw, s), id: e.id, enc: true}
 }
 
 // each calls fn for the members of an object or the elements of an array,
@@ -146,13 +153,13 @@ func (e elem) each(fn func(key string, x elem) bool) bool {
 			}
 		}
 		return false
-	case e.enc:
+	case e.enc != "":
 		for it := newEncItems(e.raw); ; {
 			_, key, value, ok := it.next()
 			if !ok {
 				return false
 			}
-			if fn(key, elem{raw: value, id: e.id, enc: true}) {
+			if fn(key, elem{raw: value, enc: e.enc}) {
 				return true
 			}
 		}

@@ -191,8 +191,11 @@ func appendChunk(b []byte, s string) []byte {
 // encUvarint returns the number s starts with and its length in bytes, or
 // a length of 0 when s does not start with one.
 func encUvarint(s string) (uint64, int) {
-	if len(s) > 0 && s[0] < 0x80 {
-		return uint64(s[0]), 1 // the common case: a short string or container
+	switch { // the common cases: a string or container shorter than 128 bytes, or than 16 KiB
+	case len(s) > 0 && s[0] < 0x80:
+		return uint64(s[0]), 1
+	case len(s) > 1 && s[1] < 0x80:
+		return uint64(s[0]&0x7f) | uint64(s[1])<<7, 2
 	}
 	var n uint64
 	for i := 0; i < len(s) && i < binary.MaxVarintLen64; i++ {
@@ -220,22 +223,28 @@ func encLen(s string) int {
 	if len(s) == 0 {
 		return 0
 	}
-	switch s[0] {
-	case tagNull, tagFalse, tagTrue, tagID:
-		return 1
-	case tagNumber:
-		if len(s) < 9 {
+	n := int(encSizes[s[0]])
+	if n == chunked {
+		size, k := encUvarint(s[1:])
+		if k == 0 || size > uint64(len(s)-1-k) {
 			return 0
 		}
-		return 9
-	case tagString, tagIDMore, tagObject, tagArray:
-		_, rest, ok := encChunk(s[1:])
-		if !ok {
-			return 0
-		}
-		return len(s) - len(rest)
+		return 1 + k + int(size)
 	}
-	return 0
+	if n > len(s) {
+		return 0
+	}
+	return n
+}
+
+// chunked is the encSizes of a tag whose payload is a length and that
+// many bytes.
+const chunked = 0xff
+
+// encSizes are the lengths of the values of each tag, 0 for no tag.
+var encSizes = [256]byte{
+	tagNull: 1, tagFalse: 1, tagTrue: 1, tagID: 1, tagNumber: 9,
+	tagString: chunked, tagIDMore: chunked, tagObject: chunked, tagArray: chunked,
 }
 
 // encBody returns the bytes of a string's or container's value v.
@@ -282,13 +291,35 @@ func (it *encItems) next() (code byte, name, value string, ok bool) {
 }
 
 // encMember returns the first member of the object v named by st, or "".
+// It is encItems.next unrolled: a scan calls it for most of what it
+// reads.
 func encMember(v string, st *step) string {
-	for it := newEncItems(v); ; {
-		code, name, value, ok := it.next()
-		if !ok || code == st.code && (code != 0 || name == st.name) {
-			return value
+	s := encBody(v)
+	for len(s) > 0 {
+		code := s[0]
+		s = s[1:]
+		match := code == st.code
+		switch {
+		case code == 0:
+			var name string
+			var ok bool
+			if name, s, ok = encChunk(s); !ok {
+				return ""
+			}
+			match = match && name == st.name
+		case int(code) > len(encNames):
+			return ""
 		}
+		n := encLen(s)
+		if n == 0 {
+			return ""
+		}
+		if match {
+			return s[:n]
+		}
+		s = s[n:]
 	}
+	return ""
 }
 
 // encElement returns element n of the array v, or "".
@@ -309,10 +340,18 @@ func encNumber(v string) float64 {
 	return math.Float64frombits(bits)
 }
 
-// encRoot splits an encoded form into its id and its value, ok false when
-// it is not one id and one whole value.
-func encRoot(form []byte) (id, root string, ok bool) {
+// encRoot splits an encoded form into its head (the id with its length,
+// see encID) and its value, ok false when it is not one id and one whole
+// value.
+func encRoot(form []byte) (head, root string, ok bool) {
 	s := unsafe.String(unsafe.SliceData(form), len(form))
-	id, root, ok = encChunk(s)
-	return id, root, ok && root != "" && encLen(root) == len(root)
+	_, root, ok = encChunk(s)
+	head = s[:len(s)-len(root)]
+	return head, root, ok && root != "" && encLen(root) == len(root)
+}
+
+// encID returns the id of an encoded form from its head (encRoot).
+func encID(head string) string {
+	id, _, _ := encChunk(head)
+	return id
 }

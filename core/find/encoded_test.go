@@ -21,11 +21,11 @@ func mustEncode(t testing.TB, doc []byte) []byte {
 // exactly its items, names written out must not be in encNames, and
 // nothing may follow the value.
 func decodeEncoded(form []byte) (Value, error) {
-	id, root, ok := encRoot(form)
+	head, root, ok := encRoot(form)
 	if !ok {
 		return Value{}, errors.New("not an id and one whole value")
 	}
-	return decodeValue(id, root, 0)
+	return decodeValue(encID(head), root, 0)
 }
 
 func decodeValue(id, s string, depth int) (Value, error) {
@@ -128,11 +128,13 @@ func spaced(b []byte, like string) string {
 // the strings they stand for.
 func TestEncodedCompareString(t *testing.T) {
 	form := mustEncode(t, []byte(`{"id":"d:a","k":["d:a#1","d:a","d:","d:a#","x"]}`))
-	id, root, _ := encRoot(form)
-	k := elem{raw: root, id: id, enc: true}.field(&step{name: "k", index: -1, code: encCode("k")})
+	head, root, _ := encRoot(form)
+	k := elem{raw: root, enc: head}
+	k.enter(&step{name: "k", index: -1, code: encCode("k")})
 	for _, s := range []string{"", "d", "d:", "d:a", "d:a#", "d:a#0", "d:a#1", "d:a#10", "d:b", "x", "y"} {
 		for i := range 5 {
-			e := k.field(&step{index: i})
+			e := k
+			e.enter(&step{index: i})
 			if got, want := e.compareString(s), strings.Compare(e.string(), s); got != want {
 				t.Errorf("element %d (%q) against %q: %d, want %d", i, e.string(), s, got, want)
 			}

@@ -49,11 +49,11 @@ func (ix *Index) Postings(doc []byte) []Posting {
 // (Encode), as Postings does of its JSON text; none for bytes that are
 // not an encoded form.
 func (ix *Index) EncodedPostings(form []byte) []Posting {
-	id, root, ok := encRoot(form)
+	head, root, ok := encRoot(form)
 	if !ok {
 		return nil
 	}
-	return ix.postings(elem{raw: root, id: id, enc: true})
+	return ix.postings(elem{raw: root, enc: head})
 }
 
 func (ix *Index) postings(root elem) []Posting {

@@ -78,7 +78,7 @@ func descend(ctx elem, steps []step) (elem, []step) {
 		if k := cur.kind(); k != kindObject && k != kindArray {
 			return elem{}, nil
 		}
-		cur = cur.field(&steps[0])
+		cur.enter(&steps[0])
 		steps = steps[1:]
 		if len(steps) > 0 && cur.kind() == kindArray {
 			break
