@@ -155,7 +155,7 @@ func (e elem) each(fn func(key string, x elem) bool) bool {
 		return false
 	case e.enc != "":
 		for it := newEncItems(e.raw); ; {
-			_, key, value, ok := it.next()
+			key, value, ok := it.next()
 			if !ok {
 				return false
 			}

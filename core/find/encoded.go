@@ -3,7 +3,6 @@ package find
 import (
 	"encoding/binary"
 	"math"
-	"slices"
 	"strings"
 	"unsafe"
 )
@@ -22,9 +21,16 @@ import (
 //	      | tagNumber  8 bytes          (the float64's bits, little-endian)
 //	      | tagString  uvarint(n) n bytes
 //	      | tagIDMore  uvarint(n) n bytes  (the id followed by these bytes)
-//	      | tagObject  uvarint(n) n bytes of members: name value ...
+//	      | tagObject  uvarint(n) n bytes: object
 //	      | tagArray   uvarint(n) n bytes of elements: value ...
-//	name  = byte k > 0: encNames[k-1]; or 0 uvarint(n) n bytes
+//	object = uvarint(m) width codes ends slots   (m members)
+//	codes  = m bytes: member i's name is encNames[codes[i]-1], or written in its slot if codes[i] is 0
+//	ends   = m numbers of width bytes (1, 2 or 4), little-endian: where each slot ends in slots
+//	slot   = [uvarint(n) n bytes: the name, if written out] value
+//
+// An object lists its members' names before their values, and where each
+// value ends, so finding a member is a search of a few bytes (the codes)
+// and two reads, and a missing member costs no more.
 //
 // The outermost object lists the members whose values are not objects or
 // arrays first, each group in its order, unless it repeats a name (a path
@@ -67,121 +73,6 @@ func encCode(name string) byte {
 		}
 	}
 	return 0
-}
-
-// Encode returns the encoded form of the JSON document doc for a store to
-// keep and scan with MatchEncoded, or the *SyntaxError of text that is not
-// strict JSON.
-func Encode(doc []byte) ([]byte, error) {
-	v, err := ParseJSON(doc)
-	if err != nil {
-		return nil, err
-	}
-	var e encoder
-	if v.kind == kindObject {
-		if f := v.field("id"); f != nil && f.kind == kindString {
-			e.id = f.str
-		}
-	}
-	out := binary.AppendUvarint(make([]byte, 0, len(doc)/2), uint64(len(e.id)))
-	out = append(out, e.id...)
-	if v.kind != kindObject || repeatsName(v.keys) {
-		return e.value(out, &v), nil
-	}
-	return e.container(out, tagObject, func(b []byte) []byte {
-		for _, i := range scalarsFirst(&v) {
-			b = e.value(appendName(b, v.keys[i]), &v.items[i])
-		}
-		return b
-	}), nil
-}
-
-// scalarsFirst returns the positions of the members of the object v whose
-// values are not objects or arrays, then those of the others, each in
-// order.
-func scalarsFirst(v *Value) []int {
-	order := make([]int, 0, len(v.items))
-	for _, scalars := range []bool{true, false} {
-		for i := range v.items {
-			if k := v.items[i].kind; (k != kindObject && k != kindArray) == scalars {
-				order = append(order, i)
-			}
-		}
-	}
-	return order
-}
-
-func repeatsName(names []string) bool {
-	for i, n := range names {
-		if slices.Contains(names[:i], n) {
-			return true
-		}
-	}
-	return false
-}
-
-// encoder writes the encoded form of the values of a document.
-type encoder struct{ id string }
-
-func (e *encoder) value(b []byte, v *Value) []byte {
-	switch v.kind {
-	case kindBool:
-		if v.num != 0 {
-			return append(b, tagTrue)
-		}
-		return append(b, tagFalse)
-	case kindNumber:
-		return binary.LittleEndian.AppendUint64(append(b, tagNumber), math.Float64bits(v.num))
-	case kindString:
-		rest, ok := strings.CutPrefix(v.str, e.id)
-		switch {
-		case e.id == "" || !ok:
-			return appendChunk(append(b, tagString), v.str)
-		case rest == "":
-			return append(b, tagID)
-		}
-		return appendChunk(append(b, tagIDMore), rest)
-	case kindArray:
-		return e.container(b, tagArray, func(b []byte) []byte {
-			for i := range v.items {
-				b = e.value(b, &v.items[i])
-			}
-			return b
-		})
-	case kindObject:
-		return e.container(b, tagObject, func(b []byte) []byte {
-			for i := range v.items {
-				b = e.value(appendName(b, v.keys[i]), &v.items[i])
-			}
-			return b
-		})
-	}
-	return append(b, tagNull)
-}
-
-// container appends tag, the length of what body appends and that.
-func (e *encoder) container(b []byte, tag byte, body func([]byte) []byte) []byte {
-	b = append(b, tag)
-	start := len(b)
-	b = body(b)
-	n := len(b) - start
-	var prefix [binary.MaxVarintLen64]byte
-	k := binary.PutUvarint(prefix[:], uint64(n))
-	b = append(b, prefix[:k]...)
-	copy(b[start+k:], b[start:start+n])
-	copy(b[start:], prefix[:k])
-	return b
-}
-
-func appendName(b []byte, name string) []byte {
-	if k := encCode(name); k != 0 {
-		return append(b, k)
-	}
-	return appendChunk(append(b, 0), name)
-}
-
-func appendChunk(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
 // The functions below read the encoded form in place. They check every
@@ -253,71 +144,125 @@ func encBody(v string) string {
 	return body
 }
 
+// encObject is an object in encoded form, split into its parts.
+type encObject struct {
+	codes string // the name code of each member
+	ends  string // where each member's slot ends in slots, width bytes each
+	width int
+	slots string
+}
+
+// splitObject splits the object v, ok false when its parts do not fit.
+func splitObject(v string) (o encObject, ok bool) {
+	body := encBody(v)
+	m, k := encUvarint(body)
+	if k == 0 || k == len(body) {
+		return o, false
+	}
+	o.width, body = int(body[k]), body[k+1:]
+	if o.width != 1 && o.width != 2 && o.width != 4 || m > uint64(len(body)/(1+o.width)) {
+		return o, false
+	}
+	n := int(m)
+	o.codes, o.ends, o.slots = body[:n], body[n:n+n*o.width], body[n+n*o.width:]
+	return o, true
+}
+
+// end returns where slot i ends.
+func (o *encObject) end(i int) int {
+	switch o.width {
+	case 1:
+		return int(o.ends[i])
+	case 2:
+		return int(o.ends[2*i]) | int(o.ends[2*i+1])<<8
+	}
+	b := o.ends[4*i : 4*i+4]
+	return int(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+}
+
+// member returns the name and value of member i, ok false when its slot
+// does not hold one whole value (after the name, if written out).
+func (o *encObject) member(i int) (name, value string, ok bool) {
+	start, end := 0, o.end(i)
+	if i > 0 {
+		start = o.end(i - 1)
+	}
+	if start > end || end > len(o.slots) {
+		return "", "", false
+	}
+	value = o.slots[start:end]
+	switch code := o.codes[i]; {
+	case code == 0:
+		if name, value, ok = encChunk(value); !ok {
+			return "", "", false
+		}
+	case int(code) > len(encNames):
+		return "", "", false
+	default:
+		name = encNames[code-1]
+	}
+	if value == "" || encLen(value) != len(value) {
+		return "", "", false
+	}
+	return name, value, true
+}
+
 // encItems iterates over the members of an object or the elements of an
 // array, in encoded form.
 type encItems struct {
-	s      string // the items not yet read
+	elems  string    // of an array: the elements not yet read
+	obj    encObject // of an object
+	i      int       // of an object: the next member
 	object bool
 }
 
 func newEncItems(v string) encItems {
-	return encItems{s: encBody(v), object: v[0] == tagObject}
+	if v[0] != tagObject {
+		return encItems{elems: encBody(v)}
+	}
+	o, _ := splitObject(v) // a zero encObject has no members
+	return encItems{obj: o, object: true}
 }
 
-// next returns the next member's name code (encCode, or 0 with the name
-// in name), name and value, or ok false at the end.
-func (it *encItems) next() (code byte, name, value string, ok bool) {
-	s := it.s
+// next returns the next member's name and value (the name of an element
+// is ""), or ok false at the end.
+func (it *encItems) next() (name, value string, ok bool) {
 	if it.object {
-		if len(s) == 0 {
-			return 0, "", "", false
+		if it.i == len(it.obj.codes) {
+			return "", "", false
 		}
-		if code = s[0]; code == 0 {
-			if name, s, ok = encChunk(s[1:]); !ok {
-				return 0, "", "", false
-			}
-		} else if int(code) <= len(encNames) {
-			name, s = encNames[code-1], s[1:]
-		} else {
-			return 0, "", "", false
-		}
+		it.i++
+		return it.obj.member(it.i - 1)
 	}
-	n := encLen(s)
+	n := encLen(it.elems)
 	if n == 0 {
-		return 0, "", "", false
+		return "", "", false
 	}
-	it.s = s[n:]
-	return code, name, s[:n], true
+	value, it.elems = it.elems[:n], it.elems[n:]
+	return "", value, true
 }
 
 // encMember returns the first member of the object v named by st, or "".
-// It is encItems.next unrolled: a scan calls it for most of what it
-// reads.
 func encMember(v string, st *step) string {
-	s := encBody(v)
-	for len(s) > 0 {
-		code := s[0]
-		s = s[1:]
-		match := code == st.code
-		switch {
-		case code == 0:
-			var name string
-			var ok bool
-			if name, s, ok = encChunk(s); !ok {
-				return ""
-			}
-			match = match && name == st.name
-		case int(code) > len(encNames):
+	o, ok := splitObject(v)
+	if !ok {
+		return ""
+	}
+	if st.code != 0 {
+		i := strings.IndexByte(o.codes, st.code)
+		if i < 0 {
 			return ""
 		}
-		n := encLen(s)
-		if n == 0 {
-			return ""
+		_, value, _ := o.member(i)
+		return value
+	}
+	for i := range len(o.codes) {
+		if o.codes[i] != 0 {
+			continue
 		}
-		if match {
-			return s[:n]
+		if name, value, ok := o.member(i); !ok || name == st.name {
+			return value
 		}
-		s = s[n:]
 	}
 	return ""
 }
@@ -325,7 +270,7 @@ func encMember(v string, st *step) string {
 // encElement returns element n of the array v, or "".
 func encElement(v string, n int) string {
 	for it := newEncItems(v); ; n-- {
-		_, _, value, ok := it.next()
+		_, value, ok := it.next()
 		if !ok || n == 0 {
 			return value
 		}

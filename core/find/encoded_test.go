@@ -47,14 +47,22 @@ func decodeValue(id, s string, depth int) (Value, error) {
 		return Value{kind: kindString, str: id + encBody(s)}, nil
 	}
 	v := Value{kind: encKinds[s[0]]}
+	if v.kind == kindObject {
+		o, ok := splitObject(s)
+		if n := len(o.codes); !ok || n > 0 && o.end(n-1) != len(o.slots) {
+			return Value{}, errors.New("an object's parts do not fit")
+		}
+		for i := range o.codes {
+			if name, _, _ := o.member(i); o.codes[i] == 0 && encCode(name) != 0 {
+				return Value{}, fmt.Errorf("name %q written out", name)
+			}
+		}
+	}
 	it := newEncItems(s)
 	for {
-		code, name, item, ok := it.next()
+		name, item, ok := it.next()
 		if !ok {
 			break
-		}
-		if code == 0 && encCode(name) != 0 {
-			return Value{}, fmt.Errorf("name %q written out", name)
 		}
 		x, err := decodeValue(id, item, depth+1)
 		if err != nil {
@@ -65,8 +73,8 @@ func decodeValue(id, s string, depth int) (Value, error) {
 		}
 		v.items = append(v.items, x)
 	}
-	if it.s != "" {
-		return Value{}, fmt.Errorf("%d bytes left in a container", len(it.s))
+	if it.elems != "" || it.i < len(it.obj.codes) {
+		return Value{}, errors.New("a container's items do not fit")
 	}
 	return v, nil
 }
@@ -90,12 +98,13 @@ func TestEncode(t *testing.T) {
 		{`[true,false,1.5]`, "00 08 0b 02 01 03 000000000000f83f"},
 		{`"x"`, "00 04 01 78"},
 		// The id once; the outermost object's scalars first; strings that
-		// are the id or start with it as a token; names not in encNames
-		// written out.
+		// are the id or start with it as a token; an object's member count,
+		// the width of its ends, its codes and ends, then its slots, with
+		// names not in encNames written out.
 		{`{"c":{"zz":"d:a"},"id":"d:a","k":["d:a#1","d:b"]}`,
-			"03 643a61 07 1a 01 05 00 01 63 07 05 00 02 7a7a 05 00 01 6b 08 09 06 02 2331 04 03 643a62"},
-		{`{"id":5,"name":""}`, "00 07 0d 01 03 0000000000001440 1d 04 00"},
-		{`{"a":[],"a":1}`, "00 07 11 00 01 61 08 00 00 01 61 03 000000000000f03f"},
+			"03 643a61 07 22 03 01 01 00 00 01 0d 1a 05 0163 07 08 01 01 00 04 02 7a7a 05 016b 08 09 06 02 2331 04 03 643a62"},
+		{`{"id":5,"name":""}`, "00 07 11 02 01 011d 090b 03 0000000000001440 04 00"},
+		{`{"a":[],"a":1}`, "00 07 15 02 01 0000 040f 0161 0800 0161 03 000000000000f03f"},
 	} {
 		form := mustEncode(t, []byte(tc.doc))
 		if got := spaced(form, tc.want); got != tc.want {
@@ -153,5 +162,18 @@ func TestMatchEncodedInvalid(t *testing.T) {
 	}
 	if !all.MatchEncoded(good) {
 		t.Errorf("{} does not match % x", good)
+	}
+	// {"age":1} with its member's end past its slots, or a width of 3.
+	age := mustEncode(t, []byte(`{"age":1}`))
+	cond := mustCompile(t, `{"age":1}`)
+	if !cond.MatchEncoded(age) {
+		t.Fatalf("%s does not match % x", cond, age)
+	}
+	for at, b := range map[int]byte{6: 11, 4: 3} {
+		bad := slices.Clone(age)
+		bad[at] = b
+		if cond.MatchEncoded(bad) {
+			t.Errorf("%s matches % x", cond, bad)
+		}
 	}
 }
