@@ -53,7 +53,32 @@ func repeatsName(names []string) bool {
 }
 
 // encoder writes the encoded form of the values of a document.
-type encoder struct{ id string }
+type encoder struct {
+	id     string
+	depth  int      // of the container being written
+	frames []*frame // the scratch space of each depth, reused
+}
+
+// frame is the scratch space of a container being written: its parts are
+// built apart, then appended behind its length.
+type frame struct {
+	codes, slots []byte
+	ends         []int
+}
+
+// enter returns the frame of a container one deeper than the current one,
+// emptied; leave returns to the current one.
+func (e *encoder) enter() *frame {
+	if e.depth == len(e.frames) {
+		e.frames = append(e.frames, &frame{})
+	}
+	f := e.frames[e.depth]
+	e.depth++
+	f.codes, f.slots, f.ends = f.codes[:0], f.slots[:0], f.ends[:0]
+	return f
+}
+
+func (e *encoder) leave() { e.depth-- }
 
 func (e *encoder) value(b []byte, v *Value) []byte {
 	switch v.kind {
@@ -74,11 +99,12 @@ func (e *encoder) value(b []byte, v *Value) []byte {
 		}
 		return appendChunk(append(b, tagIDMore), rest)
 	case kindArray:
-		var elems []byte
+		f := e.enter()
+		defer e.leave()
 		for i := range v.items {
-			elems = e.value(elems, &v.items[i])
+			f.slots = e.value(f.slots, &v.items[i])
 		}
-		return appendChunk(append(b, tagArray), elems)
+		return appendChunk(append(b, tagArray), f.slots)
 	case kindObject:
 		order := make([]int, len(v.items))
 		for i := range order {
@@ -91,29 +117,33 @@ func (e *encoder) value(b []byte, v *Value) []byte {
 
 // object appends the object v with its members in the given order.
 func (e *encoder) object(b []byte, v *Value, order []int) []byte {
-	codes := make([]byte, len(order))
-	ends := make([]int, len(order))
-	var slots []byte
-	for j, i := range order {
-		if codes[j] = encCode(v.keys[i]); codes[j] == 0 {
-			slots = appendChunk(slots, v.keys[i])
+	f := e.enter()
+	defer e.leave()
+	for _, i := range order {
+		code := encCode(v.keys[i])
+		if f.codes = append(f.codes, code); code == 0 {
+			f.slots = appendChunk(f.slots, v.keys[i])
 		}
-		slots = e.value(slots, &v.items[i])
-		ends[j] = len(slots)
+		f.slots = e.value(f.slots, &v.items[i])
+		f.ends = append(f.ends, len(f.slots))
 	}
 	width := 4
 	switch {
-	case len(slots) <= math.MaxUint8:
+	case len(f.slots) <= math.MaxUint8:
 		width = 1
-	case len(slots) <= math.MaxUint16:
+	case len(f.slots) <= math.MaxUint16:
 		width = 2
 	}
-	body := append(binary.AppendUvarint(nil, uint64(len(order))), byte(width))
-	body = append(body, codes...)
-	for _, end := range ends {
-		body = binary.LittleEndian.AppendUint32(body, uint32(end))[:len(body)+width]
+	var head [binary.MaxVarintLen64 + 1]byte
+	n := binary.PutUvarint(head[:], uint64(len(order)))
+	head[n] = byte(width)
+	size := n + 1 + len(f.codes) + width*len(f.ends) + len(f.slots)
+	b = append(binary.AppendUvarint(append(b, tagObject), uint64(size)), head[:n+1]...)
+	b = append(b, f.codes...)
+	for _, end := range f.ends {
+		b = binary.LittleEndian.AppendUint32(b, uint32(end))[:len(b)+width]
 	}
-	return appendChunk(append(b, tagObject), append(body, slots...))
+	return append(b, f.slots...)
 }
 
 func appendChunk[S []byte | string](b []byte, s S) []byte {
