@@ -176,7 +176,7 @@ func compileElemMatch(arg *Value, at string) (matcher, error) {
 		return elemMatchValue{pred}, err
 	}
 	cond, err := compileQuery(arg, at, false)
-	return elemMatchDoc{newDocCond(cond)}, err
+	return elemMatchDoc{cond}, err
 }
 
 // compileNot compiles $not: the negation of a /regex/ or of an operator

@@ -4,17 +4,16 @@ import "testing"
 
 // BenchmarkMatch measures one document match per operation over a corpus
 // of 2048 view documents built from the SDK vectors (compact JSON, 0.4 to
-// 4.5 KB, credential array first), on raw JSON bytes, on their scan form
-// with skip tables (as the store keeps them) and on parsed documents.
+// 4.5 KB, credential array first), on raw JSON bytes, on their encoded
+// form (as the store keeps them) and on parsed documents.
 // docs/s is matches per second on one core (the loop runs on one
 // goroutine); matched% is the share of documents the condition finds.
 // The corpus stays in the processor's caches, unlike a store's views.
 func BenchmarkMatch(b *testing.B) {
 	raw, parsed := corpus(b, 2048)
-	forms, skips := make([][]byte, len(raw)), make([][]byte, len(raw))
+	forms := make([][]byte, len(raw))
 	for i, doc := range raw {
-		forms[i] = ScanForm(doc)
-		skips[i] = Skips(forms[i])
+		forms[i] = mustEncode(b, doc)
 	}
 	conds := []struct{ name, cond string }{
 		{"exists-credential-subject-email", `{"credential.subject.email": {$exists: true}}`},
@@ -36,10 +35,10 @@ func BenchmarkMatch(b *testing.B) {
 			}
 			report(b, matched)
 		})
-		b.Run(tc.name+"/skips", func(b *testing.B) {
+		b.Run(tc.name+"/encoded", func(b *testing.B) {
 			matched, i := 0, 0
 			for b.Loop() {
-				if c.MatchSkips(forms[i%len(forms)], skips[i%len(skips)]) {
+				if c.MatchEncoded(forms[i%len(forms)]) {
 					matched++
 				}
 				i++

@@ -22,7 +22,7 @@ func compareValue(e elem, v *Value) int {
 	case kindNumber:
 		return cmp.Compare(e.number(), v.num)
 	case kindString, kindRegex:
-		return strings.Compare(e.string(), v.str)
+		return e.compareString(v.str)
 	case kindBool:
 		return cmp.Compare(boolInt(e.boolean()), int(v.num))
 	case kindObject, kindArray:

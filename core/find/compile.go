@@ -86,7 +86,7 @@ func compileField(path string, v *Value, at string, inShape bool) (matcher, erro
 	case v.kind == kindObject && hasOperator(v):
 		var cond matcher
 		cond, err = compileQuery(v, at, true)
-		m = shape{newDocCond(cond)}
+		m = shape{cond}
 	case v.kind == kindArray && len(v.items) > 0 && (inShape || hasOperator(v)):
 		return containsAll(path, v, at)
 	case v.kind == kindRegex:
@@ -168,7 +168,7 @@ func onPath(path string, m matcher) matcher {
 		return m
 	}
 	steps := splitPath(path)
-	return &pathMatch{path: path, steps: steps, expand: expandsArrays(m), pred: m, need: pathNeeds(steps, m)}
+	return &pathMatch{path: path, steps: steps, expand: expandsArrays(m), pred: m}
 }
 
 // expandsArrays reports whether m tests the elements of an array a path

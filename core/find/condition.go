@@ -12,7 +12,6 @@ type Condition struct {
 	src    Value // the condition as written; String renders it
 	root   matcher
 	filter prefilter // rejects raw documents early
-	valued bool      // filter holds strings values must equal, not only keys
 }
 
 // Compile parses and compiles a find condition written in strict JSON or
@@ -36,8 +35,7 @@ func Compile(text string) (*Condition, error) {
 	if err != nil {
 		return nil, err
 	}
-	filter, valued := newPrefilter(root)
-	return &Condition{src: src, root: root, filter: filter, valued: valued}, nil
+	return &Condition{src: src, root: root, filter: newPrefilter(root)}, nil
 }
 
 // Match reports whether the JSON document doc satisfies the condition,
@@ -52,21 +50,14 @@ func (c *Condition) Match(doc []byte) bool {
 	return c.root.match(elem{raw: text[rawSpace(text, 0):]})
 }
 
-// MatchSkips is Match on a document with its skip table (Skips),
-// typically in scan form (ScanForm): the same answer, reading only the
-// parts of doc the condition's paths lead to. It searches the whole
-// document first only for the strings values must equal, which are rare
-// and found early when there; the keys a match must hold, which Match
-// searches for too, are found sooner by following the paths, and each
-// object in an array a path goes through is searched for them before it
-// is read. A table that does not belong to doc gives an unspecified
-// answer, never a panic.
-func (c *Condition) MatchSkips(doc, skips []byte) bool {
-	text := unsafe.String(unsafe.SliceData(doc), len(doc))
-	if c.valued && !c.filter.admits(text) {
-		return false
-	}
-	return c.root.match(elem{raw: text[rawSpace(text, 0):], doc: newRawDoc(text, skips)})
+// MatchEncoded is Match on a document in encoded form (Encode): the same
+// answer, reading only the parts of the form the condition's paths lead
+// to. Bytes that are not an encoded form do not match, or give an
+// unspecified answer, never a panic. MatchEncoded neither keeps nor
+// modifies form.
+func (c *Condition) MatchEncoded(form []byte) bool {
+	head, root, ok := encRoot(form)
+	return ok && c.root.match(elem{raw: root, enc: head})
 }
 
 // MatchValue reports whether a parsed document satisfies the condition.

@@ -89,8 +89,9 @@
 // the raw bytes for the quoted strings (or keys) a match must contain and
 // walks the JSON only when they are there; MatchValue, on documents parsed
 // once, is several times faster still. Neither allocates. A store that
-// keeps documents in scan form (ScanForm) with their skip tables (Skips)
-// matches them with MatchSkips, which steps over the objects and arrays a
-// condition's paths do not enter instead of reading them (it allocates
-// one small object per document).
+// keeps documents in encoded form (Encode) matches them with
+// MatchEncoded, which steps over the objects and arrays a condition's
+// paths do not enter in one read each, compares numbers without parsing
+// them and allocates nothing but a string that is the document's id with
+// more after it, for a regular expression.
 package find

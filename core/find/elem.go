@@ -1,24 +1,33 @@
 package find
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
-// elem is one JSON value under test, in either form a condition matches:
-// a node of a parsed Value, or the raw JSON text of the value inside a
-// document, read in place (raw.go). The zero elem is a missing value.
-// Both forms answer the same few questions, so every operator is written
-// once for both.
+// elem is one JSON value under test, in any form a condition matches: a
+// node of a parsed Value, the raw JSON text of the value inside a
+// document, read in place (raw.go), or the value in encoded form
+// (encoded.go). The zero elem is a missing value. Every form answers the
+// same few questions, so every operator is written once for all.
 type elem struct {
-	val *Value  // parsed form; nil for raw text
-	raw string  // raw JSON text of the value; "" when missing (or parsed)
-	doc *rawDoc // the document raw is part of, when it has a skip table
+	val *Value // parsed form; nil for raw text and the encoded form
+	raw string // raw JSON text of the value, or its encoded form; "" when missing (or parsed)
+	// enc is, in encoded form, the head of the document raw is part of
+	// (encRoot: its id, what tagID stands for); "" for raw JSON text. One
+	// field both marks the form and holds the id: an elem is copied at
+	// every step of a walk.
+	enc string
 }
 
 func (e elem) kind() kind {
-	if e.val != nil {
+	switch {
+	case e.val != nil:
 		return e.val.kind
-	}
-	if e.raw == "" {
+	case e.raw == "":
 		return kindMissing
+	case e.enc != "":
+		return encKinds[e.raw[0]]
 	}
 	switch e.raw[0] {
 	case '{':
@@ -35,57 +44,105 @@ func (e elem) kind() kind {
 	return kindNumber
 }
 
+// encKinds are the kinds of the encoded form's tags (any tag an item has:
+// encLen yields no other).
+var encKinds = [256]kind{
+	tagNull: kindNull, tagFalse: kindBool, tagTrue: kindBool, tagNumber: kindNumber,
+	tagString: kindString, tagID: kindString, tagIDMore: kindString, tagObject: kindObject, tagArray: kindArray,
+}
+
 func (e elem) number() float64 {
-	if e.val != nil {
+	switch {
+	case e.val != nil:
 		return e.val.num
+	case e.enc != "":
+		return encNumber(e.raw)
 	}
 	f, _ := strconv.ParseFloat(e.raw, 64)
 	return f
 }
 
 func (e elem) boolean() bool {
-	if e.val != nil {
+	switch {
+	case e.val != nil:
 		return e.val.num != 0
+	case e.enc != "":
+		return e.raw[0] == tagTrue
 	}
 	return e.raw[0] == 't'
 }
 
 func (e elem) string() string {
-	if e.val != nil {
+	switch {
+	case e.val != nil:
 		return e.val.str
+	case e.enc == "":
+		return rawUnquote(e.raw)
+	case e.raw[0] == tagID:
+		return encID(e.enc)
+	case e.raw[0] == tagIDMore:
+		return encID(e.enc) + encBody(e.raw)
 	}
-	return rawUnquote(e.raw)
+	return encBody(e.raw)
 }
 
-// field returns the object member named by s, or for an array (the root of
-// an $elemMatch item) the element at the position s names.
-func (e elem) field(s *step) elem {
+// compareString compares the string value e with s, as
+// strings.Compare(e.string(), s) does, without joining an id to the rest
+// of the string in encoded form.
+func (e elem) compareString(s string) int {
+	if e.enc == "" || e.raw[0] != tagIDMore {
+		return strings.Compare(e.string(), s)
+	}
+	id := encID(e.enc)
+	n := min(len(id), len(s))
+	if c := strings.Compare(id[:n], s[:n]); c != 0 {
+		return c
+	}
+	if n < len(id) {
+		return 1 // s is a proper prefix of the id
+	}
+	return strings.Compare(encBody(e.raw), s[n:])
+}
+
+// enter moves e to the object member named by s, or for an array (the
+// root of an $elemMatch item) to the element at the position s names; to
+// a missing value if there is none. It changes e in place: a walk enters
+// a value at every step, and an elem is several words long.
+func (e *elem) enter(s *step) {
 	if e.val != nil {
-		if e.val.kind == kindArray {
-			if s.index >= 0 && s.index < len(e.val.items) {
-				return elem{val: &e.val.items[s.index]}
-			}
-			return elem{}
+		var f *Value
+		if e.val.kind != kindArray {
+			f = e.val.field(s.name)
+		} else if s.index >= 0 && s.index < len(e.val.items) {
+			f = &e.val.items[s.index]
 		}
-		if f := e.val.field(s.name); f != nil {
-			return elem{val: f}
+		if f == nil {
+			*e = elem{}
 		}
-		return elem{}
+		e.val = f
+		return
 	}
-	if e.raw[0] == '[' {
-		if s.index < 0 {
-			return elem{}
-		}
-		return elem{raw: rawElement(e.doc, e.raw, s.index), doc: e.doc}
+	isArray := e.kind() == kindArray
+	switch {
+	case isArray && s.index < 0:
+		e.raw = ""
+	case e.enc == "" && isArray:
+		e.raw = rawElement(e.raw, s.index)
+	case e.enc == "":
+		e.raw = rawMember(e.raw, s.name)
+	case isArray:
+		e.raw = encElement(e.raw, s.index)
+	default:
+		e.raw = encMember(e.raw, s)
 	}
-	return elem{raw: rawMember(e.doc, e.raw, s.name), doc: e.doc}
 }
 
 // each calls fn for the members of an object or the elements of an array,
 // in order, until fn returns true; it reports whether fn did. For array
 // elements the key is "".
 func (e elem) each(fn func(key string, x elem) bool) bool {
-	if e.val != nil {
+	switch {
+	case e.val != nil:
 		for i := range e.val.items {
 			var key string
 			if e.val.kind == kindObject {
@@ -96,13 +153,23 @@ func (e elem) each(fn func(key string, x elem) bool) bool {
 			}
 		}
 		return false
+	case e.enc != "":
+		for it := newEncItems(e.raw); ; {
+			key, value, ok := it.next()
+			if !ok {
+				return false
+			}
+			if fn(key, elem{raw: value, enc: e.enc}) {
+				return true
+			}
+		}
 	}
-	for it := newRawItems(e.doc, e.raw); ; {
+	for it := newRawItems(e.raw); ; {
 		key, value, ok := it.next()
 		if !ok {
 			return false
 		}
-		if fn(key, elem{raw: value, doc: e.doc}) {
+		if fn(key, elem{raw: value}) {
 			return true
 		}
 	}

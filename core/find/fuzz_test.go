@@ -118,33 +118,51 @@ func FuzzMatch(f *testing.F) {
 	})
 }
 
-// FuzzMatchSkips checks that matching with a skip table never panics nor
-// reads outside the document, whatever the table holds, and that the scan
-// form of a document with its own table (of every container) answers as
-// the parsed document.
-func FuzzMatchSkips(f *testing.F) {
-	docs := []string{`{"a": [1, {"b": null}, [2]], "c": {"d": "x"}}`, `{"a":[{"b":1}],"c":"}"}`, `[{"a":1}]`}
+// FuzzMatchEncoded checks that matching bytes as an encoded form never
+// panics nor reads outside them, whatever they hold; that bytes which
+// decode to a document answer as the decoded document; and that the
+// encoded form of a JSON document decodes to the parsed document and
+// answers as it.
+func FuzzMatchEncoded(f *testing.F) {
+	docs := []string{`{"a": [1, {"b": null}, [2]], "c": {"d": "x"}, "id": "i"}`, `{"id":"did:x","c":["did:x#k","did:"]}`, `[{"a":1}]`, `{"a":{"b":1},"a":2}`}
 	for _, name := range vectors.Glob("elastos-did-sdk/v2.2/*.id.json") {
 		docs = append(docs, string(vectors.Read(name)))
 	}
 	for i, c := range seedConditions {
 		doc := docs[i%len(docs)]
-		f.Add(c, doc, buildSkips(doc, 2))
-		f.Add(c, doc, []byte{5, 0, 9, 0, 0, 0, 200, 1, 7})
+		form, err := Encode([]byte(doc))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(c, doc, form)
+		f.Add(c, doc, form[:len(form)/2])
+		f.Add(c, doc, []byte{1, 'x', tagArray, 5, tagIDMore, 1, 'y', tagNumber, 0})
 	}
-	f.Fuzz(func(t *testing.T, cond, doc string, skips []byte) {
+	f.Fuzz(func(t *testing.T, cond, doc string, form []byte) {
 		c, err := Compile(cond)
 		if err != nil {
 			return
 		}
-		c.MatchSkips([]byte(doc), skips)
+		got := c.MatchEncoded(form)
+		if v, err := decodeEncoded(form); err == nil {
+			if want := c.MatchValue(&v); got != want {
+				t.Fatalf("%s on %x: encoded %v, decoded %s %v", cond, form, got, v, want)
+			}
+		}
 		v, err := ParseJSON([]byte(doc))
 		if err != nil {
 			return
 		}
-		form := ScanForm([]byte(doc))
-		if got, want := c.MatchSkips(form, buildSkips(string(form), 2)), c.MatchValue(&v); got != want {
-			t.Fatalf("%s on %s: scan form %s with its table %v, parsed %v", cond, doc, form, got, want)
+		form, err = Encode([]byte(doc))
+		if err != nil {
+			t.Fatalf("Encode(%s): %v", doc, err)
+		}
+		back, err := decodeEncoded(form)
+		if err != nil || !sameMembers(back, v) {
+			t.Fatalf("Encode(%s) = %x, which decodes to %s (%v)", doc, form, back, err)
+		}
+		if got, want := c.MatchEncoded(form), c.MatchValue(&v); got != want {
+			t.Fatalf("%s on %s: encoded %v, parsed %v", cond, doc, got, want)
 		}
 	})
 }

@@ -42,7 +42,21 @@ type Posting struct {
 // Postings returns the postings of the JSON document doc (valid JSON, as
 // for Match), each once, in a deterministic order.
 func (ix *Index) Postings(doc []byte) []Posting {
-	root := elem{raw: strings.TrimLeft(unsafe.String(unsafe.SliceData(doc), len(doc)), " \t\r\n")}
+	return ix.postings(elem{raw: strings.TrimLeft(unsafe.String(unsafe.SliceData(doc), len(doc)), " \t\r\n")})
+}
+
+// EncodedPostings returns the postings of a document in encoded form
+// (Encode), as Postings does of its JSON text; none for bytes that are
+// not an encoded form.
+func (ix *Index) EncodedPostings(form []byte) []Posting {
+	head, root, ok := encRoot(form)
+	if !ok {
+		return nil
+	}
+	return ix.postings(elem{raw: root, enc: head})
+}
+
+func (ix *Index) postings(root elem) []Posting {
 	var out []Posting
 	for _, path := range ix.Paths {
 		out = appendPostings(out, root, path)
@@ -122,7 +136,7 @@ func (c collector) match(e elem) bool {
 // reach calls visit with every value path reaches from root, as the
 // matcher's walk yields them (missing values included).
 func reach(root elem, path string, visit func(elem)) {
-	walk(root, splitPath(path), true, collector(visit), nil)
+	walk(root, splitPath(path), true, collector(visit))
 }
 
 // indexed reports whether ix posts path.

@@ -19,10 +19,9 @@ type pathMatch struct {
 	steps  []step
 	expand bool // test the elements of an array the path ends at, too
 	pred   matcher
-	need   prefilter // pathNeeds(steps, pred)
 }
 
-func (m *pathMatch) match(e elem) bool { return walk(e, m.steps, m.expand, m.pred, m.need) }
+func (m *pathMatch) match(e elem) bool { return walk(e, m.steps, m.expand, m.pred) }
 
 type and []matcher
 
@@ -178,31 +177,17 @@ func (m elemMatchValue) match(e elem) bool {
 
 // elemMatchDoc is $elemMatch with a query: an array with an embedded
 // document (or array) that satisfies cond.
-type elemMatchDoc struct{ docCond }
+type elemMatchDoc struct{ cond matcher }
 
 func (m elemMatchDoc) match(e elem) bool {
 	return e.kind() == kindArray && e.each(func(_ string, x elem) bool {
 		k := x.kind()
-		return (k == kindObject || k == kindArray) && m.docCond.match(x)
+		return (k == kindObject || k == kindArray) && m.cond.match(x)
 	})
-}
-
-// docCond is a condition on an embedded document with what the raw text of
-// a document that satisfies it must contain (condNeeds), which is
-// searched for before a document with a skip table is read.
-type docCond struct {
-	cond matcher
-	need prefilter
-}
-
-func newDocCond(cond matcher) docCond { return docCond{cond, condNeeds(cond)} }
-
-func (m docCond) match(e elem) bool {
-	return (e.doc == nil || m.need.admits(e.raw)) && m.cond.match(e)
 }
 
 // shape is a shape condition: an object that satisfies cond (see the
 // package documentation).
-type shape struct{ docCond }
+type shape struct{ cond matcher }
 
-func (m shape) match(e elem) bool { return e.kind() == kindObject && m.docCond.match(e) }
+func (m shape) match(e elem) bool { return e.kind() == kindObject && m.cond.match(e) }

@@ -9,13 +9,14 @@ import (
 type step struct {
 	name  string // the field name
 	index int    // the array position the name spells ("0", "12"), or -1
+	code  byte   // encCode(name): how the encoded form writes the name
 }
 
 func splitPath(path string) []step {
 	names := strings.Split(path, ".")
 	steps := make([]step, len(names))
 	for i, n := range names {
-		steps[i] = step{name: n, index: arrayIndex(n)}
+		steps[i] = step{name: n, index: arrayIndex(n), code: encCode(n)}
 	}
 	return steps
 }
@@ -55,17 +56,13 @@ func arrayIndex(name string) int {
 //     ($size, $elemMatch). Nested arrays are not expanded further.
 
 // walk reports whether pred holds for a value the path reaches from ctx.
-// need, if not nil, is what the raw text of an object must contain for a
-// value pred accepts to be reached in it (pathNeeds): objects in an array
-// the path goes through are skipped unread without it, in documents with
-// a skip table (elsewhere reading them costs a scan anyway).
-func walk(ctx elem, steps []step, expand bool, pred matcher, need prefilter) bool {
+func walk(ctx elem, steps []step, expand bool, pred matcher) bool {
 	cur, rest := descend(ctx, steps)
 	if cur.kind() != kindArray {
 		return pred.match(cur)
 	}
 	if len(rest) > 0 {
-		return walkArray(cur, rest, expand, pred, need)
+		return walkArray(cur, rest, expand, pred)
 	}
 	if expand && cur.each(func(_ string, x elem) bool { return pred.match(x) }) {
 		return true
@@ -81,7 +78,7 @@ func descend(ctx elem, steps []step) (elem, []step) {
 		if k := cur.kind(); k != kindObject && k != kindArray {
 			return elem{}, nil
 		}
-		cur = cur.field(&steps[0])
+		cur.enter(&steps[0])
 		steps = steps[1:]
 		if len(steps) > 0 && cur.kind() == kindArray {
 			break
@@ -91,15 +88,12 @@ func descend(ctx elem, steps []step) (elem, []step) {
 }
 
 // walkArray traverses an array met before the path ends.
-func walkArray(arr elem, rest []step, expand bool, pred matcher, need prefilter) bool {
+func walkArray(arr elem, rest []step, expand bool, pred matcher) bool {
 	pos := -1
 	return arr.each(func(_ string, x elem) bool {
 		pos++
 		k := x.kind()
-		if k == kindObject && need != nil && x.doc != nil && !need.admits(x.raw) {
-			return false // nothing pred accepts is in x
-		}
-		if k == kindObject && walk(x, rest, expand, pred, need) {
+		if k == kindObject && walk(x, rest, expand, pred) {
 			return true
 		}
 		if rest[0].index != pos {
@@ -109,9 +103,9 @@ func walkArray(arr elem, rest []step, expand bool, pred matcher, need prefilter)
 		case len(rest) == 1:
 			return pred.match(x)
 		case k == kindObject:
-			return walk(x, rest[1:], expand, pred, need)
+			return walk(x, rest[1:], expand, pred)
 		case k == kindArray:
-			return walkArray(x, rest[1:], expand, pred, need)
+			return walkArray(x, rest[1:], expand, pred)
 		}
 		return false
 	})

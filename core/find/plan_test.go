@@ -106,6 +106,14 @@ func TestPostings(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("postings\n got %v\nwant %v", got, want)
 	}
+	for _, doc := range planDocs {
+		if got, want := viewIndex.EncodedPostings(mustEncode(t, []byte(doc))), viewIndex.Postings([]byte(doc)); !slices.Equal(got, want) {
+			t.Errorf("postings of the encoded form of %s\n got %v\nwant %v", doc, got, want)
+		}
+	}
+	if got := viewIndex.EncodedPostings([]byte{9}); got != nil {
+		t.Errorf("postings of bytes that are no encoded form: %v", got)
+	}
 }
 
 // FuzzPlan checks, for any condition, that its plan over planDocs finds

@@ -72,50 +72,16 @@ func (l literal) in(text string) bool {
 // conditions joined by AND whose path must reach a value: the strings such
 // values must equal or, when there are none, the last key of each path.
 // Keys come second because many ("type", "id") are in nearly every document.
-// valued says the literals are values.
-func newPrefilter(m matcher) (p prefilter, valued bool) {
+func newPrefilter(m matcher) prefilter {
 	var n needs
 	n.add(m)
 	if len(n.values) > 0 {
-		return n.values, true
+		return n.values
 	}
-	return n.keys, false
+	return n.keys
 }
 
 type needs struct{ keys, values prefilter }
-
-// condNeeds returns the literals the raw text of an object (or array) must
-// contain for cond to hold on it: those of every path cond needs a value
-// of, keys and values, values first. Or nil if there are none.
-func condNeeds(cond matcher) prefilter {
-	var n needs
-	n.add(cond)
-	return n.all()
-}
-
-// pathNeeds returns the literals the raw text of an object in an array a
-// path goes through must contain for a value pred accepts to be reached
-// in it: the path's last name (a key inside the object) and the strings
-// the value must hold. Or nil if pred holds on a missing value too, or
-// nothing is known.
-func pathNeeds(steps []step, pred matcher) prefilter {
-	if !needsValue(pred) {
-		return nil
-	}
-	var n needs
-	n.addValue(pred)
-	if last := steps[len(steps)-1]; last.index < 0 {
-		n.keys = append(n.keys, []literal{newLiteral(last.name)})
-	}
-	return n.all()
-}
-
-func (n *needs) all() prefilter {
-	if len(n.values)+len(n.keys) == 0 {
-		return nil
-	}
-	return append(n.values, n.keys...)
-}
 
 func (n *needs) add(m matcher) {
 	switch m := m.(type) {

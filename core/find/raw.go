@@ -99,15 +99,14 @@ func rawUnquote(q string) string {
 // rawItems iterates over the members of an object or the elements of an
 // array, in raw form.
 type rawItems struct {
-	doc     *rawDoc // the document s is part of, for its skip table; or nil
 	s       string
 	i       int // where the next item, or the comma before it, starts
 	object  bool
 	started bool // an item has been read
 }
 
-func newRawItems(doc *rawDoc, s string) rawItems {
-	return rawItems{doc: doc, s: s, i: 1, object: s[0] == '{'}
+func newRawItems(s string) rawItems {
+	return rawItems{s: s, i: 1, object: s[0] == '{'}
 }
 
 // next returns the next member's key and value (the key of an element is
@@ -131,10 +130,7 @@ func (it *rawItems) next() (key, value string, ok bool) {
 		}
 		i = rawSpace(s, i+1)
 	}
-	end, ok := it.doc.end(s, i)
-	if !ok {
-		end = rawEnd(s, i)
-	}
+	end := rawEnd(s, i)
 	it.i, it.started = max(end, i+1), true // forward, even on invalid text
 	return key, s[i:end], true
 }
@@ -156,8 +152,8 @@ func rawKey(s string, i int) (key string, end int) {
 }
 
 // rawMember returns the first member of the object s named name, or "".
-func rawMember(doc *rawDoc, s, name string) string {
-	for it := newRawItems(doc, s); ; {
+func rawMember(s, name string) string {
+	for it := newRawItems(s); ; {
 		key, value, ok := it.next()
 		if !ok || key == name {
 			return value
@@ -166,8 +162,8 @@ func rawMember(doc *rawDoc, s, name string) string {
 }
 
 // rawElement returns element n of the array s, or "".
-func rawElement(doc *rawDoc, s string, n int) string {
-	for it := newRawItems(doc, s); ; n-- {
+func rawElement(s string, n int) string {
+	for it := newRawItems(s); ; n-- {
 		_, value, ok := it.next()
 		if !ok || n == 0 {
 			return value

@@ -14,13 +14,13 @@ func TestRawMembersAndElements(t *testing.T) {
 		{"s", `"q\\"`},
 		{"z", ""},
 	} {
-		if got := rawMember(nil, obj, tc.name); got != tc.want {
+		if got := rawMember(obj, tc.name); got != tc.want {
 			t.Errorf("member %q = %q, want %q", tc.name, got, tc.want)
 		}
 	}
 	arr := `[1, "x\"]", {"d": null}, [[]] ]`
 	for n, want := range []string{"1", `"x\"]"`, `{"d": null}`, "[[]]", ""} {
-		if got := rawElement(nil, arr, n); got != want {
+		if got := rawElement(arr, n); got != want {
 			t.Errorf("element %d = %q, want %q", n, got, want)
 		}
 	}
@@ -33,12 +33,12 @@ func TestRawMembersAndElements(t *testing.T) {
 // answer without a panic.
 func TestRawNeverRecursesOrPanics(t *testing.T) {
 	deep := `{"a":` + strings.Repeat("[", 1<<20) + strings.Repeat("]", 1<<20) + `,"b":2}`
-	if got := rawMember(nil, deep, "b"); got != "2" {
+	if got := rawMember(deep, "b"); got != "2" {
 		t.Errorf("member after deep nesting: %q", got)
 	}
 	for _, s := range []string{`{`, `[`, `{"a`, `{"a"`, `{"a":`, `{"a":1,`, `[1,`, `{"a":"\`, `{,}`, `[,]`, `{"a" 1}`, `["\"]`} {
-		rawMember(nil, s, "a")
-		rawElement(nil, s, 1)
+		rawMember(s, "a")
+		rawElement(s, 1)
 		rawEnd(s, 0)
 	}
 }

@@ -126,11 +126,8 @@ func (c *Chain) verifyAhead(e *entry) {
 		default:
 			err = c.validateIdentity(s, e.id, e.sigs, time.Time{})
 		}
-		if err == nil {
-			e.id.derive()
-			if e.id.view != nil {
-				e.id.postings = viewIndex.Postings(e.id.view.JSON)
-			}
+		if err == nil && e.id.derive() == nil && e.id.view != nil {
+			e.id.postings = viewIndex.EncodedPostings(e.id.view.Encoded)
 		}
 		return nil
 	})

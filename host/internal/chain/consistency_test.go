@@ -6,7 +6,6 @@ import (
 
 	"github.com/didlight/didlight/core/bitmap"
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/resolve"
@@ -66,7 +65,7 @@ type didModel struct {
 func replay(s snapshot) (map[string]map[string]string, error) {
 	want := map[string]map[string]string{}
 	for _, name := range []string{bucketBlocks, bucketHashes, bucketTxs, bucketUTXOs, bucketAddresses,
-		bucketBalances, bucketDIDs, bucketHistory, bucketViews, bucketServices, bucketCredTypes,
+		bucketBalances, bucketDIDs, bucketHistory, bucketViews, bucketDocs, bucketServices, bucketCredTypes,
 		bucketCredHist, bucketCreds, bucketOwned, bucketFields, bucketCounts} {
 		want[name] = map[string]string{}
 	}
@@ -147,7 +146,12 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 		if m.rec.Deactivated {
 			continue
 		}
-		want[bucketViews][string(record.SeqKey(m.rec.Seq))] = string((&record.View{DIDKey: key, Skips: find.Skips(m.view), JSON: m.view, Doc: m.doc}).Bytes())
+		view, err := storedView(m.view)
+		if err != nil {
+			return nil, err
+		}
+		want[bucketViews][string(record.SeqKey(m.rec.Seq))] = string(view.Bytes())
+		want[bucketDocs][string(record.SeqKey(m.rec.Seq))] = string(m.doc)
 		for _, typ := range m.rec.Services {
 			want[bucketServices][string(record.PostingKey(typ, m.rec.Seq))] = key
 		}
@@ -278,6 +282,6 @@ func replayOp(want map[string]map[string]string, dids map[string]*didModel, req 
 	doc := op.Document
 	m.rec.DocTxid, m.rec.DocHeight, m.rec.DocPos = txid, height, pos
 	m.rec.Services, m.rec.Credentials = doc.ServiceTypes(), doc.CredentialTypes()
-	m.view, m.doc = find.ScanForm(resolve.View(doc)), doc.Normalized()
+	m.view, m.doc = resolve.View(doc), doc.Normalized()
 	return created, nil
 }

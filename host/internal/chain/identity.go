@@ -20,6 +20,7 @@ type identity struct {
 	// mempool holds one pending operation for.
 	key                   string
 	view                  *record.View   // the published document's, as stored (storedView)
+	doc                   []byte         // the published document in normalized form
 	postings              []find.Posting // the view's postings (viewIndex), if found ahead (PrepareTx)
 	services, credentials []string
 }
@@ -35,19 +36,26 @@ func (id *identity) credential() bool {
 
 // derive fills in what the indexes need from the document the operation
 // publishes, once it is known to be valid.
-func (id *identity) derive() {
+func (id *identity) derive() error {
 	if doc := id.op.Document; doc != nil && id.view == nil {
-		id.view = storedView(id.key, resolve.View(doc), doc.Normalized())
+		view, err := storedView(resolve.View(doc))
+		if err != nil {
+			return err
+		}
+		id.view, id.doc = view, doc.Normalized()
 		id.services, id.credentials = doc.ServiceTypes(), doc.CredentialTypes()
 	}
+	return nil
 }
 
-// storedView returns the view record the store keeps for DID key: its
-// query view (resolve.View) in scan form with its skip table, and its
-// document in normalized form.
-func storedView(key string, view, doc []byte) *record.View {
-	form := find.ScanForm(view)
-	return &record.View{DIDKey: key, Skips: find.Skips(form), JSON: form, Doc: doc}
+// storedView returns the view record the store keeps for a query view
+// (resolve.View): the view in encoded form.
+func storedView(view []byte) (*record.View, error) {
+	form, err := find.Encode(view)
+	if err != nil {
+		return nil, fmt.Errorf("chain: encoding a query view: %w", err)
+	}
+	return &record.View{Encoded: form}, nil
 }
 
 // applyIdentity records operation id of transaction txid at a height and
@@ -98,16 +106,20 @@ func (w *batch) applyIdentity(id *identity, txid ela.Hash, height, pos uint32) e
 	w.c.cache.keepDocument(txid, id.op.Document)
 	postings := id.postings
 	if postings == nil {
-		postings = viewIndex.Postings(id.view.JSON)
+		postings = viewIndex.EncodedPostings(id.view.Encoded)
 	}
-	return w.index(rec, id.view, postings)
+	return w.index(id.key, rec, id.view, id.doc, postings)
 }
 
-// index stores a DID's state with its query view and postings, postings
-// being the view's (viewIndex.Postings).
-func (w *batch) index(rec *record.DID, v *record.View, postings []find.Posting) error {
-	key := v.DIDKey
-	if err := bucket(w.tx, bucketViews).Put(record.SeqKey(rec.Seq), v.Bytes()); err != nil {
+// index stores the state of the DID with key key with its query view, its
+// document in normalized form and its postings, postings being the view's
+// (viewIndex.Postings).
+func (w *batch) index(key string, rec *record.DID, v *record.View, doc []byte, postings []find.Posting) error {
+	seqKey := record.SeqKey(rec.Seq)
+	if err := bucket(w.tx, bucketViews).Put(seqKey, v.Bytes()); err != nil {
+		return err
+	}
+	if err := bucket(w.tx, bucketDocs).Put(seqKey, doc); err != nil {
 		return err
 	}
 	w.count(bucketViews, nil, true)
@@ -123,7 +135,7 @@ func (w *batch) index(rec *record.DID, v *record.View, postings []find.Posting) 
 	return w.putDID(key, rec)
 }
 
-// unindex removes a DID's query view and postings.
+// unindex removes a DID's query view, document and postings.
 func (w *batch) unindex(key string, rec *record.DID) error {
 	views := bucket(w.tx, bucketViews)
 	seqKey := record.SeqKey(rec.Seq)
@@ -135,10 +147,13 @@ func (w *batch) unindex(key string, rec *record.DID) error {
 	if err != nil {
 		return err
 	}
-	if err := w.postFields(viewIndex.Postings(view.JSON), rec.Seq, false); err != nil {
+	if err := w.postFields(viewIndex.EncodedPostings(view.Encoded), rec.Seq, false); err != nil {
 		return err
 	}
 	if err := views.Delete(seqKey); err != nil {
+		return err
+	}
+	if err := bucket(w.tx, bucketDocs).Delete(seqKey); err != nil {
 		return err
 	}
 	w.count(bucketViews, nil, false)

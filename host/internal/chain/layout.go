@@ -21,6 +21,7 @@ const (
 	bucketDIDs      = "dids"        // did.DID.Key → record.DID; its sequence counts DIDs
 	bucketHistory   = "history"     // HistoryKey → record.Entry
 	bucketViews     = "views"       // creation sequence → record.View, for DIDs not deactivated
+	bucketDocs      = "docs"        // creation sequence → the latest document in normalized form, for DIDs not deactivated
 	bucketServices  = "services"    // PostingKey(service type, seq) → DID key
 	bucketCredTypes = "credtypes"   // PostingKey(credential type, seq) → DID key
 	bucketCredHist  = "credhistory" // HistoryKey(credential id's did.URL.Key, height, position) → record.Entry
@@ -44,7 +45,7 @@ const (
 
 // allBuckets are the buckets a reset empties (every one but meta).
 var allBuckets = []string{bucketBlocks, bucketHashes, bucketConfirms, bucketTxs, bucketUTXOs, bucketAddresses,
-	bucketBalances, bucketPool, bucketDIDs, bucketHistory, bucketViews, bucketServices, bucketCredTypes,
+	bucketBalances, bucketPool, bucketDIDs, bucketHistory, bucketViews, bucketDocs, bucketServices, bucketCredTypes,
 	bucketCredHist, bucketCreds, bucketOwned, bucketFields, bucketCounts}
 
 // bucket returns a bucket of tx.

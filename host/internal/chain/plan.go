@@ -141,7 +141,8 @@ func (s snapshot) find(ctx context.Context, cond *find.Condition, p *pager) erro
 		return err
 	}
 	if d.plan.Exact {
-		return s.page(seqs, p)
+		s.page(seqs, p)
+		return nil
 	}
 	views := bucket(s.tx, bucketViews)
 	for seq := range seqs.All() {
@@ -152,26 +153,18 @@ func (s snapshot) find(ctx context.Context, cond *find.Condition, p *pager) erro
 		if err != nil {
 			return err
 		}
-		if cond.MatchSkips(view.JSON, view.Skips) {
-			p.add(view.DIDKey, view.Doc)
+		if cond.MatchEncoded(view.Encoded) {
+			p.add(seq)
 		}
 	}
 	return nil
 }
 
 // page pages the DIDs of seqs, all of which match: the total is their
-// count, and only the views of the page are read, for their DIDs' keys.
-func (s snapshot) page(seqs *bitmap.Bitmap, p *pager) error {
-	views := bucket(s.tx, bucketViews)
-	for _, seq := range seqs.Page(p.skip, p.limit) {
-		view, err := viewAt(views, seq)
-		if err != nil {
-			return err
-		}
-		p.page = append(p.page, paged{view.DIDKey, view.Doc})
-	}
+// count, and no view is read.
+func (s snapshot) page(seqs *bitmap.Bitmap, p *pager) {
+	p.page = append(p.page, seqs.Page(p.skip, p.limit)...)
 	p.total = seqs.Len()
-	return nil
 }
 
 // pageLookup pages the DIDs posted under one prefix of the fields: the
@@ -200,16 +193,14 @@ func (s snapshot) pageLookup(ctx context.Context, prefix []byte, p *pager) error
 		}
 		seqs.Append(chunk, c)
 	}
-	if err := s.page(seqs, p); err != nil {
-		return err
-	}
+	s.page(seqs, p)
 	p.total = total
 	return nil
 }
 
 // scan matches every view with cond, in place in the store.
 func (s snapshot) scan(ctx context.Context, cond *find.Condition, p *pager) error {
-	for _, v := range bucket(s.tx, bucketViews).ScanShared(store.Range{}) {
+	for k, v := range bucket(s.tx, bucketViews).ScanShared(store.Range{}) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -217,8 +208,12 @@ func (s snapshot) scan(ctx context.Context, cond *find.Condition, p *pager) erro
 		if err != nil {
 			return err
 		}
-		if cond.MatchSkips(view.JSON, view.Skips) {
-			p.add(view.DIDKey, view.Doc) // the key a string: a copy
+		if cond.MatchEncoded(view.Encoded) {
+			seq, err := record.ParseSeqKey(k)
+			if err != nil {
+				return err
+			}
+			p.add(seq)
 		}
 	}
 	return nil
@@ -321,10 +316,10 @@ func (s snapshot) postedUnder(prefix []byte, within *bitmap.Bitmap) (*bitmap.Bit
 
 // viewAt reads the view of the DID with creation number seq, which an
 // index names.
-func viewAt(views store.Bucket, seq uint64) (*record.View, error) {
+func viewAt(views store.Bucket, seq uint64) (record.View, error) {
 	v, ok := views.Get(record.SeqKey(seq))
 	if !ok {
-		return nil, fmt.Errorf("chain: an index names DID number %d, which has no view: %w", seq, store.ErrCorrupt)
+		return record.View{}, fmt.Errorf("chain: an index names DID number %d, which has no view: %w", seq, store.ErrCorrupt)
 	}
 	return record.ParseView(v)
 }

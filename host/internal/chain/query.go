@@ -66,11 +66,9 @@ func (c *Chain) Query(ctx context.Context, q Query) ([]byte, error) {
 			return err
 		}
 		docs := make([][]byte, len(p.page))
-		for i, d := range p.page {
-			if docs[i] = d.doc; docs[i] == nil {
-				if docs[i], err = s.pageDocument(d.key); err != nil {
-					return err
-				}
+		for i, seq := range p.page {
+			if docs[i], err = s.documentAt(seq); err != nil {
+				return err
 			}
 		}
 		out = resolve.QueryResult(p.total, q.Skip, docs) // copies the documents, read in place
@@ -110,43 +108,29 @@ func (q *Query) key() queryKey {
 	return k
 }
 
-// pager counts matching DIDs and keeps those of the page.
+// pager counts matching DIDs and keeps the creation numbers of those of
+// the page.
 type pager struct {
 	skip, limit, total int
-	page               []paged
+	page               []uint64
 }
 
-// paged is a DID on a query page: its key, and its document in normalized
-// form if the view it is kept in has been read (record.View.Doc, shared
-// with the store until the read ends).
-type paged struct {
-	key string
-	doc []byte
-}
-
-// add counts a DID that matches, with its view's document if read (or nil).
-func (p *pager) add(key string, doc []byte) {
+// add counts a DID that matches, with creation number seq.
+func (p *pager) add(seq uint64) {
 	if p.inPage() {
-		p.page = append(p.page, paged{key, doc})
+		p.page = append(p.page, seq)
 	}
 	p.total++
 }
 
-// pageDocument returns the normalized document of the DID with key key,
-// kept in its view, in place.
-func (s snapshot) pageDocument(key string) ([]byte, error) {
-	rec, err := s.didRecord(key)
-	if err == nil && rec == nil {
-		err = fmt.Errorf("chain: an index names DID %s, which has no state: %w", key, store.ErrCorrupt)
+// documentAt returns the normalized document of the DID with creation
+// number seq, which an index names, in place.
+func (s snapshot) documentAt(seq uint64) ([]byte, error) {
+	doc, ok := bucket(s.tx, bucketDocs).Get(record.SeqKey(seq))
+	if !ok {
+		return nil, fmt.Errorf("chain: an index names DID number %d, which has no document: %w", seq, store.ErrCorrupt)
 	}
-	if err != nil {
-		return nil, err
-	}
-	view, err := viewAt(bucket(s.tx, bucketViews), rec.Seq)
-	if err != nil {
-		return nil, err
-	}
-	return view.Doc, nil
+	return doc, nil
 }
 
 // inPage reports whether the next DID counted is on the page.
@@ -161,17 +145,18 @@ func (s snapshot) postings(ctx context.Context, name, typ string, p *pager) erro
 	if err != nil {
 		return err
 	}
-	for k, v := range bucket(s.tx, name).Scan(store.Range{Prefix: prefix}) {
+	for k := range bucket(s.tx, name).ScanShared(store.Range{Prefix: prefix}) {
 		if p.total >= p.skip+p.limit {
 			break
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if _, err := record.ParsePostingKey(prefix, k); err != nil {
+		seq, err := record.ParsePostingKey(prefix, k)
+		if err != nil {
 			return err
 		}
-		p.add(string(v), nil)
+		p.add(seq)
 	}
 	p.total = total
 	return nil

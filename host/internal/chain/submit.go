@@ -164,7 +164,9 @@ func (c *Chain) check(s snapshot, e *entry, height, t uint32) error {
 		if err := c.checkIdentity(s, e.id, e.sigs, t); err != nil {
 			return err
 		}
-		e.id.derive()
+		if err := e.id.derive(); err != nil {
+			return err
+		}
 	}
 	e.fee = fee
 	return nil

@@ -26,16 +26,19 @@ func syntheticChain(tb testing.TB, db store.DB, n, spread int) *Chain {
 	for first := 0; first < n; first += perBatch {
 		err := db.Update(func(tx store.Tx) error {
 			w := newBatch(c, tx, 0)
-			views := bucket(tx, bucketViews)
+			views, docs := bucket(tx, bucketViews), bucket(tx, bucketDocs)
 			for i := first; i < min(first+perBatch, n); i++ {
 				seq := uint64(1 + i*spread)
-				json := find.ScanForm(synthView(r, seq))
+				json := synthView(r, seq)
 				// A synthetic DID's document is its view: pages only copy it.
-				v := record.View{DIDKey: "synth" + strconv.FormatUint(seq, 10), Skips: find.Skips(json), JSON: json, Doc: json}
+				v := mustStoredView(tb, json)
 				if err := views.Put(record.SeqKey(seq), v.Bytes()); err != nil {
 					return err
 				}
-				if err := w.postFields(viewIndex.Postings(v.JSON), seq, true); err != nil {
+				if err := docs.Put(record.SeqKey(seq), json); err != nil {
+					return err
+				}
+				if err := w.postFields(viewIndex.Postings(json), seq, true); err != nil {
 					return err
 				}
 				w.count(bucketViews, nil, true)
@@ -108,4 +111,14 @@ func findPage(tb testing.TB, c *Chain, db store.DB, cond *find.Condition, skip, 
 		tb.Fatal(err)
 	}
 	return p
+}
+
+// mustStoredView returns the view record of a query view's JSON text.
+func mustStoredView(t testing.TB, view []byte) *record.View {
+	t.Helper()
+	v, err := storedView(view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

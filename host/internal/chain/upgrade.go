@@ -14,8 +14,11 @@ import (
 // the views (bucketFields) and the counts (bucketCounts); stores of format
 // 3 keep a key per posting of the views rather than containers of them;
 // stores of format 4 keep the views as resolve.View writes them, without
-// skip tables and without the documents.
-const storeFormat = 5
+// skip tables and without the documents; stores of format 5 keep each
+// DID's key and document with its view, rather than the documents in a
+// bucket of their own (bucketDocs); stores of format 6 keep the views as
+// JSON text with skip tables rather than in encoded form (find.Encode).
+const storeFormat = 7
 
 // upgrade brings a store written by an older version to storeFormat, in
 // the Update that opens it, so that every read may assume the current
@@ -37,7 +40,7 @@ func (c *Chain) upgrade(tx store.Tx) error {
 			}
 		}
 	}
-	if err := c.upgradeViews(tx); err != nil {
+	if err := c.upgradeViews(tx, format); err != nil {
 		return fmt.Errorf("upgrading the views to format %d: %w", storeFormat, err)
 	}
 	if format < 4 {
@@ -85,7 +88,7 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 		if err != nil {
 			return err
 		}
-		if err := w.postFields(viewIndex.Postings(view.JSON), seq, true); err != nil {
+		if err := w.postFields(viewIndex.EncodedPostings(view.Encoded), seq, true); err != nil {
 			return err
 		}
 		w.count(bucketViews, nil, true)
@@ -97,42 +100,72 @@ func (c *Chain) buildIndexes(tx store.Tx) error {
 
 // logUpgradeViews is the message logged as upgradeViews goes, with the
 // attributes done and of (DIDs).
-const logUpgradeViews = "adding skip tables and documents to the views"
+const logUpgradeViews = "rewriting the views"
 
-// upgradeViews rewrites the views of a store of format 4 or older in scan
-// form with their skip tables and their DIDs' documents (read from the
-// history), in the Update that opens the store (a process killed
+// upgradeViews rewrites the views of a store of format 6 or older in
+// encoded form, in the Update that opens the store (a process killed
 // meanwhile leaves the store as it was), logging its progress about every
-// tenth of the DIDs. The keys stay, so every put replaces a value in
-// place.
-func (c *Chain) upgradeViews(tx store.Tx) error {
-	s := snapshot{c: c, tx: tx}
-	views := bucket(tx, bucketViews)
+// tenth of the DIDs. Views of format 5 or older lose their DIDs' keys and
+// documents, which go to bucketDocs under the same keys; those of format 4
+// or older have their documents read from the history. The keys stay, so
+// every put of a view replaces a value in place, and every put of a
+// document appends.
+func (c *Chain) upgradeViews(tx store.Tx, format uint64) error {
+	views, docs := bucket(tx, bucketViews), bucket(tx, bucketDocs)
 	of := int(bucket(tx, bucketDIDs).Sequence())
 	done := 0
 	for k, v := range views.Scan(store.Range{}) {
-		view, err := record.ParseViewV4(v)
+		old, err := c.viewOfFormat(tx, format, v)
 		if err != nil {
 			return err
 		}
-		rec, err := s.didRecord(view.DIDKey)
-		if err == nil && rec == nil {
-			err = fmt.Errorf("chain: a view names DID %s, which has no state: %w", view.DIDKey, store.ErrCorrupt)
-		}
+		view, err := storedView(old.JSON)
 		if err != nil {
 			return err
 		}
-		doc, err := s.document(view.DIDKey, rec)
-		if err != nil {
+		if err := views.Put(k, view.Bytes()); err != nil {
 			return err
 		}
-		if err := views.Put(k, storedView(view.DIDKey, view.JSON, doc.Normalized()).Bytes()); err != nil {
-			return err
+		if old.Doc != nil {
+			if err := docs.Put(k, old.Doc); err != nil {
+				return err
+			}
 		}
 		done++
 		c.progress(logUpgradeViews, done, of)
 	}
 	return nil
+}
+
+// viewOfFormat decodes a view of an older store format, with its DID's
+// document in normalized form when the store keeps that with the view
+// (format 5) or nowhere yet (format 4 and older: it is read from the
+// history).
+func (c *Chain) viewOfFormat(tx store.Tx, format uint64, v []byte) (*record.ViewV6, error) {
+	switch format {
+	case 6:
+		return record.ParseViewV6(v)
+	case 5:
+		return record.ParseViewV5(v)
+	}
+	old, err := record.ParseViewV4(v)
+	if err != nil {
+		return nil, err
+	}
+	s := snapshot{c: c, tx: tx}
+	rec, err := s.didRecord(old.DIDKey)
+	if err == nil && rec == nil {
+		err = fmt.Errorf("chain: a view names DID %s, which has no state: %w", old.DIDKey, store.ErrCorrupt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	doc, err := s.document(old.DIDKey, rec)
+	if err != nil {
+		return nil, err
+	}
+	old.Doc = doc.Normalized()
+	return old, nil
 }
 
 // progress logs msg with done and of when done reaches another tenth of of.

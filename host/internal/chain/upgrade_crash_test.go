@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
@@ -51,28 +52,53 @@ func upgradeChild(dir string) error {
 
 // downgrade turns the store of a closed chain into format 2 (no postings
 // of the views, no counts), 3 (a key per posting of the views, the
-// counts as they are) or 4 (the views without skip tables). It returns
-// the number of postings left.
+// counts as they are), 4 (the views without skip tables), 5 (the DIDs'
+// keys and documents in the views) or 6 (the views as JSON text with
+// empty skip tables, which a store of format 6 may hold). It returns the
+// number of postings left.
 func downgrade(t *testing.T, db store.DB, format uint64) (postings int) {
 	t.Helper()
 	err := db.Update(func(tx store.Tx) error {
-		views := bucket(tx, bucketViews)
-		for k, v := range views.Scan(store.Range{}) {
-			view, err := record.ParseView(v)
+		keys := map[string]string{} // creation sequence key → DID key
+		for k, v := range bucket(tx, bucketDIDs).Scan(store.Range{}) {
+			rec, err := record.ParseDID(v)
 			if err != nil {
 				return err
 			}
-			v4 := append(binary.AppendUvarint(nil, uint64(len(view.DIDKey))), view.DIDKey...)
-			if err := views.Put(k, append(v4, view.JSON...)); err != nil {
+			keys[string(record.SeqKey(rec.Seq))] = string(k)
+		}
+		views, docs := bucket(tx, bucketViews), bucket(tx, bucketDocs)
+		for k := range views.Scan(store.Range{}) {
+			doc, _ := docs.Get(k)
+			parsed, err := did.ParseDocument(doc)
+			if err != nil {
+				return err
+			}
+			view := resolve.View(parsed)
+			var old []byte
+			switch format {
+			case 6:
+				old = append(appendBytes(nil, nil), view...)
+			case 5:
+				old = append(appendBytes(appendBytes(appendBytes(nil, []byte(keys[string(k)])), nil), view), doc...)
+			default:
+				old = append(appendBytes(nil, []byte(keys[string(k)])), view...)
+			}
+			if err := views.Put(k, old); err != nil {
 				return err
 			}
 		}
-		if format == 4 {
+		if format < 6 {
+			if err := tx.DeleteBucket(bucketDocs); err != nil {
+				return err
+			}
+		}
+		if format >= 4 {
 			for range bucket(tx, bucketFields).Scan(store.Range{}) {
 				postings++
 			}
 		}
-		for _, name := range []string{bucketFields, bucketCounts}[:max(4-format, 0)] {
+		for _, name := range []string{bucketFields, bucketCounts}[:4-min(format, 4)] {
 			if err := tx.DeleteBucket(name); err != nil {
 				return err
 			}
@@ -100,6 +126,12 @@ func downgrade(t *testing.T, db store.DB, format uint64) (postings int) {
 		t.Fatal(err)
 	}
 	return postings
+}
+
+// appendBytes appends b to dst with its length, as the store's records
+// do.
+func appendBytes(dst, b []byte) []byte {
+	return append(binary.AppendUvarint(dst, uint64(len(b))), b...)
 }
 
 // publishMany creates n DIDs with a service and credentials on f's chain.
@@ -130,10 +162,11 @@ func formatOf(t *testing.T, db store.DB) (format uint64, fields int) {
 
 // A store of format 2 gets its postings and counts when opened, one of
 // format 3 its containers of postings, and each of them and one of format
-// 4 the skip tables of its views, with progress logged, and answers
+// 4 or 5 its documents apart from its views, and each of them and one of
+// format 6 its views in encoded form, with progress logged, and answers
 // queries through them.
 func TestUpgradeIndexes(t *testing.T) {
-	for _, from := range []uint64{2, 3, 4} {
+	for _, from := range []uint64{2, 3, 4, 5, 6} {
 		t.Run(fmt.Sprint(from), func(t *testing.T) {
 			f := newFixture(t, Config{})
 			publishMany(t, f, 20)
@@ -147,7 +180,7 @@ func TestUpgradeIndexes(t *testing.T) {
 				t.Errorf("format %d after the upgrade, want %d", format, storeFormat)
 			}
 			wantIndexes := 10
-			if from == 4 {
+			if from >= 4 {
 				wantIndexes = 0 // the postings are those of format 4
 			}
 			for msg, want := range map[string]int{logUpgradeViews: 10, logUpgrade: wantIndexes} {
@@ -155,9 +188,10 @@ func TestUpgradeIndexes(t *testing.T) {
 					t.Errorf("%d lines %q for 20 DIDs, want %d:\n%s", n, msg, want, logged.Bytes())
 				}
 			}
-			for _, q := range []Query{{Service: "Hub", Limit: 1}, {Condition: compile(t, `{"service.type":"Hub","credential.type":"EmailCredential"}`), Limit: 1}} {
+			for _, q := range []Query{{Service: "Hub", Limit: 1}, {Condition: compile(t, `{"service.type":"Hub","credential.type":"EmailCredential"}`), Limit: 1},
+				{Condition: compile(t, `{"credential.type":{$ne:"KYC"}}`), Skip: 19}} {
 				res, err := f.c.Query(context.Background(), q)
-				if err != nil || !bytes.HasPrefix(res, []byte(`{"total":20,`)) {
+				if err != nil || !bytes.HasPrefix(res, []byte(`{"total":20,`)) || !bytes.Contains(res, []byte(`"document":[{"id":"did:elastos:`)) {
 					t.Errorf("query %+v after the upgrade: %.60s (%v)", q, res, err)
 				}
 			}
@@ -169,7 +203,7 @@ func TestUpgradeIndexes(t *testing.T) {
 // older format, with its views and postings as they were; the next open
 // upgrades it.
 func TestUpgradeCrash(t *testing.T) {
-	for _, from := range []uint64{2, 3, 4} {
+	for _, from := range []uint64{2, 3, 4, 5, 6} {
 		t.Run(fmt.Sprint(from), func(t *testing.T) { upgradeCrash(t, from) })
 	}
 }
@@ -204,9 +238,20 @@ func upgradeCrash(t *testing.T, from uint64) {
 	}
 	err = db.View(func(tx store.Tx) error {
 		for k, v := range bucket(tx, bucketViews).Scan(store.Range{}) {
-			if view, err := record.ParseViewV4(v); err != nil || view.JSON[0] != '{' {
-				t.Errorf("after the kill, view %x is not of format 4: %q (%v)", k, v, err)
+			parse := map[uint64]func([]byte) (*record.ViewV6, error){6: record.ParseViewV6, 5: record.ParseViewV5}[from]
+			if parse == nil {
+				parse = record.ParseViewV4
 			}
+			if view, err := parse(v); err != nil || view.JSON[0] != '{' {
+				t.Errorf("after the kill, view %x is not of format %d: %q (%v)", k, min(from, 4), v, err)
+			}
+		}
+		docs := 0
+		for range bucket(tx, bucketDocs).Scan(store.Range{}) {
+			docs++
+		}
+		if want := map[bool]int{true: 30}[from == 6]; docs != want {
+			t.Errorf("after the kill, %d documents apart from the views, want %d", docs, want)
 		}
 		return nil
 	})
@@ -225,7 +270,7 @@ func upgradeCrash(t *testing.T, from uint64) {
 // format: reverting to it upgrades the store again, in the revert's
 // transaction.
 func TestRevertOlderFormat(t *testing.T) {
-	for _, from := range []uint64{2, 3} {
+	for _, from := range []uint64{2, 3, 5, 6} {
 		t.Run(fmt.Sprint(from), func(t *testing.T) {
 			f := newFixture(t, Config{})
 			publishMany(t, f, 20)

@@ -45,7 +45,8 @@ var samples = []struct {
 		Header:  idop.Header{Specification: idop.SpecDID, Operation: idop.Update, PreviousTxid: "ab", Ticket: "t"},
 		Payload: "payload", Proof: idop.Proof{Type: "ECDSAsecp256r1", VerificationMethod: "#primary", Signature: "sig"}}, Expires: 1798761600},
 		nil, func(b []byte) (any, error) { return ParseEntry(b) }},
-	{"view", &View{DIDKey: "foo", Skips: []byte{0, 0, 7, 0}, JSON: []byte(`{"id":"did:elastos:foo","credential":[]}`), Doc: []byte(`{"id":"did:elastos:foo"}`)}, nil, func(b []byte) (any, error) { return ParseView(b) }},
+	{"view", &View{Encoded: []byte{0, 7, 0}}, nil,
+		func(b []byte) (any, error) { v, err := ParseView(b); return &v, err }},
 	{"pool tx", &PoolTx{Epoch: 3, Raw: []byte{4, 5}}, nil, func(b []byte) (any, error) { return ParsePoolTx(b) }},
 	{"snapshot", &Snapshot{Wall: 1767225600, Buckets: []string{"meta", "dids"}}, nil,
 		func(b []byte) (any, error) { return ParseSnapshot(b) }},
@@ -108,7 +109,7 @@ func tail(v any) []byte {
 	case *Tx:
 		return v.Raw
 	case *View:
-		return v.Doc
+		return v.Encoded
 	case *PoolTx:
 		return v.Raw
 	}
@@ -184,10 +185,40 @@ func TestEntryV1(t *testing.T) {
 // follows the key.
 func TestParseViewV4(t *testing.T) {
 	v, err := ParseViewV4(append([]byte{3}, `foo{"id":"x"}`...))
-	if err != nil || v.DIDKey != "foo" || string(v.JSON) != `{"id":"x"}` || v.Skips != nil {
+	if err != nil || v.DIDKey != "foo" || string(v.JSON) != `{"id":"x"}` || v.Doc != nil {
 		t.Errorf("ParseViewV4 = %+v, %v", v, err)
 	}
 	if _, err := ParseViewV4([]byte{3, 'f', 'o', 'o'}); !errors.Is(err, store.ErrCorrupt) {
 		t.Errorf("a format 4 view without JSON: %v", err)
+	}
+}
+
+// A view of store format 5 has the key, the skip table, the view and the
+// document, in that order.
+func TestParseViewV5(t *testing.T) {
+	v, err := ParseViewV5(append([]byte{3, 'f', 'o', 'o', 2, 0, 7, 10}, `{"id":"x"}{"id":"y"}`...))
+	want := &ViewV6{DIDKey: "foo", JSON: []byte(`{"id":"x"}`), Doc: []byte(`{"id":"y"}`)}
+	if err != nil || !cmp.Equal(v, want) {
+		t.Errorf("ParseViewV5 = %+v, %v; want %+v", v, err, want)
+	}
+	if _, err := ParseViewV5(append([]byte{3, 'f', 'o', 'o', 0, 10}, `{"id":"x"}`...)); !errors.Is(err, store.ErrCorrupt) {
+		t.Errorf("a format 5 view without a document: %v", err)
+	}
+}
+
+// A view of store format 6 has the skip table and the view's JSON text.
+func TestParseViewV6(t *testing.T) {
+	v, err := ParseViewV6(append([]byte{2, 0, 7}, `{"id":"x"}`...))
+	want := &ViewV6{JSON: []byte(`{"id":"x"}`)}
+	if err != nil || !cmp.Equal(v, want) {
+		t.Errorf("ParseViewV6 = %+v, %v; want %+v", v, err, want)
+	}
+	for _, b := range [][]byte{{2, 0, 7}, {9, 0}, nil} {
+		if _, err := ParseViewV6(b); !errors.Is(err, store.ErrCorrupt) {
+			t.Errorf("ParseViewV6(%x): %v", b, err)
+		}
+	}
+	if _, err := ParseView(nil); !errors.Is(err, store.ErrCorrupt) {
+		t.Errorf("ParseView of no bytes: %v", err)
 	}
 }

@@ -313,31 +313,57 @@ func (r *reader) request(q *idop.Request) {
 	}
 }
 
-// View is the query view of a DID's latest document, stored under the
-// DID's creation sequence number with the DID's key, the view's skip table
-// (find.Skips), which lets a scan step over the parts of the view a
-// condition does not reach, and the document in normalized form, which a
-// query page copies as it is: no history entry read, nothing parsed.
+// View is the query view of a DID's latest document in the encoded form
+// a scan matches (find.Encode), stored under the DID's creation sequence
+// number: a walk steps over the parts of the view a condition does not
+// reach, and the view is about half its JSON text. The document itself is
+// kept apart (bucketDocs), so that a scan of the views reads only the
+// views: they lie close together, a few to a page.
 type View struct {
+	Encoded []byte
+}
+
+// Bytes encodes v.
+func (v *View) Bytes() []byte { return v.Encoded }
+
+// ParseView decodes a View; Encoded shares data. Whether it is an encoded
+// form is for the matcher to find: bytes that are not match nothing.
+func ParseView(data []byte) (View, error) {
+	r := newReader("view", data)
+	if len(data) == 0 {
+		r.fail("empty view")
+	}
+	return View{Encoded: data}, r.err
+}
+
+// ViewV6 is a view of store formats 4 to 6: its JSON text, with the DID's
+// key in format 4 and older and with the DID's document in normalized
+// form in format 5.
+type ViewV6 struct {
 	DIDKey string
-	Skips  []byte
 	JSON   []byte
 	Doc    []byte
 }
 
-// Bytes encodes v.
-func (v *View) Bytes() []byte {
-	w := make(writer, 0, 12+len(v.DIDKey)+len(v.Skips)+len(v.JSON)+len(v.Doc))
-	w.str(v.DIDKey)
-	w.bytes(v.Skips)
-	w.bytes(v.JSON)
-	return append(w, v.Doc...)
+// ParseViewV6 decodes a view of store format 6, its skip table before its
+// JSON text (the table is dropped); JSON shares data.
+func ParseViewV6(data []byte) (*ViewV6, error) {
+	r := newReader("view", data)
+	r.bytes("skips")
+	v := &ViewV6{JSON: r.b}
+	if r.err == nil && len(v.JSON) == 0 {
+		r.fail("empty view")
+	}
+	return v, r.err
 }
 
-// ParseView decodes a View; Skips, JSON and Doc share data.
-func ParseView(data []byte) (*View, error) {
+// ParseViewV5 decodes a view of store format 5: the DID's key, the skip
+// table (dropped), the view and the document; the slices share data.
+func ParseViewV5(data []byte) (*ViewV6, error) {
 	r := newReader("view", data)
-	v := &View{DIDKey: r.str("did key"), Skips: r.bytes("skips"), JSON: r.bytes("view")}
+	v := &ViewV6{DIDKey: r.str("did key")}
+	r.bytes("skips")
+	v.JSON = r.bytes("view")
 	v.Doc = r.b
 	if r.err == nil && (v.DIDKey == "" || len(v.JSON) == 0 || len(v.Doc) == 0) {
 		r.fail("empty DID key, view or document")
@@ -345,11 +371,11 @@ func ParseView(data []byte) (*View, error) {
 	return v, r.err
 }
 
-// ParseViewV4 decodes a View of store format 4 and older, which has no
-// skip table and no document; JSON shares data.
-func ParseViewV4(data []byte) (*View, error) {
+// ParseViewV4 decodes a view of store format 4 and older, which has the
+// DID's key and no skip table; JSON shares data.
+func ParseViewV4(data []byte) (*ViewV6, error) {
 	r := newReader("view", data)
-	v := &View{DIDKey: r.str("did key")}
+	v := &ViewV6{DIDKey: r.str("did key")}
 	v.JSON = r.b
 	if r.err == nil && (v.DIDKey == "" || len(v.JSON) == 0) {
 		r.fail("empty DID key or view")
