@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -79,7 +80,7 @@ func crashChild(dir string) error {
 		defer out.Unlock()
 		fmt.Printf(format+"\n", args...)
 	}
-	c, err := Open(Config{DB: db, Logger: slog.New(evictions{say})})
+	c, err := Open(Config{DB: db, Logger: slog.New(evictions{say}), MempoolLog: filepath.Join(dir, MempoolLogFile)})
 	if err != nil {
 		return err
 	}
@@ -355,7 +356,7 @@ func TestCrash(t *testing.T) {
 		if err != nil {
 			t.Fatalf("kill %d: %v", i, err)
 		}
-		c, err := Open(Config{DB: db})
+		c, err := Open(Config{DB: db, MempoolLog: filepath.Join(dir, MempoolLogFile)})
 		if err != nil {
 			t.Fatalf("kill %d: reopen: %v", i, err)
 		}
