@@ -2,6 +2,7 @@ package chain
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -48,6 +49,9 @@ func (c *Chain) logPool(entries []*entry) error {
 		bodies[i] = append(binary.BigEndian.AppendUint64(nil, received), rec.Bytes()...)
 	}
 	ids, err := c.poolLog.Append(bodies)
+	if errors.Is(err, wal.ErrClosed) {
+		return errClosed // the chain closed while the batch waited
+	}
 	if err != nil {
 		return err
 	}

@@ -240,17 +240,18 @@ func writeNew(path string, data []byte) (*os.File, error) {
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if errors.Is(l.err, errClosed) {
+	if errors.Is(l.err, ErrClosed) {
 		return nil
 	}
-	l.err = errClosed
+	l.err = ErrClosed
 	if err := l.f.Close(); err != nil {
 		return fmt.Errorf("wal: close %s: %w", l.path, err)
 	}
 	return nil
 }
 
-var errClosed = errors.New("wal: log closed")
+// ErrClosed is the error of calls on a closed log.
+var ErrClosed = errors.New("wal: log closed")
 
 func tmpPath(path string) string { return path + ".tmp" }
 

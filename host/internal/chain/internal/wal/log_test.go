@@ -2,6 +2,7 @@ package wal
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -180,7 +181,10 @@ func TestClosed(t *testing.T) {
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Append(bodies(0, 1, 1)); err == nil {
-		t.Error("a closed log appended a record")
+	if _, err := l.Append(bodies(0, 1, 1)); !errors.Is(err, ErrClosed) {
+		t.Errorf("appending to a closed log: %v, want ErrClosed", err)
+	}
+	if err := l.Close(); err != nil {
+		t.Errorf("a second Close: %v", err)
 	}
 }
