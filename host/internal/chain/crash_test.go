@@ -323,6 +323,7 @@ func TestCrash(t *testing.T) {
 	acked := map[ela.Hash][]byte{} // acknowledged transactions not evicted
 	sent := map[ela.Hash]bool{}    // every transaction a child submitted
 	evicted := 0
+	reloaded := 0 // acknowledged transactions a reopened chain had only in its mempool (its log), over every kill
 	var height uint32 // the highest block the child said it stored
 	early := 0
 	for i := range kills {
@@ -377,10 +378,11 @@ func TestCrash(t *testing.T) {
 				pooled++
 			}
 		}
+		reloaded += pooled
 		if i == kills-1 {
 			h, _, _ := c.Tip()
-			t.Logf("%d kills (%d before the child was ready): height %d, %d transactions acknowledged and kept, %d of them pooled at the end; %d evicted",
-				kills, early, h, len(acked), pooled, evicted)
+			t.Logf("%d kills (%d before the child was ready): height %d, %d transactions acknowledged and kept, %d of them pooled at the end, %d reloaded from the mempool log over all reopens; %d evicted",
+				kills, early, h, len(acked), pooled, reloaded, evicted)
 		}
 		c.Close()
 		db.Close()
