@@ -58,6 +58,7 @@ type Config struct {
 //  4. cache.mu: documents, resolve answers and query pages reads keep (cache.go).
 //
 // pool.mu and cache.mu are leaves: no lock is taken while one is held.
+// The mempool log (poolLog) has a lock of its own, a leaf too.
 // A submitter's answer is sent from one place: mempool.answer for what
 // became of its transaction, groupCommit's settle for its mempool commit.
 type Chain struct {

@@ -323,7 +323,7 @@ func TestCrash(t *testing.T) {
 	acked := map[ela.Hash][]byte{} // acknowledged transactions not evicted
 	sent := map[ela.Hash]bool{}    // every transaction a child submitted
 	evicted := 0
-	reloaded := 0 // acknowledged transactions a reopened chain had only in its mempool (its log), over every kill
+	reloaded := 0     // acknowledged transactions a reopened chain had only in its mempool (its log), over every kill
 	var height uint32 // the highest block the child said it stored
 	early := 0
 	for i := range kills {

@@ -135,11 +135,11 @@ type made struct {
 
 // mine makes a block; the caller holds c.mining. Besides the stored
 // entries, a chain without a mempool log takes in those waiting for their
-// mempool commit: its
-// Update makes them durable, so that they need no mempool record and their
-// submitters no second disk sync. A waiting entry the pool no longer holds
-// (a Reset took it out) is refused with ErrReset; one the block has no room
-// for is stored in the mempool by the same Update.
+// mempool commit: its Update makes them durable, so that they need no
+// mempool record and their submitters no second disk sync. A waiting
+// entry the pool no longer holds (a Reset took it out) is refused with
+// ErrReset; one the block has no room for is stored in the mempool by the
+// same Update.
 func (c *Chain) mine() (*ela.Block, error) {
 	c.mu.RLock()
 	prev, clock := c.tipHeader, c.clock
