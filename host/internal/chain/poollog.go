@@ -62,17 +62,23 @@ func (c *Chain) logPool(entries []*entry) error {
 // parseLogged decodes a mempool log record, and counts the transactions
 // received that it says were.
 func (c *Chain) parseLogged(r wal.Record) (*record.PoolTx, error) {
-	if len(r.Body) < 8 {
-		return nil, fmt.Errorf("chain: mempool log record %d is %d bytes, too short for a count", r.ID, len(r.Body))
-	}
-	p, err := record.ParsePoolTx(r.Body[8:])
+	received, p, err := parseLogBody(r.Body)
 	if err != nil {
 		return nil, fmt.Errorf("chain: mempool log record %d: %w", r.ID, err)
 	}
-	if n := binary.BigEndian.Uint64(r.Body); n > c.received.Load() {
-		c.received.Store(n)
+	if received > c.received.Load() {
+		c.received.Store(received)
 	}
 	return p, nil
+}
+
+// parseLogBody decodes the body of a mempool log record.
+func parseLogBody(body []byte) (received uint64, p *record.PoolTx, err error) {
+	if len(body) < 8 {
+		return 0, nil, fmt.Errorf("%d bytes, too short for a count", len(body))
+	}
+	p, err = record.ParsePoolTx(body[8:])
+	return binary.BigEndian.Uint64(body), p, err
 }
 
 // unlog drops the log records of the entries a stored block took in or
