@@ -304,8 +304,8 @@ func crashState(c *Chain, w, i int) (int, string, error) {
 }
 
 // TestCrash kills a child ingesting transactions and DID operations, at
-// random moments, many times; after every other kill it also cuts the
-// mempool log's unacknowledged tail at random (tearLog). After each kill
+// random moments, many times; after every other kill it also zeroes the
+// mempool log's unacknowledged tail from a random point (tearLog). After each kill
 // the chain must reopen at a block no lower than the last one the child
 // stored, with every index exactly what its blocks imply (checkIndexes),
 // and with every transaction the child had acknowledged in a block or in
@@ -328,7 +328,7 @@ func TestCrash(t *testing.T) {
 	sent := map[ela.Hash]bool{}    // every transaction a child submitted
 	evicted := 0
 	reloaded := 0     // acknowledged transactions a reopened chain had only in its mempool (its log), over every kill
-	torn := 0         // bytes of the log's unacknowledged tails cut
+	torn := 0         // bytes of the log's unacknowledged tails zeroed
 	var height uint32 // the highest block the child said it stored
 	early := 0
 	for i := range kills {
@@ -389,7 +389,7 @@ func TestCrash(t *testing.T) {
 		reloaded += pooled
 		if i == kills-1 {
 			h, _, _ := c.Tip()
-			t.Logf("%d kills (%d before the child was ready): height %d, %d transactions acknowledged and kept, %d of them pooled at the end, %d reloaded from the mempool log over all reopens (%d bytes of its unacknowledged tails cut); %d evicted",
+			t.Logf("%d kills (%d before the child was ready): height %d, %d transactions acknowledged and kept, %d of them pooled at the end, %d reloaded from the mempool log over all reopens (%d bytes of its unacknowledged tails zeroed); %d evicted",
 				kills, early, h, len(acked), pooled, reloaded, torn, evicted)
 		}
 		c.Close()
@@ -400,11 +400,11 @@ func TestCrash(t *testing.T) {
 	}
 }
 
-// tearLog cuts the mempool log at a random point after its last record of
-// an acknowledged transaction, as a power cut may lose what was written
-// but not synced (a kill loses nothing written): whole records, or part of
-// one, of transactions never acknowledged. It returns how many bytes it
-// cut.
+// tearLog zeroes the mempool log's records from a random point after its
+// last record of an acknowledged transaction, as a power cut may lose what
+// was written but not synced (a kill loses nothing written): whole
+// records, or part of one, of transactions never acknowledged. It returns
+// how many bytes it zeroed.
 func tearLog(t *testing.T, path string, acked map[ela.Hash][]byte, r *rand.Rand) int {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -432,11 +432,12 @@ func tearLog(t *testing.T, path string, acked map[ela.Hash][]byte, r *rand.Rand)
 			}
 		}
 	}
-	cut := keep + r.IntN(len(data)-keep+1)
-	if err := os.Truncate(path, int64(cut)); err != nil {
+	cut := keep + r.IntN(end-keep+1)
+	clear(data[cut:end])
+	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return len(data) - cut
+	return end - cut
 }
 
 // evictedUnsaid reports whether a transaction missing from the chain was

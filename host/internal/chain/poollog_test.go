@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/chain/internal/wal"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 )
 
@@ -31,23 +32,28 @@ func TestMempoolLog(t *testing.T) {
 		t.Errorf("the pool bucket holds %d transactions, want them in the log only", n)
 	}
 	stale := readLog(t, path)
-	if len(stale) == 0 {
-		t.Fatal("the log is empty with two transactions acknowledged")
+	if got := logged(t, path); !slices.Equal(got, mined) {
+		t.Fatalf("the log holds %v, want %v", got, mined)
 	}
-	b := f.mine()
-	if got := txids(b)[1:]; !slices.Equal(got, mined) {
+	if got := txids(f.mine())[1:]; !slices.Equal(got, mined) {
 		t.Fatalf("block holds %v, want %v", got, mined)
 	}
-	if n := len(readLog(t, path)); n != 0 {
-		t.Errorf("the log is %d bytes once its transactions are in a block, want 0", n)
+	if got := logged(t, path); len(got) != 0 {
+		t.Errorf("the log holds %v once its transactions are in a block, want none", got)
 	}
 
 	// A crash after the block left the log as it was before it.
-	pooled := f.submit(f.transfer(f.dev(), newWallet("c").ph, 1))
 	f.c.Close()
-	if err := os.WriteFile(path, append(stale, readLog(t, path)...), 0o600); err != nil {
+	if err := os.WriteFile(path, stale, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := f.reopen(time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if pool := f.c.Mempool(); len(pool) != 0 {
+		t.Fatalf("reopened mempool %v, want it empty: its transactions are in a block", pool)
+	}
+	pooled := f.submit(f.transfer(f.dev(), newWallet("c").ph, 1))
 	if err := f.reopen(time.Time{}); err != nil {
 		t.Fatal(err)
 	}
@@ -57,16 +63,16 @@ func TestMempoolLog(t *testing.T) {
 	if got := txids(f.mine())[1:]; !slices.Equal(got, []ela.Hash{pooled}) {
 		t.Fatalf("the block after reopening holds %v, want %s", got, pooled)
 	}
-	if n := len(readLog(t, path)); n != 0 {
-		t.Errorf("the log is %d bytes after the reopened chain's block, want 0", n)
+	if got := logged(t, path); len(got) != 0 {
+		t.Errorf("the log holds %v after the reopened chain's block, want none", got)
 	}
 
 	f.submit(f.transfer(f.dev(), newWallet("d").ph, 1))
 	if err := f.c.Reset(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(readLog(t, path)); n != 0 {
-		t.Errorf("the log is %d bytes after a reset, want 0", n)
+	if got := logged(t, path); len(got) != 0 {
+		t.Errorf("the log holds %v after a reset, want none", got)
 	}
 	checkIndexes(t, f.c)
 }
@@ -78,6 +84,25 @@ func readLog(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// logged returns the ids of the transactions the log at path replays.
+func logged(t *testing.T, path string) []ela.Hash {
+	t.Helper()
+	bodies, _, _ := wal.Decode(readLog(t, path))
+	var out []ela.Hash
+	for _, body := range bodies {
+		_, p, err := parseLogBody(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx, err := ela.ParseTx(p.Raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, tx.Hash())
+	}
+	return out
 }
 
 func txids(b *ela.Block) []ela.Hash {

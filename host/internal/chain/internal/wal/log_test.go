@@ -45,6 +45,17 @@ func appendAll(t *testing.T, l *Log, bs [][]byte) []uint64 {
 	return ids
 }
 
+// replayed counts the records the file at path holds.
+func replayed(t *testing.T, path string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies, _, _ := Decode(data)
+	return len(bodies)
+}
+
 func size(t *testing.T, path string) int64 {
 	t.Helper()
 	info, err := os.Stat(path)
@@ -83,59 +94,73 @@ func TestReplay(t *testing.T) {
 	}
 }
 
-// TestTornTail damages the end of a log as a crash may, and checks that
-// replay keeps the whole records before the damage, cuts the rest off, and
-// that records appended afterwards replay after them.
+// TestTornTail damages the last record of a log as a crash may, in a file
+// still as long as it grew (the damaged bytes' place zeros, as where an
+// unsynced write was lost) or cut short, and checks that replay keeps the
+// whole records before the damage and that records appended afterwards
+// replay after them.
 func TestTornTail(t *testing.T) {
 	kept := bodies(0, 2, 30)
 	last := bodies(2, 1, 30)[0]
 	whole := int64(2 * (headerSize + 30))
+	end := whole + headerSize + 30
 	for _, tc := range []struct {
 		name   string
 		damage func(data []byte) []byte
 	}{
 		{"cut in the header", func(d []byte) []byte { return d[:whole+3] }},
 		{"cut after the header", func(d []byte) []byte { return d[:whole+headerSize] }},
-		{"cut in the body", func(d []byte) []byte { return d[:len(d)-1] }},
-		{"a body byte flipped", func(d []byte) []byte { d[len(d)-5] ^= 1; return d }},
+		{"cut in the body", func(d []byte) []byte { return d[:end-1] }},
+		{"a body byte flipped", func(d []byte) []byte { d[end-5] ^= 1; return d }},
 		{"a length byte flipped", func(d []byte) []byte { d[whole] ^= 4; return d }},
 		{"a huge length", func(d []byte) []byte { copy(d[whole:], []byte{0xff, 0xff, 0xff, 0xff}); return d }},
 		{"zeros", func(d []byte) []byte { return append(d[:whole], make([]byte, 100)...) }},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "log")
-			l, _ := open(t, path)
-			appendAll(t, l, kept)
-			appendAll(t, l, [][]byte{last})
-			l.Close()
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, tc.damage(data), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			l, got := open(t, path)
-			if diff := cmp.Diff(kept, got); diff != "" {
-				t.Fatalf("replayed records (-want +got):\n%s", diff)
-			}
-			if n := size(t, path); n != whole {
-				t.Errorf("the log is %d bytes after replay, want %d", n, whole)
-			}
-			after := bodies(7, 1, 5)
-			appendAll(t, l, after)
-			l.Close()
-			_, got = open(t, path)
-			if diff := cmp.Diff(append(kept, after...), got); diff != "" {
-				t.Errorf("records replayed after a later append (-want +got):\n%s", diff)
-			}
-		})
+		for _, grown := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/grown=%v", tc.name, grown), func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "log")
+				l, _ := open(t, path)
+				appendAll(t, l, kept)
+				appendAll(t, l, [][]byte{last})
+				l.Close()
+				data, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				damaged := tc.damage(bytes.Clone(data[:end]))
+				if grown {
+					damaged = append(damaged, make([]byte, len(data)-len(damaged))...)
+				}
+				if err := os.WriteFile(path, damaged, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				testReplayAfterDamage(t, path, kept)
+			})
+		}
 	}
 }
 
-// TestDrop checks that a log whose records are all dropped is emptied, and
-// that one mostly of dropped records past compactSize is rewritten with its
-// live records only, in order.
+// testReplayAfterDamage checks that the log at path replays kept, then
+// kept and a record appended.
+func testReplayAfterDamage(t *testing.T, path string, kept [][]byte) {
+	t.Helper()
+	l, got := open(t, path)
+	if diff := cmp.Diff(kept, got); diff != "" {
+		t.Fatalf("replayed records (-want +got):\n%s", diff)
+	}
+	after := bodies(7, 1, 5)
+	appendAll(t, l, after)
+	l.Close()
+	_, got = open(t, path)
+	if diff := cmp.Diff(append(kept, after...), got); diff != "" {
+		t.Errorf("records replayed after a later append (-want +got):\n%s", diff)
+	}
+}
+
+// TestDrop checks that a log whose records are all dropped is emptied (it
+// replays none, and keeps its length for the next), and that one mostly of
+// dropped records past compactSize is rewritten with its live records
+// only, in order.
 func TestDrop(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "log")
 	l, _ := open(t, path)
@@ -143,14 +168,17 @@ func TestDrop(t *testing.T) {
 	if err := l.Drop(ids[:3]); err != nil {
 		t.Fatal(err)
 	}
-	if n := size(t, path); n != 4*(headerSize+100) {
-		t.Errorf("with a record live the log is %d bytes, want %d", n, 4*(headerSize+100))
+	if got := replayed(t, path); got != 4 {
+		t.Errorf("with a record live the log holds %d records, want all 4", got)
 	}
 	if err := l.Drop(ids[3:]); err != nil {
 		t.Fatal(err)
 	}
-	if n := size(t, path); n != 0 {
-		t.Errorf("with no record live the log is %d bytes, want 0", n)
+	if got := replayed(t, path); got != 0 {
+		t.Errorf("with no record live the log holds %d records, want 0", got)
+	}
+	if n := size(t, path); n != growStep {
+		t.Errorf("the emptied log is %d bytes, want the %d it grew to", n, growStep)
 	}
 
 	const n, body = 300, 4000 // past compactSize
