@@ -88,7 +88,8 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 	if err := forkUpstream(ctx, &cfg, db, engine, log); err != nil {
 		return err
 	}
-	c, err := chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Arbiters: cfg.arbiters, BlockTime: cfg.blockTime, Engine: engine, Logger: log, Follower: cfg.follow != "", GenesisTime: cfg.genesisTime})
+	c, err := chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Arbiters: cfg.arbiters, BlockTime: cfg.blockTime, Engine: engine, Logger: log, Follower: cfg.follow != "", GenesisTime: cfg.genesisTime,
+		MempoolLog: mempoolLog(cfg)})
 	if err != nil {
 		return err
 	}
@@ -154,6 +155,14 @@ func openStore(cfg nodeConfig) (store.DB, string, error) {
 		where = abs
 	}
 	return db, where, nil
+}
+
+// mempoolLog is where a node with a data directory logs its mempool.
+func mempoolLog(cfg nodeConfig) string {
+	if cfg.mem {
+		return ""
+	}
+	return filepath.Join(cfg.dataDir, chain.MempoolLogFile)
 }
 
 // closeWith runs close and keeps its error in *err unless *err holds one.

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -42,8 +43,8 @@ const benchSubmitters = 8
 // wall time; and, to tell work from waiting, the process CPU time per
 // ingested operation (cpu-ns/op) and the cores ingesting kept busy
 // (cores: CPU time over wall time), which load from other processes lowers;
-// and the store commits per operation (commits/op: each is a disk sync with
-// bolt), which group commit lowers. cpu-ratio is the CPU time of the bare
+// and the commits per operation (commits/op: store Updates and mempool log
+// appends, each a disk sync on a data directory), which group commit lowers. cpu-ratio is the CPU time of the bare
 // verifies over that of ingesting as many operations: the ratio ingest
 // reaches per core it keeps busy, which other processes do not move (the
 // wall-time ratio on two idle cores would be twice it, less what waiting
@@ -51,20 +52,34 @@ const benchSubmitters = 8
 func BenchmarkIngest(b *testing.B) {
 	for _, be := range []struct {
 		name string
-		open func(b *testing.B) store.DB
+		open func(b *testing.B) Config
 	}{
-		{"mem", func(*testing.B) store.DB { return mem.New() }},
-		{"bolt", func(b *testing.B) store.DB {
-			db, err := bolt.Open(b.TempDir(), bolt.Options{})
+		{"mem", func(*testing.B) Config { return Config{DB: mem.New()} }},
+		{"bolt", func(b *testing.B) Config { // as a node keeps a data directory
+			dir := b.TempDir()
+			db, err := bolt.Open(dir, bolt.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { db.Close() })
-			return db
+			return Config{DB: db, MempoolLog: filepath.Join(dir, MempoolLogFile)}
 		}},
 	} {
-		b.Run(be.name, func(b *testing.B) { benchIngest(b, &countingDB{DB: be.open(b)}) })
+		b.Run(be.name, func(b *testing.B) {
+			cfg := be.open(b)
+			db := &countingDB{DB: cfg.DB}
+			cfg.DB, cfg.Now = db, time.Now
+			benchIngest(b, cfg, db)
+		})
 	}
+}
+
+// logAppends returns how many batches the chain's mempool log appended.
+func (c *Chain) logAppends() int64 {
+	if c.poolLog == nil {
+		return 0
+	}
+	return int64(c.poolLog.Appends())
 }
 
 // countingDB counts the Updates of a store: each is one disk sync on a
@@ -79,8 +94,8 @@ func (db *countingDB) Update(fn func(store.Tx) error) error {
 	return db.DB.Update(fn)
 }
 
-func benchIngest(b *testing.B, db *countingDB) {
-	f := newFixture(b, Config{DB: db, Now: time.Now})
+func benchIngest(b *testing.B, cfg Config, db *countingDB) {
+	f := newFixture(b, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go f.c.Run(ctx)
@@ -100,11 +115,11 @@ func benchIngest(b *testing.B, db *countingDB) {
 		raws := f.benchOps(w, made)
 		made += len(raws)
 		b.StartTimer()
-		start, cpu0, updates0 := time.Now(), cputime.Now(), db.updates.Load()
+		start, cpu0, updates0 := time.Now(), cputime.Now(), db.updates.Load()+f.c.logAppends()
 		f.ingest(raws, tips)
 		ingest += time.Since(start)
 		cpu += cputime.Now() - cpu0
-		updates += db.updates.Load() - updates0
+		updates += db.updates.Load() + f.c.logAppends() - updates0
 
 		start, cpu0 = time.Now(), cputime.Now()
 		for range benchChunk {

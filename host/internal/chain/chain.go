@@ -15,11 +15,16 @@ import (
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/chain/internal/wal"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
 // MaxArbiters is the most arbiters Config.Arbiters may ask for.
 const MaxArbiters = 64
+
+// MempoolLogFile is the name of the mempool log (Config.MempoolLog) in a
+// node's data directory, next to the store's file.
+const MempoolLogFile = "mempool.log"
 
 // Config configures Open.
 type Config struct {
@@ -34,6 +39,7 @@ type Config struct {
 	MempoolBytes int              // most bytes of pooled transactions; 0 means DefaultMempoolBytes
 	Follower     bool             // blocks come from another node through Apply (follow.go); none are made here
 	GenesisTime  time.Time        // a new chain's genesis time, its clock starting there (StartAt); zero: GenesisTime and the wall clock
+	MempoolLog   string           // the file the mempool is logged to (one sync acknowledges a batch); "" keeps it in DB (poollog.go)
 }
 
 // Chain is an open chain. Its methods are safe for concurrent use.
@@ -52,6 +58,7 @@ type Config struct {
 //  4. cache.mu: documents, resolve answers and query pages reads keep (cache.go).
 //
 // pool.mu and cache.mu are leaves: no lock is taken while one is held.
+// The mempool log (poolLog) has a lock of its own, a leaf too.
 // A submitter's answer is sent from one place: mempool.answer for what
 // became of its transaction, groupCommit's settle for its mempool commit.
 type Chain struct {
@@ -81,8 +88,9 @@ type Chain struct {
 	closed    bool
 	subs      subscribers
 
-	pool  *mempool
-	cache readCache
+	pool    *mempool
+	poolLog *wal.Log // Config.MempoolLog, or nil; it owns its file and lock
+	cache   readCache
 
 	received  atomic.Uint64 // transactions SubmitTx was given
 	admitting atomic.Int64  // SubmitTx calls under way
@@ -106,7 +114,14 @@ func Open(cfg Config) (*Chain, error) {
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
 	c.pool = newMempool(cfg.MempoolSize, cfg.MempoolBytes, c.position(), c.commitPool, c.admissions)
-	if err := c.reloadPool(); err != nil {
+	logged, err := c.openPoolLog(cfg.MempoolLog)
+	if err == nil {
+		err = c.reloadPool(logged)
+	}
+	if err != nil {
+		if c.poolLog != nil {
+			c.poolLog.Close()
+		}
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
 	c.log.Info("chain open", "height", c.tip.Height, "tip", c.tip.Hash, "mempool", c.pool.len(), "dev", c.dev.Address)
@@ -338,6 +353,9 @@ func (c *Chain) Close() error {
 	c.mining.Lock()
 	defer c.mining.Unlock()
 	c.pool.close()
+	if c.poolLog != nil {
+		return c.poolLog.Close()
+	}
 	return nil
 }
 

@@ -8,10 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +25,7 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/chain/internal/wal"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 )
 
@@ -79,7 +82,7 @@ func crashChild(dir string) error {
 		defer out.Unlock()
 		fmt.Printf(format+"\n", args...)
 	}
-	c, err := Open(Config{DB: db, Logger: slog.New(evictions{say})})
+	c, err := Open(Config{DB: db, Logger: slog.New(evictions{say}), MempoolLog: filepath.Join(dir, MempoolLogFile)})
 	if err != nil {
 		return err
 	}
@@ -301,10 +304,12 @@ func crashState(c *Chain, w, i int) (int, string, error) {
 }
 
 // TestCrash kills a child ingesting transactions and DID operations, at
-// random moments, many times. After each kill the chain must reopen at a
-// block no lower than the last one the child stored, with every index
-// exactly what its blocks imply (checkIndexes), and with every transaction
-// the child had acknowledged in a block or in the mempool.
+// random moments, many times; after every other kill it also zeroes the
+// mempool log's unacknowledged tail from a random point (tearLog). After each kill
+// the chain must reopen at a block no lower than the last one the child
+// stored, with every index exactly what its blocks imply (checkIndexes),
+// and with every transaction the child had acknowledged in a block or in
+// the mempool.
 func TestCrash(t *testing.T) {
 	kills := defaultKills
 	if s := os.Getenv(soakEnv); s != "" {
@@ -322,6 +327,8 @@ func TestCrash(t *testing.T) {
 	acked := map[ela.Hash][]byte{} // acknowledged transactions not evicted
 	sent := map[ela.Hash]bool{}    // every transaction a child submitted
 	evicted := 0
+	reloaded := 0     // acknowledged transactions a reopened chain had only in its mempool (its log), over every kill
+	torn := 0         // bytes of the log's unacknowledged tails zeroed
 	var height uint32 // the highest block the child said it stored
 	early := 0
 	for i := range kills {
@@ -351,11 +358,14 @@ func TestCrash(t *testing.T) {
 			evicted++
 		}
 		height = max(height, run.height)
+		if i%2 == 1 {
+			torn += tearLog(t, filepath.Join(dir, MempoolLogFile), acked, r)
+		}
 		db, err := bolt.Open(dir, bolt.Options{})
 		if err != nil {
 			t.Fatalf("kill %d: %v", i, err)
 		}
-		c, err := Open(Config{DB: db})
+		c, err := Open(Config{DB: db, MempoolLog: filepath.Join(dir, MempoolLogFile)})
 		if err != nil {
 			t.Fatalf("kill %d: reopen: %v", i, err)
 		}
@@ -376,10 +386,11 @@ func TestCrash(t *testing.T) {
 				pooled++
 			}
 		}
+		reloaded += pooled
 		if i == kills-1 {
 			h, _, _ := c.Tip()
-			t.Logf("%d kills (%d before the child was ready): height %d, %d transactions acknowledged and kept, %d of them pooled at the end; %d evicted",
-				kills, early, h, len(acked), pooled, evicted)
+			t.Logf("%d kills (%d before the child was ready): height %d, %d transactions acknowledged and kept, %d of them pooled at the end, %d reloaded from the mempool log over all reopens (%d bytes of its unacknowledged tails zeroed); %d evicted",
+				kills, early, h, len(acked), pooled, reloaded, torn, evicted)
 		}
 		c.Close()
 		db.Close()
@@ -387,6 +398,46 @@ func TestCrash(t *testing.T) {
 	if len(acked) < kills {
 		t.Errorf("%d transactions acknowledged in %d runs: the child made little progress", len(acked), kills)
 	}
+}
+
+// tearLog zeroes the mempool log's records from a random point after its
+// last record of an acknowledged transaction, as a power cut may lose what
+// was written but not synced (a kill loses nothing written): whole
+// records, or part of one, of transactions never acknowledged. It returns
+// how many bytes it zeroed.
+func tearLog(t *testing.T, path string, acked map[ela.Hash][]byte, r *rand.Rand) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0 // the child was killed before it opened the log
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies, offsets, end := wal.Decode(data)
+	keep := 0
+	for i, body := range bodies {
+		_, p, err := parseLogBody(body)
+		if err != nil {
+			t.Fatalf("mempool log record %d: %v", i, err)
+		}
+		tx, err := ela.ParseTx(p.Raw)
+		if err != nil {
+			t.Fatalf("mempool log record %d: %v", i, err)
+		}
+		if _, ok := acked[tx.Hash()]; ok {
+			keep = end
+			if i+1 < len(offsets) {
+				keep = int(offsets[i+1])
+			}
+		}
+	}
+	cut := keep + r.IntN(end-keep+1)
+	clear(data[cut:end])
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return end - cut
 }
 
 // evictedUnsaid reports whether a transaction missing from the chain was

@@ -143,6 +143,9 @@ func (c *Chain) reset(ctx context.Context, asked time.Time) error {
 	g := b.genesis
 	c.restart(head{tip: record.Tip{Height: 0, Hash: g.Hash(), Time: g.Header.Timestamp}, header: g.Header,
 		clock: b.clock, epoch: epoch, txnCount: uint64(len(g.Transactions))})
+	if err := c.dropPoolLog(); err != nil {
+		return fmt.Errorf("chain: reset: %w", err)
+	}
 	c.log.Info("chain reset to genesis", "epoch", epoch, "genesis time", time.Unix(int64(g.Header.Timestamp), 0).UTC())
 	return nil
 }

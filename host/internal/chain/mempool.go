@@ -29,8 +29,9 @@ type entry struct {
 
 	// Set under the mempool's lock.
 	epoch     uint64     // the chain's epoch when it was pooled
-	seq       uint64     // the pool bucket's key, once persisted
-	persisted bool       // stored: a block may include it
+	seq       uint64     // the pool bucket's key, if stored there, else 0
+	logged    uint64     // the record's id in the mempool log, if stored there, else 0
+	persisted bool       // stored (in the bucket, the log or both): a block may include it
 	answered  bool       // done has its answer
 	done      chan error // the submitter's answer (mempool.answer): nil once in a block, or why it will not be
 }
@@ -148,13 +149,33 @@ func (p *mempool) holdsLocked(e *entry) bool {
 	return ok && got == e
 }
 
-// markPersisted records that entries are stored, each under its seq.
-func (p *mempool) markPersisted(entries []*entry, seqs []uint64) {
+// markPersisted records that entries are stored, each where at (which
+// sets seq or logged for the i-th) says.
+func (p *mempool) markPersisted(entries []*entry, at func(i int, e *entry)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for i, e := range entries {
-		e.seq, e.persisted = seqs[i], true
+		at(i, e)
+		e.persisted = true
 	}
+}
+
+// inBucket and inLog are markPersisted's at for entries stored under seqs
+// in the pool bucket, or as the records ids of the mempool log.
+func inBucket(seqs []uint64) func(int, *entry) { return func(i int, e *entry) { e.seq = seqs[i] } }
+func inLog(ids []uint64) func(int, *entry)     { return func(i int, e *entry) { e.logged = ids[i] } }
+
+// logged returns the entries stored in the mempool log, in arrival order.
+func (p *mempool) logged() []*entry {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []*entry
+	for _, e := range p.order {
+		if e.logged != 0 {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // ready returns the stored entries in arrival order: those a block may
@@ -175,15 +196,18 @@ func (p *mempool) readyLocked() []*entry {
 	return out
 }
 
-// forBlock takes the commit queue a block being made holds (persist.hold):
-// it returns the entries the block may take, the stored ones and then
-// those that were waiting for their commit, which the block's Update makes
-// durable; and the waiting ones, to settle once it is done, with those the
-// pool no longer holds (a Reset took them out).
-func (p *mempool) forBlock() (entries []*entry, taken []pending[*entry], dropped map[*entry]bool) {
+// forBlock returns the entries a block may take: the stored ones and, if
+// take, then those waiting for their commit, whose queue the block being
+// made holds (persist.hold) and takes, as its Update makes them durable.
+// It returns the waiting ones too, to settle once it is done, with those
+// the pool no longer holds (a Reset took them out).
+func (p *mempool) forBlock(take bool) (entries []*entry, taken []pending[*entry], dropped map[*entry]bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	entries, taken, dropped = p.readyLocked(), p.persist.takeLocked(), make(map[*entry]bool)
+	entries, dropped = p.readyLocked(), make(map[*entry]bool)
+	if take {
+		taken = p.persist.takeLocked()
+	}
 	for _, t := range taken {
 		if p.holdsLocked(t.item) {
 			entries = append(entries, t.item)

@@ -3,6 +3,8 @@ package chain
 import (
 	"crypto/sha256"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -113,14 +115,24 @@ func TestOpenConfig(t *testing.T) {
 }
 
 // A store keeps one seed's chain; reopening keeps everything, including
-// the mempool and the devnet clock.
+// the mempool (in the store, or in a mempool log) and the devnet clock.
 func TestReopen(t *testing.T) {
+	for _, log := range []bool{false, true} {
+		t.Run(fmt.Sprint("log=", log), func(t *testing.T) { testReopen(t, log) })
+	}
+}
+
+func testReopen(t *testing.T, log bool) {
 	dir := t.TempDir()
 	db, err := bolt.Open(dir, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := newFixture(t, Config{DB: db})
+	cfg := Config{DB: db}
+	if log {
+		cfg.MempoolLog = filepath.Join(dir, MempoolLogFile)
+	}
+	f := newFixture(t, cfg)
 	bob := newWallet("bob")
 	f.submit(f.transfer(f.dev(), bob.ph, 5*ela.OneELA))
 	f.mine()
@@ -132,7 +144,7 @@ func TestReopen(t *testing.T) {
 	stats := f.c.Stats()
 	f.c.Close()
 
-	if _, err := Open(Config{DB: db, DevSeed: "other"}); err == nil || !strings.Contains(err.Error(), "another dev seed") {
+	if _, err := Open(Config{DB: db, DevSeed: "other", MempoolLog: cfg.MempoolLog}); err == nil || !strings.Contains(err.Error(), "another dev seed") {
 		t.Errorf("opening with another seed: %v", err)
 	}
 	f.open()

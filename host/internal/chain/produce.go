@@ -134,11 +134,12 @@ type made struct {
 }
 
 // mine makes a block; the caller holds c.mining. Besides the stored
-// entries, the block takes in those waiting for their mempool commit: its
-// Update makes them durable, so that they need no mempool record and their
-// submitters no second disk sync. A waiting entry the pool no longer holds
-// (a Reset took it out) is refused with ErrReset; one the block has no room
-// for is stored in the mempool by the same Update.
+// entries, a chain without a mempool log takes in those waiting for their
+// mempool commit: its Update makes them durable, so that they need no
+// mempool record and their submitters no second disk sync. A waiting
+// entry the pool no longer holds (a Reset took it out) is refused with
+// ErrReset; one the block has no room for is stored in the mempool by the
+// same Update.
 func (c *Chain) mine() (*ela.Block, error) {
 	c.mu.RLock()
 	prev, clock := c.tipHeader, c.clock
@@ -150,18 +151,23 @@ func (c *Chain) mine() (*ela.Block, error) {
 	t := clock.BlockTime(prev.Timestamp, now)
 	after := clock.Mined(t, now)
 	var m made
-	// From now until the block's Update begins, transactions waiting for
-	// their mempool commit wait for the block instead; those arriving
-	// later wait for it to end, then share a commit.
-	c.pool.persist.hold()
-	defer c.pool.persist.release()
+	// Without a mempool log, from now until the block's Update begins,
+	// transactions waiting for their mempool commit wait for the block
+	// instead; those arriving later wait for it to end, then share a
+	// commit. With one, their appends go on meanwhile: an append's sync
+	// costs less than the wait for the block's Update.
+	takes := c.poolLog == nil
+	if takes {
+		c.pool.persist.hold()
+		defer c.pool.persist.release()
+	}
 	var taken []pending[*entry]
 	var dropped map[*entry]bool // taken, but no longer in the pool
 	var late []*entry           // taken, but left for a later block
 	var seqs []uint64
 	err := c.db.Update(func(tx store.Tx) error {
 		var entries []*entry
-		entries, taken, dropped = c.pool.forBlock()
+		entries, taken, dropped = c.pool.forBlock(takes)
 		m = made{evicted: make(map[*entry]error)}
 		if after != clock {
 			if err := putMeta(tx, metaClock, record.Clock(after)); err != nil {
@@ -180,7 +186,7 @@ func (c *Chain) mine() (*ela.Block, error) {
 		seqs, err = c.storePool(tx, late)
 		return err
 	})
-	if dropped == nil { // the store refused the Update
+	if dropped == nil && takes { // the store refused the Update
 		taken = c.pool.persist.take()
 	}
 	if err != nil {
@@ -189,7 +195,7 @@ func (c *Chain) mine() (*ela.Block, error) {
 		}
 		return nil, fmt.Errorf("chain: making block %d: %w", prev.Height+1, err)
 	}
-	c.pool.markPersisted(late, seqs)
+	c.pool.markPersisted(late, inBucket(seqs))
 	c.mu.Lock()
 	c.clock = after
 	c.mu.Unlock()
@@ -203,6 +209,9 @@ func (c *Chain) mine() (*ela.Block, error) {
 	}
 	if len(m.left) > 0 {
 		c.signal() // another block for the rest
+	}
+	if err := c.unlog(&m); err != nil {
+		return m.block, fmt.Errorf("chain: block %d is stored, but trimming the mempool log failed: %w", prev.Height+1, err)
 	}
 	return m.block, nil
 }
@@ -222,7 +231,7 @@ func (c *Chain) build(tx store.Tx, m *made, entries []*entry, prev *ela.Header, 
 			m.left = entries[i:]
 			break
 		}
-		if e.persisted { // those taken from the commit queue have no record
+		if e.seq != 0 { // those taken from the commit queue, or in the log, have no record here
 			if err := pool.Delete(record.SeqKey(e.seq)); err != nil {
 				return err
 			}

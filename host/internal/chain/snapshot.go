@@ -38,10 +38,15 @@ func (c *Chain) Snapshot() (uint64, error) {
 	}
 	defer c.mining.Unlock()
 	var id uint64
+	logged := c.pool.logged()
+	var seqs []uint64
 	err := c.db.Update(func(tx store.Tx) error {
 		snaps := bucket(tx, bucketSnapshots)
 		var err error
 		if id, err = snaps.NextSequence(); err != nil {
+			return err
+		}
+		if seqs, err = c.storePool(tx, logged); err != nil { // the log's entries join the bucket the snapshot copies
 			return err
 		}
 		rec := record.Snapshot{Wall: c.now().Unix()}
@@ -55,6 +60,9 @@ func (c *Chain) Snapshot() (uint64, error) {
 	})
 	if err != nil {
 		return 0, fmt.Errorf("chain: snapshot: %w", err)
+	}
+	if err := c.moveLogged(logged, seqs); err != nil {
+		return 0, fmt.Errorf("chain: snapshot %d is taken, but trimming the mempool log failed: %w", id, err)
 	}
 	c.log.Info("snapshot taken", "id", id)
 	return id, nil
@@ -97,7 +105,10 @@ func (c *Chain) Revert(ctx context.Context, id uint64) error {
 	}
 	c.genesis = c.genesisAt(b.at)
 	c.restart(h)
-	if err := c.reloadPool(); err != nil {
+	if err := c.dropPoolLog(); err != nil {
+		return fmt.Errorf("chain: revert to snapshot %d: %w", id, err)
+	}
+	if err := c.reloadPool(nil); err != nil {
 		return fmt.Errorf("chain: revert to snapshot %d: pooling its mempool: %w", id, err)
 	}
 	c.log.Info("reverted to a snapshot", "id", id, "height", h.tip.Height, "epoch", h.epoch)

@@ -12,6 +12,7 @@ import (
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/chain/internal/wal"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -210,8 +211,12 @@ func (c *Chain) signal() {
 	}
 }
 
-// commitPool stores entries in the mempool bucket, in one Update.
+// commitPool stores entries in the mempool log if the chain has one, else
+// in the mempool bucket, in one Update.
 func (c *Chain) commitPool(entries []*entry) error {
+	if c.poolLog != nil {
+		return c.logPool(entries)
+	}
 	var seqs []uint64
 	err := c.db.Update(func(tx store.Tx) (err error) {
 		seqs, err = c.storePool(tx, entries)
@@ -220,7 +225,7 @@ func (c *Chain) commitPool(entries []*entry) error {
 	if err != nil {
 		return err
 	}
-	c.pool.markPersisted(entries, seqs)
+	c.pool.markPersisted(entries, inBucket(seqs))
 	return nil
 }
 
@@ -244,17 +249,23 @@ func (c *Chain) storePool(tx store.Tx, entries []*entry) ([]uint64, error) {
 	return seqs, putMeta(tx, metaReceived, record.U64(c.received.Load()))
 }
 
-// stored is a transaction of the store's mempool.
+// stored is a transaction of the store's mempool: of its bucket (seq) or
+// of its log (logged).
 type stored struct {
-	seq uint64
-	raw []byte
+	seq, logged uint64
+	raw         []byte
 }
 
-// reloadPool validates the transactions the store's mempool holds again,
-// pools those still valid, in their order, and deletes the others.
-func (c *Chain) reloadPool() error {
+// at is where s is stored, as markPersisted takes it.
+func (s stored) at(_ int, e *entry) { e.seq, e.logged = s.seq, s.logged }
+
+// reloadPool validates the transactions the store's mempool holds again
+// (those of its bucket, then the records logged of the mempool log), pools
+// those still valid, in their order, and deletes the others.
+func (c *Chain) reloadPool(logged []wal.Record) error {
 	var all []stored
 	var drop [][]byte
+	var unlog []uint64
 	err := c.db.View(func(tx store.Tx) error {
 		for k, v := range bucket(tx, bucketPool).Scan(store.Range{}) {
 			seq, err := record.ParseSeqKey(k)
@@ -268,7 +279,7 @@ func (c *Chain) reloadPool() error {
 			case p.Epoch != c.epoch || c.follower != nil: // a follower pools nothing
 				drop = append(drop, k)
 			default:
-				all = append(all, stored{seq, p.Raw})
+				all = append(all, stored{seq: seq, raw: p.Raw})
 			}
 		}
 		return nil
@@ -276,9 +287,20 @@ func (c *Chain) reloadPool() error {
 	if err != nil {
 		return err
 	}
-	if c.follower != nil && len(drop) > 0 {
+	for _, r := range logged {
+		p, err := c.parseLogged(r)
+		if err != nil {
+			return err
+		}
+		if p.Epoch != c.epoch || c.follower != nil {
+			unlog = append(unlog, r.ID)
+			continue
+		}
+		all = append(all, stored{logged: r.ID, raw: p.Raw})
+	}
+	if c.follower != nil && len(drop)+len(unlog) > 0 {
 		c.log.Warn("a follower keeps no mempool: dropping the transactions this data directory's mempool held; they reach the chain only if sent again to the upstream",
-			"count", len(drop))
+			"count", len(drop)+len(unlog))
 	}
 	entries, errs := c.prevalidate(all)
 	for i, s := range all {
@@ -290,11 +312,20 @@ func (c *Chain) reloadPool() error {
 			if _, ok := errors.AsType[*RejectError](err); !ok {
 				return err
 			}
-			c.log.Warn("dropping a pooled transaction that is no longer valid", "seq", s.seq, "err", err)
-			drop = append(drop, record.SeqKey(s.seq))
+			c.log.Warn("dropping a pooled transaction that is no longer valid", "seq", s.seq, "logged", s.logged, "err", err)
+			if s.logged != 0 {
+				unlog = append(unlog, s.logged)
+			} else {
+				drop = append(drop, record.SeqKey(s.seq))
+			}
 			continue
 		}
-		c.pool.markPersisted(entries[i:i+1], []uint64{s.seq})
+		c.pool.markPersisted(entries[i:i+1], s.at)
+	}
+	if len(unlog) > 0 {
+		if err := c.poolLog.Drop(unlog); err != nil {
+			return err
+		}
 	}
 	if len(drop) == 0 {
 		return nil
