@@ -153,6 +153,16 @@ func (e elem) each(fn func(key string, x elem) bool) bool {
 			}
 		}
 		return false
+	case e.enc != "" && e.raw[0] == tagArray: // the common case, without encItems
+		for elems := encBody(e.raw); ; {
+			var value string
+			if value, elems = encNext(elems); value == "" {
+				return false
+			}
+			if fn("", elem{raw: value, enc: e.enc}) {
+				return true
+			}
+		}
 	case e.enc != "":
 		for it := newEncItems(e.raw); ; {
 			key, value, ok := it.next()

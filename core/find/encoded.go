@@ -234,12 +234,15 @@ func (it *encItems) next() (name, value string, ok bool) {
 		it.i++
 		return it.obj.member(it.i - 1)
 	}
-	n := encLen(it.elems)
-	if n == 0 {
-		return "", "", false
-	}
-	value, it.elems = it.elems[:n], it.elems[n:]
-	return "", value, true
+	value, it.elems = encNext(it.elems)
+	return "", value, value != ""
+}
+
+// encNext splits the elements of an array, or the rest of them, into the
+// first one and the others; it returns "" for the first at the end.
+func encNext(elems string) (value, rest string) {
+	n := encLen(elems)
+	return elems[:n], elems[n:]
 }
 
 // encMember returns the first member of the object v named by st, or "".

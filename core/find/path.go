@@ -57,8 +57,9 @@ func arrayIndex(name string) int {
 
 // walk reports whether pred holds for a value the path reaches from ctx.
 func walk(ctx elem, steps []step, expand bool, pred matcher) bool {
-	cur, rest := descend(ctx, steps)
-	if cur.kind() != kindArray {
+	cur := ctx
+	k, rest := descend(&cur, steps)
+	if k != kindArray {
 		return pred.match(cur)
 	}
 	if len(rest) > 0 {
@@ -70,21 +71,23 @@ func walk(ctx elem, steps []step, expand bool, pred matcher) bool {
 	return pred.match(cur)
 }
 
-// descend follows the path through objects until it ends or meets an array;
-// it returns the value reached and the steps left after it.
-func descend(ctx elem, steps []step) (elem, []step) {
-	cur := ctx
+// descend moves cur along the path through objects until it ends or meets
+// an array; it returns the kind of the value reached and the steps left
+// after it. It works in place: a walk descends at every step.
+func descend(cur *elem, steps []step) (kind, []step) {
+	k := cur.kind()
 	for len(steps) > 0 {
-		if k := cur.kind(); k != kindObject && k != kindArray {
-			return elem{}, nil
+		if k != kindObject && k != kindArray {
+			*cur = elem{}
+			return kindMissing, nil
 		}
 		cur.enter(&steps[0])
-		steps = steps[1:]
-		if len(steps) > 0 && cur.kind() == kindArray {
+		steps, k = steps[1:], cur.kind()
+		if len(steps) > 0 && k == kindArray {
 			break
 		}
 	}
-	return cur, steps
+	return k, steps
 }
 
 // walkArray traverses an array met before the path ends.
