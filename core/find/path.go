@@ -55,20 +55,20 @@ func arrayIndex(name string) int {
 //     itself (expand), or only the array for operators on whole arrays
 //     ($size, $elemMatch). Nested arrays are not expanded further.
 
-// walk reports whether pred holds for a value the path reaches from ctx.
+// walk reports whether pred holds for a value the path reaches from ctx
+// (which it moves along the path).
 func walk(ctx elem, steps []step, expand bool, pred matcher) bool {
-	cur := ctx
-	k, rest := descend(&cur, steps)
+	k, rest := descend(&ctx, steps)
 	if k != kindArray {
-		return pred.match(cur)
+		return pred.match(ctx)
 	}
 	if len(rest) > 0 {
-		return walkArray(cur, rest, expand, pred)
+		return walkArray(ctx, rest, expand, pred)
 	}
-	if expand && cur.each(func(_ string, x elem) bool { return pred.match(x) }) {
+	if expand && ctx.each(func(_ string, x elem) bool { return pred.match(x) }) {
 		return true
 	}
-	return pred.match(cur)
+	return pred.match(ctx)
 }
 
 // descend moves cur along the path through objects until it ends or meets
