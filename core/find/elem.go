@@ -22,11 +22,11 @@ type elem struct {
 
 func (e elem) kind() kind {
 	switch {
-	case e.val != nil:
+	case e.raw == "" && e.val != nil:
 		return e.val.kind
 	case e.raw == "":
 		return kindMissing
-	case e.enc != "":
+	case e.enc != "": // first, as a scan of stored views asks most
 		return encKinds[e.raw[0]]
 	}
 	switch e.raw[0] {

@@ -3,7 +3,6 @@ package find
 import (
 	"encoding/binary"
 	"math"
-	"strings"
 	"unsafe"
 )
 
@@ -252,12 +251,15 @@ func encMember(v string, st *step) string {
 		return ""
 	}
 	if st.code != 0 {
-		i := strings.IndexByte(o.codes, st.code)
-		if i < 0 {
-			return ""
+		// A loop, not strings.IndexByte: an object has a few members,
+		// too few for a vector search to pay for its call.
+		for i := range len(o.codes) {
+			if o.codes[i] == st.code {
+				_, value, _ := o.member(i)
+				return value
+			}
 		}
-		_, value, _ := o.member(i)
-		return value
+		return ""
 	}
 	for i := range len(o.codes) {
 		if o.codes[i] != 0 {
