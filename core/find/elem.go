@@ -122,6 +122,10 @@ func (e *elem) enter(s *step) {
 		e.val = f
 		return
 	}
+	if e.enc != "" && e.raw[0] == tagObject { // most steps of a scan
+		e.raw = encMember(e.raw, s)
+		return
+	}
 	isArray := e.kind() == kindArray
 	switch {
 	case isArray && s.index < 0:
@@ -133,7 +137,7 @@ func (e *elem) enter(s *step) {
 	case isArray:
 		e.raw = encElement(e.raw, s.index)
 	default:
-		e.raw = encMember(e.raw, s)
+		e.raw = "" // a scalar has no members
 	}
 }
 
