@@ -81,3 +81,17 @@ func BenchmarkCompile(b *testing.B) {
 		mustCompile(b, `{"credential":{"type":["SelfProclaimedCredential"],"subject":{"email":{$exists:true}}}}`)
 	}
 }
+
+// BenchmarkEncode measures writing the encoded form of one view document
+// per operation, which a store does for every view it keeps.
+func BenchmarkEncode(b *testing.B) {
+	raw, _ := corpus(b, 256)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := Encode(raw[i%len(raw)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}

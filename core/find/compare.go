@@ -18,6 +18,11 @@ func compareValue(e elem, v *Value) int {
 	if c := cmp.Compare(k, v.kind); c != 0 {
 		return c
 	}
+	return compareKind(e, k, v)
+}
+
+// compareKind is compareValue of a value e of the kind k of v.
+func compareKind(e elem, k kind, v *Value) int {
 	switch k {
 	case kindNumber:
 		return cmp.Compare(e.number(), v.num)

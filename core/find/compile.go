@@ -117,7 +117,7 @@ func containsAll(path string, v *Value, at string) (matcher, error) {
 			return nil, err
 		}
 	}
-	return all, nil
+	return conjunction(all), nil
 }
 
 // isOperatorObject reports whether an object is a set of field operators

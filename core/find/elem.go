@@ -22,11 +22,11 @@ type elem struct {
 
 func (e elem) kind() kind {
 	switch {
-	case e.val != nil:
+	case e.raw == "" && e.val != nil:
 		return e.val.kind
 	case e.raw == "":
 		return kindMissing
-	case e.enc != "":
+	case e.enc != "": // first, as a scan of stored views asks most
 		return encKinds[e.raw[0]]
 	}
 	switch e.raw[0] {
@@ -122,6 +122,10 @@ func (e *elem) enter(s *step) {
 		e.val = f
 		return
 	}
+	if e.enc != "" && e.raw[0] == tagObject { // most steps of a scan
+		e.raw = encMember(e.raw, s)
+		return
+	}
 	isArray := e.kind() == kindArray
 	switch {
 	case isArray && s.index < 0:
@@ -133,7 +137,7 @@ func (e *elem) enter(s *step) {
 	case isArray:
 		e.raw = encElement(e.raw, s.index)
 	default:
-		e.raw = encMember(e.raw, s)
+		e.raw = "" // a scalar has no members
 	}
 }
 
@@ -153,6 +157,16 @@ func (e elem) each(fn func(key string, x elem) bool) bool {
 			}
 		}
 		return false
+	case e.enc != "" && e.raw[0] == tagArray: // the common case, without encItems
+		for elems := encBody(e.raw); ; {
+			var value string
+			if value, elems = encNext(elems); value == "" {
+				return false
+			}
+			if fn("", elem{raw: value, enc: e.enc}) {
+				return true
+			}
+		}
 	case e.enc != "":
 		for it := newEncItems(e.raw); ; {
 			key, value, ok := it.next()

@@ -3,7 +3,6 @@ package find
 import (
 	"encoding/binary"
 	"math"
-	"strings"
 	"unsafe"
 )
 
@@ -234,12 +233,15 @@ func (it *encItems) next() (name, value string, ok bool) {
 		it.i++
 		return it.obj.member(it.i - 1)
 	}
-	n := encLen(it.elems)
-	if n == 0 {
-		return "", "", false
-	}
-	value, it.elems = it.elems[:n], it.elems[n:]
-	return "", value, true
+	value, it.elems = encNext(it.elems)
+	return "", value, value != ""
+}
+
+// encNext splits the elements of an array, or the rest of them, into the
+// first one and the others; it returns "" for the first at the end.
+func encNext(elems string) (value, rest string) {
+	n := encLen(elems)
+	return elems[:n], elems[n:]
 }
 
 // encMember returns the first member of the object v named by st, or "".
@@ -249,12 +251,15 @@ func encMember(v string, st *step) string {
 		return ""
 	}
 	if st.code != 0 {
-		i := strings.IndexByte(o.codes, st.code)
-		if i < 0 {
-			return ""
+		// A loop, not strings.IndexByte: an object has a few members,
+		// too few for a vector search to pay for its call.
+		for i := range len(o.codes) {
+			if o.codes[i] == st.code {
+				_, value, _ := o.member(i)
+				return value
+			}
 		}
-		_, value, _ := o.member(i)
-		return value
+		return ""
 	}
 	for i := range len(o.codes) {
 		if o.codes[i] != 0 {

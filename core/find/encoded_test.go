@@ -82,10 +82,14 @@ func decodeValue(id, s string, depth int) (Value, error) {
 // sameMembers reports whether got is want with the members of its
 // outermost object in the order Encode writes them.
 func sameMembers(got, want Value) bool {
-	if want.kind == kindObject && !repeatsName(want.keys) {
+	if want.kind == kindObject && len(slices.Compact(slices.Sorted(slices.Values(want.keys)))) == len(want.keys) {
 		w := Value{kind: kindObject}
-		for _, i := range scalarsFirst(&want) {
-			w.keys, w.items = append(w.keys, want.keys[i]), append(w.items, want.items[i])
+		for _, nested := range []bool{false, true} {
+			for i, item := range want.items {
+				if (item.kind == kindObject || item.kind == kindArray) == nested {
+					w.keys, w.items = append(w.keys, want.keys[i]), append(w.items, item)
+				}
+			}
 		}
 		want = w
 	}

@@ -122,7 +122,7 @@ func FuzzMatch(f *testing.F) {
 // panics nor reads outside them, whatever they hold; that bytes which
 // decode to a document answer as the decoded document; and that the
 // encoded form of a JSON document decodes to the parsed document and
-// answers as it.
+// answers as it, and that Encode rejects text with ParseJSON's error.
 func FuzzMatchEncoded(f *testing.F) {
 	docs := []string{`{"a": [1, {"b": null}, [2]], "c": {"d": "x"}, "id": "i"}`, `{"id":"did:x","c":["did:x#k","did:"]}`, `[{"a":1}]`, `{"a":{"b":1},"a":2}`}
 	for _, name := range vectors.Glob("elastos-did-sdk/v2.2/*.id.json") {
@@ -138,6 +138,7 @@ func FuzzMatchEncoded(f *testing.F) {
 		f.Add(c, doc, form[:len(form)/2])
 		f.Add(c, doc, []byte{1, 'x', tagArray, 5, tagIDMore, 1, 'y', tagNumber, 0})
 	}
+	f.Add(seedConditions[0], `{"b":["x\\\"]",{"id":1}],"id":"d:a","c":[1,}`, []byte{})
 	f.Fuzz(func(t *testing.T, cond, doc string, form []byte) {
 		c, err := Compile(cond)
 		if err != nil {
@@ -149,13 +150,13 @@ func FuzzMatchEncoded(f *testing.F) {
 				t.Fatalf("%s on %x: encoded %v, decoded %s %v", cond, form, got, v, want)
 			}
 		}
-		v, err := ParseJSON([]byte(doc))
+		v, perr := ParseJSON([]byte(doc))
+		form, err = Encode([]byte(doc))
+		if !cmp.Equal(err, perr) {
+			t.Fatalf("Encode(%q): %v; ParseJSON: %v", doc, err, perr)
+		}
 		if err != nil {
 			return
-		}
-		form, err = Encode([]byte(doc))
-		if err != nil {
-			t.Fatalf("Encode(%s): %v", doc, err)
 		}
 		back, err := decodeEncoded(form)
 		if err != nil || !sameMembers(back, v) {

@@ -79,7 +79,7 @@ func (m *compare) match(e elem) bool {
 	if k != m.operand.kind {
 		return k == kindMissing && m.operand.kind == kindNull && m.op != opGt && m.op != opLt
 	}
-	c := compareValue(e, m.operand)
+	c := compareKind(e, k, m.operand)
 	switch m.op {
 	case opGt:
 		return c > 0

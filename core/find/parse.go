@@ -141,16 +141,10 @@ func (p *parser) object() (Value, error) {
 		return v, err
 	}
 	for {
-		key, err := p.key()
+		key, err := p.member()
 		if err != nil {
 			return v, err
 		}
-		p.space()
-		if p.peek() != ':' {
-			return v, p.fail("':' after an object key")
-		}
-		p.pos++
-		p.space()
 		item, err := p.value()
 		if err != nil {
 			return v, err
@@ -178,6 +172,22 @@ func (p *parser) array() (Value, error) {
 			return v, err
 		}
 	}
+}
+
+// member reads an object member's key and the colon after it, up to its
+// value.
+func (p *parser) member() (string, error) {
+	key, err := p.key()
+	if err != nil {
+		return "", err
+	}
+	p.space()
+	if p.peek() != ':' {
+		return "", p.fail("':' after an object key")
+	}
+	p.pos++
+	p.space()
+	return key, nil
 }
 
 // key reads an object key: a string, or in relaxed mode also an unquoted

@@ -55,36 +55,39 @@ func arrayIndex(name string) int {
 //     itself (expand), or only the array for operators on whole arrays
 //     ($size, $elemMatch). Nested arrays are not expanded further.
 
-// walk reports whether pred holds for a value the path reaches from ctx.
+// walk reports whether pred holds for a value the path reaches from ctx
+// (which it moves along the path).
 func walk(ctx elem, steps []step, expand bool, pred matcher) bool {
-	cur, rest := descend(ctx, steps)
-	if cur.kind() != kindArray {
-		return pred.match(cur)
+	k, rest := descend(&ctx, steps)
+	if k != kindArray {
+		return pred.match(ctx)
 	}
 	if len(rest) > 0 {
-		return walkArray(cur, rest, expand, pred)
+		return walkArray(ctx, rest, expand, pred)
 	}
-	if expand && cur.each(func(_ string, x elem) bool { return pred.match(x) }) {
+	if expand && ctx.each(func(_ string, x elem) bool { return pred.match(x) }) {
 		return true
 	}
-	return pred.match(cur)
+	return pred.match(ctx)
 }
 
-// descend follows the path through objects until it ends or meets an array;
-// it returns the value reached and the steps left after it.
-func descend(ctx elem, steps []step) (elem, []step) {
-	cur := ctx
+// descend moves cur along the path through objects until it ends or meets
+// an array; it returns the kind of the value reached and the steps left
+// after it. It works in place: a walk descends at every step.
+func descend(cur *elem, steps []step) (kind, []step) {
+	k := cur.kind()
 	for len(steps) > 0 {
-		if k := cur.kind(); k != kindObject && k != kindArray {
-			return elem{}, nil
+		if k != kindObject && k != kindArray {
+			*cur = elem{}
+			return kindMissing, nil
 		}
 		cur.enter(&steps[0])
-		steps = steps[1:]
-		if len(steps) > 0 && cur.kind() == kindArray {
+		steps, k = steps[1:], cur.kind()
+		if len(steps) > 0 && k == kindArray {
 			break
 		}
 	}
-	return cur, steps
+	return k, steps
 }
 
 // walkArray traverses an array met before the path ends.
