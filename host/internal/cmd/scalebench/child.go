@@ -94,8 +94,8 @@ func measureChild(ctx context.Context, dir string, args []string, stdout io.Writ
 	// Three samples spread over the chain: two resolved once in each form,
 	// so that every answer is built from the store, the first form's on
 	// store pages the process never read (a fault maps each) and the
-	// second's on pages the first read; and one resolved again and again,
-	// as a node answering the same DIDs does from the answers it keeps for
+	// second's on pages read before; and one resolved again and again, as
+	// a node answering the same DIDs does from the answers it keeps for
 	// the tip.
 	var subjects, fresh, freshAll []did.DID
 	for i, d := range spread {
@@ -114,13 +114,22 @@ func measureChild(ctx context.Context, dir string, args []string, stdout io.Writ
 	if r.ResolveCold, err = resolve(fresh, false, 1); err != nil {
 		return err
 	}
-	if r.ResolveAllBuilt, err = resolve(fresh, true, 1); err != nil {
-		return err
-	}
 	if r.ResolveAllCold, err = resolve(freshAll, true, 1); err != nil {
 		return err
 	}
 	if r.ResolveBuilt, err = resolve(freshAll, false, 1); err != nil {
+		return err
+	}
+	// A whole history read in the SDKs' dialect, an answer kept apart,
+	// reads the pages of every entry: the all=true answers are then built
+	// on pages read before, as the latest ones were (the all=false pass
+	// read the newest entry alone).
+	for _, d := range fresh {
+		if _, err := c.ResolveDIDSDK(d, true); err != nil {
+			return err
+		}
+	}
+	if r.ResolveAllBuilt, err = resolve(fresh, true, 1); err != nil {
 		return err
 	}
 	if r.Resolve, err = resolve(subjects, false, 20); err != nil {
