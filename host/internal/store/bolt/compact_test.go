@@ -1,0 +1,137 @@
+package bolt
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/didlight/didlight/host/internal/store"
+)
+
+// TestCompact: a compaction keeps every key, value and sequence, removes a
+// temporary file a killed run left, reports sizes and leaves other files
+// in the directory alone.
+func TestCompact(t *testing.T) {
+	dir, path := storeWith(t)
+	db := openT(t, dir)
+	// Deleting storeWith's bucket leaves free pages for the copy to drop.
+	err := db.Update(func(tx store.Tx) error { return tx.DeleteBucket("b") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 300 {
+		putT(t, db, strings.Repeat("k", i%50+1)+string(rune('a'+i%26)), strings.Repeat("v", i*10))
+	}
+	db.Close()
+	other := filepath.Join(dir, "mempool.log")
+	for name, content := range map[string]string{CompactPath(dir): "a killed run's partial file", other: "other"} {
+		if err := os.WriteFile(name, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := fileBytes(t, path)
+	done, err := Compact(dir, CompactOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(CompactPath(dir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the temporary file is still there: %v", err)
+	}
+	if got := string(fileBytes(t, other)); got != "other" {
+		t.Errorf("another file changed: %q", got)
+	}
+	if done.Before != int64(len(before)) || done.After > done.Before || done.After != int64(len(fileBytes(t, path))) {
+		t.Errorf("reported %+v, file was %d bytes", done, len(before))
+	}
+	db = openT(t, dir)
+	defer db.Close()
+	for i := range 300 {
+		key := strings.Repeat("k", i%50+1) + string(rune('a'+i%26))
+		if v, ok, seq := getT(t, db, key); !ok || v != strings.Repeat("v", i*10) || seq != 300 {
+			t.Fatalf("%s: %d bytes, %v, sequence %d; want %d bytes, sequence 300", key, len(v), ok, seq, i*10)
+		}
+	}
+}
+
+// TestCompactRefuses: a compaction that cannot run fails with an error
+// saying why and leaves the directory exactly as it was.
+func TestCompactRefuses(t *testing.T) {
+	refuse := errors.New("format 99")
+	cases := []struct {
+		name  string
+		setup func(t *testing.T) (dir string, release func())
+		opts  CompactOptions
+		want  error  // errors.Is target, or nil
+		text  string // in the message
+	}{
+		{"no store", func(t *testing.T) (string, func()) { return t.TempDir(), func() {} },
+			CompactOptions{}, ErrNoStore, "does not exist"},
+		{"in use", func(t *testing.T) (string, func()) {
+			dir, _ := storeWith(t)
+			db := openT(t, dir)
+			return dir, func() { db.Close() }
+		}, CompactOptions{LockTimeout: 50 * time.Millisecond}, ErrInUse, "another process holds"},
+		{"not a store", func(t *testing.T) (string, func()) {
+			dir, _ := fileOf(t, []byte(strings.Repeat("didlight?", 10000)))
+			return dir, func() {}
+		}, CompactOptions{}, store.ErrCorrupt, FileName},
+		{"refused by check", func(t *testing.T) (string, func()) {
+			dir, _ := storeWith(t)
+			return dir, func() {}
+		}, CompactOptions{Check: func(store.Tx) error { return refuse }}, refuse, FileName},
+		{"temporary path unusable", func(t *testing.T) (string, func()) {
+			dir, _ := storeWith(t)
+			if err := os.MkdirAll(filepath.Join(CompactPath(dir), "x"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			return dir, func() {}
+		}, CompactOptions{}, nil, ".compact"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir, release := c.setup(t)
+			defer release()
+			before := dirState(t, dir)
+			_, err := Compact(dir, c.opts)
+			if err == nil || (c.want != nil && !errors.Is(err, c.want)) || !strings.Contains(err.Error(), c.text) {
+				t.Fatalf("Compact: %v; want %v saying %q", err, c.want, c.text)
+			}
+			if after := dirState(t, dir); after != before {
+				t.Errorf("the directory changed:\n%s\nwas\n%s", after, before)
+			}
+		})
+	}
+}
+
+// dirState describes every file in dir, recursively: name and content.
+func dirState(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			b.WriteString(path + "/\n")
+			return err
+		}
+		b.WriteString(path + " ")
+		b.Write(bytes.ReplaceAll(fileBytes(t, path), []byte("\n"), nil))
+		b.WriteString("\n")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func fileBytes(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
