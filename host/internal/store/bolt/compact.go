@@ -28,6 +28,12 @@ const compactTxMaxSize = 64 << 20
 // ErrNoStore means a data directory holds no store to work on.
 var ErrNoStore = errors.New("store: no store")
 
+// ErrNoSpace means the disk has too little room for a compaction's copy.
+var ErrNoSpace = errors.New("store: not enough free disk space")
+
+// diskFree is freeSpace; tests replace it to play a full disk.
+var diskFree = freeSpace
+
 // Compacted says what a compaction did.
 type Compacted struct {
 	Before, After int64         // the store's file size, in bytes
@@ -74,6 +80,9 @@ func Compact(dir string, opts CompactOptions) (Compacted, error) {
 	tmp := CompactPath(dir)
 	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Compacted{}, fmt.Errorf("store: removing a stale %s: %w", tmp, err)
+	}
+	if err := checkSpace(dir, path, inUse(src.db)); err != nil {
+		return Compacted{}, err
 	}
 	if err := copyStore(src.db, tmp); err != nil {
 		os.Remove(tmp)
@@ -128,4 +137,25 @@ func copyStore(src *bbolt.DB, tmp string) error {
 		err = cerr
 	}
 	return err
+}
+
+// checkSpace fails with ErrNoSpace if dir's disk, as far as it is known,
+// has less than need bytes free for a copy of the store at path.
+func checkSpace(dir, path string, need int64) error {
+	if free, ok := diskFree(dir); ok && free < need {
+		return fmt.Errorf("%w in %s: %d bytes free, the copy of %s may need %d", ErrNoSpace, dir, free, path, need)
+	}
+	return nil
+}
+
+// inUse returns the bytes of src's pages that are not free: at most what a
+// copy of it needs, as the copy fills its pages fuller.
+func inUse(src *bbolt.DB) int64 {
+	var size int64
+	src.View(func(tx *bbolt.Tx) error {
+		size = tx.Size()
+		return nil
+	})
+	st := src.Stats()
+	return size - int64(st.FreePageN+st.PendingPageN)*int64(src.Info().PageSize)
 }

@@ -83,6 +83,11 @@ func TestCompactRefuses(t *testing.T) {
 			dir, _ := storeWith(t)
 			return dir, func() {}
 		}, CompactOptions{Check: func(store.Tx) error { return refuse }}, refuse, FileName},
+		{"disk too small", func(t *testing.T) (string, func()) {
+			dir, _ := storeWith(t)
+			diskFree = func(string) (int64, bool) { return 4096, true }
+			return dir, func() { diskFree = freeSpace }
+		}, CompactOptions{}, ErrNoSpace, "4096 bytes free, the copy of "},
 		{"temporary path unusable", func(t *testing.T) (string, func()) {
 			dir, _ := storeWith(t)
 			if err := os.MkdirAll(filepath.Join(CompactPath(dir), "x"), 0o700); err != nil {
