@@ -3,6 +3,8 @@ package bolt
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,4 +141,67 @@ func fileBytes(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// compactChildEnv asks this test binary to compact the store in the data
+// directory it names, as a child process the test kills.
+const compactChildEnv = "DIDLIGHT_STORE_COMPACT_CHILD"
+
+// compactChild says "ready", compacts the store in dir, then waits for the
+// kill (crashOnce wants every child killed).
+func compactChild(dir string) {
+	fmt.Println("ready")
+	if _, err := Compact(dir, CompactOptions{LockTimeout: 10 * time.Second}); err != nil {
+		fmt.Fprintln(os.Stderr, "compact child:", err)
+		os.Exit(2)
+	}
+	time.Sleep(time.Hour)
+}
+
+// TestCompactKilled kills compactions at random moments. The store is
+// always whole with every step: as it was, byte for byte, while a
+// compaction's file is still beside it, or compacted. The next compaction
+// removes what a killed one left.
+func TestCompactKilled(t *testing.T) {
+	dir := crashDir(t, true)
+	db := openT(t, dir)
+	const steps = 1000
+	for n := range uint64(steps) {
+		if err := commitStep(db, n+1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	path := filepath.Join(dir, FileName)
+	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0))
+	left := 0 // kills that left a compaction's file
+	for i := range 20 {
+		before := fileBytes(t, path)
+		crashOnce(t, compactChildEnv, dir, true, time.Duration(r.IntN(40_000))*time.Microsecond)
+		if _, err := os.Stat(CompactPath(dir)); err == nil {
+			left++
+			if !bytes.Equal(fileBytes(t, path), before) {
+				t.Fatalf("kill %d: the store changed, and the compaction's file is still there", i)
+			}
+		}
+		checkStepsT(t, dir, steps)
+	}
+	if _, err := Compact(dir, CompactOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(CompactPath(dir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the compaction's file is still there: %v", err)
+	}
+	checkStepsT(t, dir, steps)
+	t.Logf("20 kills, %d of them during a compaction", left)
+}
+
+// checkStepsT fails unless the store in dir holds exactly steps 1 to head.
+func checkStepsT(t *testing.T, dir string, head uint64) {
+	t.Helper()
+	db := openT(t, dir)
+	defer db.Close()
+	if got, err := checkSteps(db); err != nil || got != head {
+		t.Fatalf("store at step %d, want %d: %v", got, head, err)
+	}
 }
