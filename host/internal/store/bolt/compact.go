@@ -22,7 +22,7 @@ func CompactPath(dir string) string { return filepath.Join(dir, FileName+".compa
 // compaction: bbolt.Compact (go.etcd.io/bbolt compact.go) commits when a
 // transaction would exceed it, so that memory stays bounded (the dirty
 // pages of a transaction are held until its commit) while commits, unsynced,
-// stay few. 64 MiB copied the 100k chain in 25 s.
+// stay few. 64 MiB copied the 100k chain's 2.3 GB in 12 s.
 const compactTxMaxSize = 64 << 20
 
 // ErrNoStore means a data directory holds no store to work on.
@@ -88,7 +88,8 @@ func Compact(dir string, opts CompactOptions) (Compacted, error) {
 		os.Remove(tmp)
 		return Compacted{}, fmt.Errorf("store: compacting %s into %s: %w", path, tmp, err)
 	}
-	// Renamed while the lock is held, so that no node opens the old file.
+	// Renamed while the lock is held: a node that waits for it then finds
+	// the file replaced and opens the new one (see Open).
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		return Compacted{}, fmt.Errorf("store: %w", err)

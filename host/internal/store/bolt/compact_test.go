@@ -205,3 +205,38 @@ func checkStepsT(t *testing.T, dir string, head uint64) {
 		t.Fatalf("store at step %d, want %d: %v", got, head, err)
 	}
 }
+
+// An Open that waits for the lock of a store a compaction replaces opens
+// the new store, not the old, unlinked file. (Here the wait is in
+// checkLength's read-only open; a wait in the writable open, which a
+// compaction that locks the store in between would cause, is what
+// replaced catches.)
+func TestOpenAfterReplace(t *testing.T) {
+	dir, newDir := t.TempDir(), t.TempDir()
+	old := openT(t, dir)
+	putT(t, old, "k", "old")
+	db := openT(t, newDir)
+	putT(t, db, "k", "new")
+	db.Close()
+	opened := make(chan *DB)
+	go func() {
+		db, err := Open(dir, Options{LockTimeout: 10 * time.Second})
+		if err != nil {
+			t.Error(err)
+		}
+		opened <- db
+	}()
+	time.Sleep(200 * time.Millisecond) // the Open waits for old's lock
+	if err := os.Rename(filepath.Join(newDir, FileName), filepath.Join(dir, FileName)); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	db = <-opened
+	if db == nil {
+		return
+	}
+	defer db.Close()
+	if v, _, _ := getT(t, db, "k"); v != "new" {
+		t.Errorf("the waiting Open reads %q, want the new store's \"new\"", v)
+	}
+}
