@@ -27,6 +27,7 @@ var commands = []command{
 	{"did", "create, update and deactivate DIDs, paid by a wallet", runDID},
 	{"resolve", "resolve a DID, optionally verifying the answer locally", runResolve},
 	{"query", "find DIDs by service type, credential type or find condition", runQuery},
+	{"compact", "rewrite a stopped node's store with each bucket in one run of pages", runCompact},
 	{"devnet", "tools for development chains: generate a large chain, export and import fixture files", runDevnet},
 }
 

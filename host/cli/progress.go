@@ -82,7 +82,12 @@ func (s *progress) line(p chaingen.Progress, t time.Time, bar bool) string {
 	if !bar {
 		return "generating: " + text
 	}
+	return drawBar(frac) + " " + text
+}
+
+// drawBar draws the share frac (0 to 1) of a job done as a bar.
+func drawBar(frac float64) string {
 	const width = 30
 	done := int(frac * width)
-	return "[" + strings.Repeat("#", done) + strings.Repeat(".", width-done) + "] " + text
+	return "[" + strings.Repeat("#", done) + strings.Repeat(".", width-done) + "]"
 }

@@ -95,6 +95,12 @@ func Open(dir string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, openError(dir, path, timeout, err)
 	}
+	if !created && replaced(path, info) {
+		// A compaction renamed its copy over the file while this waited
+		// for the old one's lock: what it holds now is an unlinked file.
+		bdb.Close()
+		return Open(dir, opts)
+	}
 	if created {
 		if err := syncDir(dir); err != nil {
 			bdb.Close()
@@ -124,6 +130,12 @@ func checkLength(dir, path string, timeout time.Duration) error {
 		}
 		return nil
 	})
+}
+
+// replaced reports whether path no longer names the file info describes.
+func replaced(path string, info fs.FileInfo) bool {
+	now, err := os.Stat(path)
+	return err != nil || !os.SameFile(now, info)
 }
 
 // openError turns an error of bbolt.Open into one of ours.

@@ -36,6 +36,9 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(crashChildEnv); dir != "" {
 		crashChild(dir)
 	}
+	if dir := os.Getenv(compactChildEnv); dir != "" {
+		compactChild(dir)
+	}
 	os.Exit(m.Run())
 }
 
@@ -209,7 +212,7 @@ func TestCrash(t *testing.T) {
 		if i%8 == 0 {
 			waitReady, delay = false, time.Duration(r.IntN(5_000))*time.Microsecond
 		}
-		printed, ready := crashOnce(t, dir, waitReady, delay)
+		printed, ready := crashOnce(t, crashChildEnv, dir, waitReady, delay)
 		acked := max(head, printed)
 		if !ready {
 			early++
@@ -245,13 +248,13 @@ func TestCrash(t *testing.T) {
 	}
 }
 
-// crashOnce starts the child, lets it run for delay (after it is ready, if
+// crashOnce starts the child that env names, lets it run for delay (after it is ready, if
 // waitReady), kills it with SIGKILL, and returns the last step it
 // acknowledged (0 if none) and whether it got ready.
-func crashOnce(t *testing.T, dir string, waitReady bool, delay time.Duration) (acked uint64, ready bool) {
+func crashOnce(t *testing.T, env, dir string, waitReady bool, delay time.Duration) (acked uint64, ready bool) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), crashChildEnv+"="+dir)
+	cmd.Env = append(os.Environ(), env+"="+dir)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
