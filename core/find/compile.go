@@ -86,7 +86,7 @@ func compileField(path string, v *Value, at string, inShape bool) (matcher, erro
 	case v.kind == kindObject && hasOperator(v):
 		var cond matcher
 		cond, err = compileQuery(v, at, true)
-		m = shape{cond}
+		m = newShape(cond)
 	case v.kind == kindArray && len(v.items) > 0 && (inShape || hasOperator(v)):
 		return containsAll(path, v, at)
 	case v.kind == kindRegex:

@@ -187,7 +187,38 @@ func (m elemMatchDoc) match(e elem) bool {
 }
 
 // shape is a shape condition: an object that satisfies cond (see the
-// package documentation).
-type shape struct{ cond matcher }
+// package documentation). members are the conditions of cond when each is
+// on a path whose first name the encoded form writes as a code (newShape):
+// on an object in encoded form they are tested from one read of its head,
+// rather than one for each.
+type shape struct {
+	cond    matcher
+	members []*pathMatch
+}
 
-func (m shape) match(e elem) bool { return e.kind() == kindObject && m.cond.match(e) }
+// newShape returns the shape condition cond, with its members if it has them.
+func newShape(cond matcher) shape {
+	kids, ok := cond.(and)
+	if !ok {
+		kids = and{cond}
+	}
+	members := make([]*pathMatch, len(kids))
+	for i, k := range kids {
+		pm, ok := k.(*pathMatch)
+		if !ok || pm.steps[0].code == 0 {
+			return shape{cond: cond}
+		}
+		members[i] = pm
+	}
+	return shape{cond: cond, members: members}
+}
+
+func (m shape) match(e elem) bool {
+	switch {
+	case e.kind() != kindObject:
+		return false
+	case e.enc != "" && m.members != nil:
+		return matchMembers(e, m.members)
+	}
+	return m.cond.match(e)
+}

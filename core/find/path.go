@@ -71,6 +71,29 @@ func walk(ctx elem, steps []step, expand bool, pred matcher) bool {
 	return pred.match(ctx)
 }
 
+// matchMembers reports whether each of kids holds on the object obj in
+// encoded form, whose head it reads once to find the member each kid's
+// path starts with (each path's first name has a code: newShape). From
+// that member a kid's walk goes on as walk's would.
+func matchMembers(obj elem, kids []*pathMatch) bool {
+	o, ok := splitObject(obj.raw)
+	for _, m := range kids {
+		x := elem{enc: obj.enc}
+		if ok {
+			x.raw = o.find(m.steps[0].code)
+		}
+		rest := m.steps[1:]
+		if len(rest) > 0 && x.kind() == kindArray {
+			if !walkArray(x, rest, m.expand, m.pred) {
+				return false
+			}
+		} else if !walk(x, rest, m.expand, m.pred) {
+			return false
+		}
+	}
+	return true
+}
+
 // descend moves cur along the path through objects until it ends or meets
 // an array; it returns the kind of the value reached and the steps left
 // after it. It works in place: a walk descends at every step.
