@@ -79,6 +79,9 @@ func (m *compare) match(e elem) bool {
 	if k != m.operand.kind {
 		return k == kindMissing && m.operand.kind == kindNull && m.op != opGt && m.op != opLt
 	}
+	if m.op == opEq && k == kindString { // most equalities: no order needed
+		return e.equalString(m.operand.str)
+	}
 	c := compareKind(e, k, m.operand)
 	switch m.op {
 	case opGt:
