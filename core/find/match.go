@@ -15,13 +15,22 @@ type matcher interface {
 
 // pathMatch holds when pred holds for any value path reaches.
 type pathMatch struct {
-	path   string
-	steps  []step
-	expand bool // test the elements of an array the path ends at, too
-	pred   matcher
+	path  string
+	steps []step
+	at    arrayEnd // what pred tests of an array the path ends at
+	pred  matcher
 }
 
-func (m *pathMatch) match(e elem) bool { return walk(e, m.steps, m.expand, m.pred) }
+func (m *pathMatch) match(e elem) bool { return walk(e, m.steps, m.at, m.pred) }
+
+// arrayEnd says what a walk tests of an array its path ends at: its
+// elements, the array itself, or both.
+type arrayEnd uint8
+
+const (
+	endElems arrayEnd = 1 << iota // the elements (not the operators on whole arrays)
+	endArray                      // the array (not when pred never holds for one)
+)
 
 type and []matcher
 
