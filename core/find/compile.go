@@ -86,7 +86,7 @@ func compileField(path string, v *Value, at string, inShape bool) (matcher, erro
 	case v.kind == kindObject && hasOperator(v):
 		var cond matcher
 		cond, err = compileQuery(v, at, true)
-		m = shape{cond}
+		m = newShape(cond)
 	case v.kind == kindArray && len(v.items) > 0 && (inShape || hasOperator(v)):
 		return containsAll(path, v, at)
 	case v.kind == kindRegex:
@@ -168,7 +168,27 @@ func onPath(path string, m matcher) matcher {
 		return m
 	}
 	steps := splitPath(path)
-	return &pathMatch{path: path, steps: steps, expand: expandsArrays(m), pred: m}
+	at := endArray
+	if expandsArrays(m) {
+		at |= endElems
+	}
+	if failsOnArrays(m) {
+		at &^= endArray
+	}
+	return &pathMatch{path: path, steps: steps, at: at, pred: m}
+}
+
+// failsOnArrays reports whether m never holds for an array, so that a walk
+// need not test the array after its elements. It may say false of some
+// that never do: that costs a test, not an answer.
+func failsOnArrays(m matcher) bool {
+	switch m := m.(type) {
+	case *compare:
+		return m.operand.kind != kindArray // kinds differ: no match (a null operand matches missing values only)
+	case shape, regexMatch, mod:
+		return true
+	}
+	return false
 }
 
 // expandsArrays reports whether m tests the elements of an array a path

@@ -86,6 +86,15 @@ func (e elem) string() string {
 	return encBody(e.raw)
 }
 
+// equalString reports whether the string value e is s; in encoded form a
+// string of other bytes than s's length differs without a comparison.
+func (e elem) equalString(s string) bool {
+	if e.enc != "" && e.raw[0] == tagString {
+		return encBody(e.raw) == s
+	}
+	return e.compareString(s) == 0
+}
+
 // compareString compares the string value e with s, as
 // strings.Compare(e.string(), s) does, without joining an id to the rest
 // of the string in encoded form.

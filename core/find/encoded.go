@@ -251,21 +251,27 @@ func encMember(v string, st *step) string {
 		return ""
 	}
 	if st.code != 0 {
-		// A loop, not strings.IndexByte: an object has a few members,
-		// too few for a vector search to pay for its call.
-		for i := range len(o.codes) {
-			if o.codes[i] == st.code {
-				_, value, _ := o.member(i)
-				return value
-			}
-		}
-		return ""
+		return o.find(st.code)
 	}
 	for i := range len(o.codes) {
 		if o.codes[i] != 0 {
 			continue
 		}
 		if name, value, ok := o.member(i); !ok || name == st.name {
+			return value
+		}
+	}
+	return ""
+}
+
+// find returns the value of the first member whose name is written as
+// code, or "".
+func (o *encObject) find(code byte) string {
+	// A loop, not strings.IndexByte: an object has a few members, too few
+	// for a vector search to pay for its call.
+	for i := range len(o.codes) {
+		if o.codes[i] == code {
+			_, value, _ := o.member(i)
 			return value
 		}
 	}

@@ -136,7 +136,7 @@ func (c collector) match(e elem) bool {
 // reach calls visit with every value path reaches from root, as the
 // matcher's walk yields them (missing values included).
 func reach(root elem, path string, visit func(elem)) {
-	walk(root, splitPath(path), true, collector(visit))
+	walk(root, splitPath(path), endElems|endArray, collector(visit))
 }
 
 // indexed reports whether ix posts path.

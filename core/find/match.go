@@ -15,13 +15,22 @@ type matcher interface {
 
 // pathMatch holds when pred holds for any value path reaches.
 type pathMatch struct {
-	path   string
-	steps  []step
-	expand bool // test the elements of an array the path ends at, too
-	pred   matcher
+	path  string
+	steps []step
+	at    arrayEnd // what pred tests of an array the path ends at
+	pred  matcher
 }
 
-func (m *pathMatch) match(e elem) bool { return walk(e, m.steps, m.expand, m.pred) }
+func (m *pathMatch) match(e elem) bool { return walk(e, m.steps, m.at, m.pred) }
+
+// arrayEnd says what a walk tests of an array its path ends at: its
+// elements, the array itself, or both.
+type arrayEnd uint8
+
+const (
+	endElems arrayEnd = 1 << iota // the elements (not the operators on whole arrays)
+	endArray                      // the array (not when pred never holds for one)
+)
 
 type and []matcher
 
@@ -78,6 +87,9 @@ func (m *compare) match(e elem) bool {
 	k := e.kind()
 	if k != m.operand.kind {
 		return k == kindMissing && m.operand.kind == kindNull && m.op != opGt && m.op != opLt
+	}
+	if m.op == opEq && k == kindString { // most equalities: no order needed
+		return e.equalString(m.operand.str)
 	}
 	c := compareKind(e, k, m.operand)
 	switch m.op {
@@ -187,7 +199,38 @@ func (m elemMatchDoc) match(e elem) bool {
 }
 
 // shape is a shape condition: an object that satisfies cond (see the
-// package documentation).
-type shape struct{ cond matcher }
+// package documentation). members are the conditions of cond when each is
+// on a path whose first name the encoded form writes as a code (newShape):
+// on an object in encoded form they are tested from one read of its head,
+// rather than one for each.
+type shape struct {
+	cond    matcher
+	members []*pathMatch
+}
 
-func (m shape) match(e elem) bool { return e.kind() == kindObject && m.cond.match(e) }
+// newShape returns the shape condition cond, with its members if it has them.
+func newShape(cond matcher) shape {
+	kids, ok := cond.(and)
+	if !ok {
+		kids = and{cond}
+	}
+	members := make([]*pathMatch, len(kids))
+	for i, k := range kids {
+		pm, ok := k.(*pathMatch)
+		if !ok || pm.steps[0].code == 0 {
+			return shape{cond: cond}
+		}
+		members[i] = pm
+	}
+	return shape{cond: cond, members: members}
+}
+
+func (m shape) match(e elem) bool {
+	switch {
+	case e.kind() != kindObject:
+		return false
+	case e.enc != "" && m.members != nil:
+		return matchMembers(e, m.members)
+	}
+	return m.cond.match(e)
+}

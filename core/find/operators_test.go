@@ -27,6 +27,9 @@ func checkMatches(t *testing.T, cases []matchCase) {
 		if got := c.MatchValue(&doc); got != tc.want {
 			t.Errorf("%s on parsed %s = %v, want %v", tc.cond, tc.doc, got, tc.want)
 		}
+		if got := c.MatchEncoded(mustEncode(t, []byte(tc.doc))); got != tc.want {
+			t.Errorf("%s on encoded %s = %v, want %v", tc.cond, tc.doc, got, tc.want)
+		}
 	}
 }
 

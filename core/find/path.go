@@ -51,24 +51,48 @@ func arrayIndex(name string) int {
 //     continues with the rest of the path; an element at the position the
 //     next name spells ("a.0.b") continues after that name; other elements,
 //     and arrays nested in the array, yield nothing.
-//   - An array where the path ends yields each element and then the array
-//     itself (expand), or only the array for operators on whole arrays
-//     ($size, $elemMatch). Nested arrays are not expanded further.
+//   - An array where the path ends yields each element (endElems) and then
+//     the array itself (endArray), or only the array for operators on whole
+//     arrays ($size, $elemMatch). Nested arrays are not expanded further. A
+//     walk skips the array when pred cannot hold for one (failsOnArrays).
 
 // walk reports whether pred holds for a value the path reaches from ctx
 // (which it moves along the path).
-func walk(ctx elem, steps []step, expand bool, pred matcher) bool {
+func walk(ctx elem, steps []step, at arrayEnd, pred matcher) bool {
 	k, rest := descend(&ctx, steps)
 	if k != kindArray {
 		return pred.match(ctx)
 	}
 	if len(rest) > 0 {
-		return walkArray(ctx, rest, expand, pred)
+		return walkArray(ctx, rest, at, pred)
 	}
-	if expand && ctx.each(func(_ string, x elem) bool { return pred.match(x) }) {
+	if at&endElems != 0 && ctx.each(func(_ string, x elem) bool { return pred.match(x) }) {
 		return true
 	}
-	return pred.match(ctx)
+	return at&endArray != 0 && pred.match(ctx)
+}
+
+// matchMembers reports whether each of kids holds on the object obj in
+// encoded form, whose head it reads once to find the member each kid's
+// path starts with (each path's first name has a code: newShape). From
+// that member a kid's walk goes on as walk's would.
+func matchMembers(obj elem, kids []*pathMatch) bool {
+	o, ok := splitObject(obj.raw)
+	for _, m := range kids {
+		x := elem{enc: obj.enc}
+		if ok {
+			x.raw = o.find(m.steps[0].code)
+		}
+		rest := m.steps[1:]
+		if len(rest) > 0 && x.kind() == kindArray {
+			if !walkArray(x, rest, m.at, m.pred) {
+				return false
+			}
+		} else if !walk(x, rest, m.at, m.pred) {
+			return false
+		}
+	}
+	return true
 }
 
 // descend moves cur along the path through objects until it ends or meets
@@ -91,12 +115,12 @@ func descend(cur *elem, steps []step) (kind, []step) {
 }
 
 // walkArray traverses an array met before the path ends.
-func walkArray(arr elem, rest []step, expand bool, pred matcher) bool {
+func walkArray(arr elem, rest []step, at arrayEnd, pred matcher) bool {
 	pos := -1
 	return arr.each(func(_ string, x elem) bool {
 		pos++
 		k := x.kind()
-		if k == kindObject && walk(x, rest, expand, pred) {
+		if k == kindObject && walk(x, rest, at, pred) {
 			return true
 		}
 		if rest[0].index != pos {
@@ -106,9 +130,9 @@ func walkArray(arr elem, rest []step, expand bool, pred matcher) bool {
 		case len(rest) == 1:
 			return pred.match(x)
 		case k == kindObject:
-			return walk(x, rest[1:], expand, pred)
+			return walk(x, rest[1:], at, pred)
 		case k == kindArray:
-			return walkArray(x, rest[1:], expand, pred)
+			return walkArray(x, rest[1:], at, pred)
 		}
 		return false
 	})

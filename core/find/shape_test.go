@@ -100,6 +100,13 @@ func TestShapeConditions(t *testing.T) {
 		{`{credential: {type: [{$regex: "^Self"}], issuer: "did:elastos:b"}}`, twoCredentials, false},
 		{`{credential: {issuer: "did:elastos:b", subject: {email: /@example\.com$/}}}`, twoCredentials, true},
 		{`{credential: {issuer: "did:elastos:a", subject: {email: /@example\.com$/}}}`, twoCredentials, false},
+		// Dotted paths inside a shape go on from the member they start
+		// with, through an array as outside a shape.
+		{`{credential: {"subject.email": {$exists: true}, type: "EmailCredential"}}`, twoCredentials, true},
+		{`{credential: {"subject.name": {$eq: "Ann"}, "type.1": "SelfProclaimedCredential"}}`, twoCredentials, true},
+		{`{credential: {"subject.name": {$eq: "Ann"}, "type.1": "EmailCredential"}}`, twoCredentials, false},
+		{`{credential: {"type.0": "VerifiableCredential", "subject.email": /^ann@/}}`, twoCredentials, true},
+		{`{credential: {type: {$size: 2}, "subject.email": {$exists: false}}}`, twoCredentials, true},
 		// Logical operators inside a shape read the same object.
 		{`{credential: {$or: [{type: ["KYCCredential"]}, {subject: {name: "Ann"}}], issuer: "did:elastos:a"}}`, twoCredentials, true},
 		{`{credential: {$and: [{issuer: "did:elastos:a"}, {"subject.email": {$exists: true}}]}}`, twoCredentials, false},
