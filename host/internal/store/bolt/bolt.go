@@ -17,6 +17,7 @@ import (
 	"go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 
+	"github.com/didlight/didlight/host/internal/fsync"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/internal/kv"
 )
@@ -102,7 +103,7 @@ func Open(dir string, opts Options) (*DB, error) {
 		return Open(dir, opts)
 	}
 	if created {
-		if err := syncDir(dir); err != nil {
+		if err := fsync.Dir(dir); err != nil {
 			bdb.Close()
 			return nil, err
 		}
@@ -149,19 +150,6 @@ func openError(dir, path string, timeout time.Duration, err error) error {
 		return fmt.Errorf("%w: data file %s: %v", store.ErrCorrupt, path, err)
 	}
 	return fmt.Errorf("store: open %s: %w", path, err)
-}
-
-// syncDir makes a newly created file's directory entry durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("store: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("store: sync %s: %w", dir, err)
-	}
-	return nil
 }
 
 // Path returns the store's file.

@@ -10,6 +10,7 @@ import (
 
 	"go.etcd.io/bbolt"
 
+	"github.com/didlight/didlight/host/internal/fsync"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -94,7 +95,7 @@ func Compact(dir string, opts CompactOptions) (Compacted, error) {
 		os.Remove(tmp)
 		return Compacted{}, fmt.Errorf("store: %w", err)
 	}
-	if err := syncDir(dir); err != nil {
+	if err := fsync.Dir(dir); err != nil {
 		return Compacted{}, err
 	}
 	after, err := storeSize(path)

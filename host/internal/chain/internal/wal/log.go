@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+
+	"github.com/didlight/didlight/host/internal/fsync"
 )
 
 // compactSize is the least size at which a log mostly of dropped records
@@ -90,7 +92,7 @@ func (l *Log) replay(created bool) ([]Record, error) {
 	}
 	l.size, l.capacity = int64(end), int64(len(data))
 	if created {
-		return recs, syncDir(l.path)
+		return recs, fsync.Dir(filepath.Dir(l.path))
 	}
 	return recs, nil
 }
@@ -232,7 +234,7 @@ func (l *Log) compact() error {
 	}
 	l.f.Close()
 	l.f, l.size, l.capacity, l.live = f, int64(len(data)), int64(len(data)), moved
-	if err := syncDir(l.path); err != nil {
+	if err := fsync.Dir(filepath.Dir(l.path)); err != nil {
 		l.err = err // which file the name holds after a crash is unknown
 		return err
 	}
@@ -275,16 +277,3 @@ func (l *Log) Close() error {
 var ErrClosed = errors.New("wal: log closed")
 
 func tmpPath(path string) string { return path + ".tmp" }
-
-// syncDir makes the directory entry of the file at path durable.
-func syncDir(path string) error {
-	d, err := os.Open(filepath.Dir(path))
-	if err != nil {
-		return fmt.Errorf("wal: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("wal: sync the directory of %s: %w", path, err)
-	}
-	return nil
-}
