@@ -39,34 +39,30 @@ func ScanShared(src Source, r store.Range) iter.Seq2[[]byte, []byte] {
 }
 
 // scan is Scan yielding what pair makes of each key and value. It steps
-// its cursor to the next key, and copies that key, before it yields one:
-// the memory of the next key and value is then on its way while the
-// caller handles this one, rather than fetched after (a full scan of a
-// bucket of views waits on memory more than it computes). Moving the
-// cursor leaves the slices it gave before valid, so what ScanShared
-// yields stays valid until the iteration moves on.
+// its cursor to the next pair and prefetches it before it yields one, so
+// that the next pair's memory is on its way while the caller handles this
+// one: a full scan of a bucket of views waits on memory more than it
+// computes. Moving a cursor leaves the slices it gave valid, so what
+// ScanShared yields stays valid until the iteration moves on; after a
+// write the pair read ahead is dropped.
 func scan(src Source, r store.Range, pair func(k, v []byte) ([]byte, []byte)) iter.Seq2[[]byte, []byte] {
 	return func(yield func(key, value []byte) bool) {
 		c, version := src.Cursor(), src.Version()
-		k, v := start(c, r)
-		// last is a copy of k, the key to yield (the caller may change
-		// its copy), and next of the key after it.
-		var last, next []byte
-		last = append(last, k...)
-		for k != nil && bytes.HasPrefix(k, r.Prefix) {
+		var last []byte // the last key yielded; the caller may change its copy
+		for k, v := start(c, r); k != nil && bytes.HasPrefix(k, r.Prefix); {
+			last = append(last[:0], k...)
 			nk, nv := step(c, r.Reverse)
-			next = append(next[:0], nk...)
+			prefetch(nk)
+			prefetch(nv)
 			if !yield(pair(k, v)) {
 				return
 			}
 			if src.Version() != version {
 				c, version = src.Cursor(), src.Version()
 				k, v = resume(c, last, r.Reverse)
-				last = append(last[:0], k...)
 				continue
 			}
 			k, v = nk, nv
-			last, next = next, last
 		}
 	}
 }
