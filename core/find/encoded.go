@@ -159,7 +159,9 @@ func splitObject(v string) (o encObject, ok bool) {
 		return o, false
 	}
 	o.width, body = int(body[k]), body[k+1:]
-	if o.width != 1 && o.width != 2 && o.width != 4 || m > uint64(len(body)/(1+o.width)) {
+	// m fits the bytes when each member has its code and end: m <= len(body)
+	// first, so that the product cannot overflow (and no division is needed).
+	if o.width != 1 && o.width != 2 && o.width != 4 || m > uint64(len(body)) || m*uint64(1+o.width) > uint64(len(body)) {
 		return o, false
 	}
 	n := int(m)
@@ -271,9 +273,24 @@ func (o *encObject) find(code byte) string {
 	// for a vector search to pay for its call.
 	for i := range len(o.codes) {
 		if o.codes[i] == code {
-			_, value, _ := o.member(i)
-			return value
+			return o.value(i)
 		}
+	}
+	return ""
+}
+
+// value returns the value of member i, whose name is written as a code,
+// or "" when its slot does not hold one whole value.
+func (o *encObject) value(i int) string {
+	start, end := 0, o.end(i)
+	if i > 0 {
+		start = o.end(i - 1)
+	}
+	if start > end || end > len(o.slots) {
+		return ""
+	}
+	if v := o.slots[start:end]; v != "" && encLen(v) == len(v) {
+		return v
 	}
 	return ""
 }
