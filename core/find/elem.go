@@ -20,7 +20,7 @@ type elem struct {
 	enc string
 }
 
-func (e elem) kind() kind {
+func (e *elem) kind() kind {
 	switch {
 	case e.raw == "" && e.val != nil:
 		return e.val.kind

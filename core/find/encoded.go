@@ -151,20 +151,25 @@ type encObject struct {
 	slots string
 }
 
-// splitObject splits the object v, ok false when its parts do not fit.
-func splitObject(v string) (o encObject, ok bool) {
+// split sets o to the parts of the object v and reports whether they
+// fit; when they do not, o has no members. It fills o in place, rather
+// than returning one: a struct returned and then copied is read back
+// before its stores have landed, which stalls a walk at every object.
+func (o *encObject) split(v string) bool {
 	body := encBody(v)
 	m, k := encUvarint(body)
 	if k == 0 || k == len(body) {
-		return o, false
+		return false
 	}
-	o.width, body = int(body[k]), body[k+1:]
-	if o.width != 1 && o.width != 2 && o.width != 4 || m > uint64(len(body)/(1+o.width)) {
-		return o, false
+	width, body := int(body[k]), body[k+1:]
+	// m fits the bytes when each member has its code and end: m <= len(body)
+	// first, so that the product cannot overflow (and no division is needed).
+	if width != 1 && width != 2 && width != 4 || m > uint64(len(body)) || m*uint64(1+width) > uint64(len(body)) {
+		return false
 	}
 	n := int(m)
-	o.codes, o.ends, o.slots = body[:n], body[n:n+n*o.width], body[n+n*o.width:]
-	return o, true
+	o.width, o.codes, o.ends, o.slots = width, body[:n], body[n:n+n*width], body[n+n*width:]
+	return true
 }
 
 // end returns where slot i ends.
@@ -219,8 +224,9 @@ func newEncItems(v string) encItems {
 	if v[0] != tagObject {
 		return encItems{elems: encBody(v)}
 	}
-	o, _ := splitObject(v) // a zero encObject has no members
-	return encItems{obj: o, object: true}
+	it := encItems{object: true}
+	it.obj.split(v) // an object that does not fit has no members
+	return it
 }
 
 // next returns the next member's name and value (the name of an element
@@ -246,8 +252,8 @@ func encNext(elems string) (value, rest string) {
 
 // encMember returns the first member of the object v named by st, or "".
 func encMember(v string, st *step) string {
-	o, ok := splitObject(v)
-	if !ok {
+	var o encObject
+	if !o.split(v) {
 		return ""
 	}
 	if st.code != 0 {
@@ -271,9 +277,24 @@ func (o *encObject) find(code byte) string {
 	// for a vector search to pay for its call.
 	for i := range len(o.codes) {
 		if o.codes[i] == code {
-			_, value, _ := o.member(i)
-			return value
+			return o.value(i)
 		}
+	}
+	return ""
+}
+
+// value returns the value of member i, whose name is written as a code,
+// or "" when its slot does not hold one whole value.
+func (o *encObject) value(i int) string {
+	start, end := 0, o.end(i)
+	if i > 0 {
+		start = o.end(i - 1)
+	}
+	if start > end || end > len(o.slots) {
+		return ""
+	}
+	if v := o.slots[start:end]; v != "" && encLen(v) == len(v) {
+		return v
 	}
 	return ""
 }

@@ -48,7 +48,8 @@ func decodeValue(id, s string, depth int) (Value, error) {
 	}
 	v := Value{kind: encKinds[s[0]]}
 	if v.kind == kindObject {
-		o, ok := splitObject(s)
+		var o encObject
+		ok := o.split(s)
 		if n := len(o.codes); !ok || n > 0 && o.end(n-1) != len(o.slots) {
 			return Value{}, errors.New("an object's parts do not fit")
 		}

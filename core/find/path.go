@@ -77,7 +77,8 @@ func walk(ctx elem, steps []step, at arrayEnd, pred matcher) bool {
 // path starts with (each path's first name has a code: newShape). From
 // that member a kid's walk goes on as walk's would.
 func matchMembers(obj elem, kids []*pathMatch) bool {
-	o, ok := splitObject(obj.raw)
+	var o encObject
+	ok := o.split(obj.raw)
 	for _, m := range kids {
 		x := elem{enc: obj.enc}
 		if ok {

@@ -172,3 +172,73 @@ func BenchmarkPutBatch100(b *testing.B) {
 		}
 	})
 }
+
+// The documents bucket of the benchmark store: benchDocs values of
+// benchDocSize bytes (64 MB, more than a processor's caches), as a bucket
+// of views is, loaded on first use by benchDocStore.
+const (
+	benchDocs    = 32_768
+	benchDocSize = 2048
+)
+
+var benchDocsLoaded = map[string]bool{}
+
+// benchDocStore returns the loaded store of backend i with its documents.
+// Each document's bytes are the steps of a walk through it (63 to 126).
+func benchDocStore(b *testing.B, i int) store.DB {
+	db := benchStore(b, i)
+	if benchDocsLoaded[backends[i].name] {
+		return db
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	doc := make([]byte, benchDocSize)
+	for d := 0; d < benchDocs; d += 4096 {
+		update(b, db, func(tx store.Tx) error {
+			bk := bucket(b, tx, "docs")
+			for n := d; n < d+4096; n++ {
+				for j := range doc {
+					doc[j] = byte(63 + r.IntN(64))
+				}
+				if err := bk.Put(binary.BigEndian.AppendUint32(nil, uint32(n)), doc); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	benchDocsLoaded[backends[i].name] = true
+	return db
+}
+
+// BenchmarkScanSharedDocs: one View walking every document of the
+// documents bucket as a find condition's scan does, each read at the
+// offset the byte before gives (about 22 reads a document, most of them
+// of memory the processor has not cached). cpu-ns/doc is the CPU time of
+// a document.
+func BenchmarkScanSharedDocs(b *testing.B) {
+	for i, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			db := benchDocStore(b, i)
+			start, _ := cputime.Process()
+			for b.Loop() {
+				err := db.View(func(tx store.Tx) error {
+					n := 0
+					for _, v := range bucket(b, tx, "docs").ScanShared(store.Range{}) {
+						for at := 0; at < len(v); at += int(v[at]) {
+						}
+						n++
+					}
+					if n != benchDocs {
+						b.Fatalf("scanned %d documents, want %d", n, benchDocs)
+					}
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			end, _ := cputime.Process()
+			b.ReportMetric(float64(end-start)/float64(b.N*benchDocs), "cpu-ns/doc")
+		})
+	}
+}

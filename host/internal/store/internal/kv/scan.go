@@ -38,13 +38,22 @@ func ScanShared(src Source, r store.Range) iter.Seq2[[]byte, []byte] {
 	return scan(src, r, func(k, v []byte) ([]byte, []byte) { return k, v })
 }
 
-// scan is Scan yielding what pair makes of each key and value.
+// scan is Scan yielding what pair makes of each key and value. It steps
+// its cursor to the next pair and prefetches it before it yields one, so
+// that the next pair's memory is on its way while the caller handles this
+// one: a full scan of a bucket of views waits on memory more than it
+// computes. Moving a cursor leaves the slices it gave valid, so what
+// ScanShared yields stays valid until the iteration moves on; after a
+// write the pair read ahead is dropped.
 func scan(src Source, r store.Range, pair func(k, v []byte) ([]byte, []byte)) iter.Seq2[[]byte, []byte] {
 	return func(yield func(key, value []byte) bool) {
 		c, version := src.Cursor(), src.Version()
 		var last []byte // the last key yielded; the caller may change its copy
 		for k, v := start(c, r); k != nil && bytes.HasPrefix(k, r.Prefix); {
 			last = append(last[:0], k...)
+			nk, nv := step(c, r.Reverse)
+			prefetch(nk)
+			prefetch(nv)
 			if !yield(pair(k, v)) {
 				return
 			}
@@ -53,7 +62,7 @@ func scan(src Source, r store.Range, pair func(k, v []byte) ([]byte, []byte)) it
 				k, v = resume(c, last, r.Reverse)
 				continue
 			}
-			k, v = step(c, r.Reverse)
+			k, v = nk, nv
 		}
 	}
 }
