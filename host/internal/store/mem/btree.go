@@ -37,8 +37,8 @@ type node struct {
 // padded), so most comparisons in a search need not load the key itself:
 // at a million keys those loads are cache misses that dominate a lookup.
 // kv is the key, with the value after it up to kv's capacity (kv.Joined):
-// one slice header for both makes an item 32 bytes rather than 56, and so
-// a node an Update copies 2 KB rather than 3.5.
+// one slice header for both makes an item 32 bytes rather than 56, and the
+// nodes an Update copies smaller by as much.
 type item struct {
 	head uint64
 	kv   []byte
@@ -102,7 +102,7 @@ func (t *tree) get(key []byte) ([]byte, bool) {
 // the tree then owns) in generation gen. Full nodes are split on the way
 // down, so there is always room below.
 func (t *tree) put(gen uint64, kv []byte) {
-	key := kv
+	key := kv // kv's length is the key's
 	it := item{keyHead(key), kv}
 	if t.root == nil {
 		t.root = &node{gen: gen, items: []item{it}}
