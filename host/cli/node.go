@@ -25,16 +25,6 @@ import (
 	"github.com/didlight/didlight/host/internal/store/mem"
 )
 
-// nodeHeapFloor is how far the node's heap may grow past its live heap
-// before the collector runs, at least (package gcfloor), unless GOGC or
-// GOMEMLIMIT say otherwise. Serving, a node allocates a few KB a request
-// and keeps little (a live heap of 1-2 MB for the demo chain, ~90 MB at a
-// million DIDs): at GOGC's 4 MB it collected 60 times a second under
-// loadbench's resolves, and with 64 MB of room it took 8-23% less CPU a
-// request (docs/benchmarks.md). A heap past 64 MB live is collected as
-// GOGC=100 would.
-const nodeHeapFloor = 64 << 20
-
 // runNode is `didlight node`: it runs until SIGINT or SIGTERM, then shuts
 // down gracefully and exits 0.
 func runNode(args []string, stdout, stderr io.Writer) int {
@@ -47,7 +37,7 @@ func runNode(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if !gcByEnv(os.Getenv) {
-		defer gcfloor.Start(nodeHeapFloor)()
+		defer gcfloor.Start(gcfloor.Node)()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/host/internal/cputime"
+	"github.com/didlight/didlight/host/internal/gcfloor"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 	"github.com/didlight/didlight/host/internal/store/mem"
@@ -48,8 +50,13 @@ const benchSubmitters = 8
 // verifies over that of ingesting as many operations: the ratio ingest
 // reaches per core it keeps busy, which other processes do not move (the
 // wall-time ratio on two idle cores would be twice it, less what waiting
-// costs).
+// costs). It runs with the node's heap floor (gcfloor.Node), as `didlight
+// node` ingests, unless GOGC is set in the environment (GOGC=100 measures
+// the collector's default).
 func BenchmarkIngest(b *testing.B) {
+	if os.Getenv("GOGC") == "" {
+		defer gcfloor.Start(gcfloor.Node)()
+	}
 	for _, be := range []struct {
 		name string
 		open func(b *testing.B) Config

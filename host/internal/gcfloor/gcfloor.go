@@ -21,6 +21,15 @@ import (
 // in runtime/mgcpacer.go).
 const minHeap = 4 << 20
 
+// Node is how far `didlight node`'s heap may grow past its live heap before
+// the collector runs, at least, unless GOGC or GOMEMLIMIT say otherwise.
+// Serving, a node allocates a few KB a request and keeps little (a live
+// heap of 1-2 MB for the demo chain, ~90 MB at a million DIDs): at GOGC's
+// 4 MB it collected 60 times a second under loadbench's resolves, and with
+// 64 MB of room it took 8-23% less CPU a request (docs/benchmarks.md). A
+// heap past 64 MB live is collected as GOGC=100 would.
+const Node = 64 << 20
+
 // liveMetric is the heap the last collection found live (runtime/metrics).
 const liveMetric = "/gc/heap/live:bytes"
 

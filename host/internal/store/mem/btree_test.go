@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/didlight/didlight/host/internal/store/internal/kv"
 )
 
 // model is what a tree should hold.
@@ -95,11 +97,11 @@ func depth(n *node, root bool, lo, hi []byte) (int, error) {
 		return 0, fmt.Errorf("node with %d items (root %v)", len(n.items), root)
 	}
 	for i, it := range n.items {
-		if lo != nil && bytes.Compare(it.key, lo) <= 0 || hi != nil && bytes.Compare(it.key, hi) >= 0 {
-			return 0, fmt.Errorf("key %x outside (%x, %x)", it.key, lo, hi)
+		if lo != nil && bytes.Compare(it.key(), lo) <= 0 || hi != nil && bytes.Compare(it.key(), hi) >= 0 {
+			return 0, fmt.Errorf("key %x outside (%x, %x)", it.key(), lo, hi)
 		}
-		if i > 0 && bytes.Compare(n.items[i-1].key, it.key) >= 0 {
-			return 0, fmt.Errorf("keys %x, %x out of order", n.items[i-1].key, it.key)
+		if i > 0 && bytes.Compare(n.items[i-1].key(), it.key()) >= 0 {
+			return 0, fmt.Errorf("keys %x, %x out of order", n.items[i-1].key(), it.key())
 		}
 	}
 	if n.leaf() {
@@ -112,10 +114,10 @@ func depth(n *node, root bool, lo, hi []byte) (int, error) {
 	for i, kid := range n.kids {
 		klo, khi := lo, hi
 		if i > 0 {
-			klo = n.items[i-1].key
+			klo = n.items[i-1].key()
 		}
 		if i < len(n.items) {
-			khi = n.items[i].key
+			khi = n.items[i].key()
 		}
 		d, err := depth(kid, false, klo, khi)
 		if err != nil {
@@ -170,7 +172,7 @@ func run(t *testing.T, r *rand.Rand, ops, keySpace, genSize int) {
 			delete(m, string(key))
 		} else {
 			v := fmt.Sprint(op)
-			tr.put(gen, bytes.Clone(key), []byte(v))
+			tr.put(gen, kv.Joined(key, []byte(v)))
 			m[string(key)] = v
 		}
 		if (op+1)%genSize == 0 {
@@ -209,7 +211,7 @@ func TestTreeDrain(t *testing.T) {
 		m := model{}
 		for i := range n {
 			k := binary.BigEndian.AppendUint32(nil, uint32(i))
-			tr.put(1, k, k)
+			tr.put(1, kv.Joined(k, k))
 			m[string(k)] = string(k)
 		}
 		full := tr
@@ -257,10 +259,34 @@ func FuzzTree(f *testing.F) {
 				tr.delete(gen, key)
 				delete(m, string(key))
 			} else {
-				tr.put(gen, key, []byte{byte(i)})
+				tr.put(gen, kv.Joined(key, []byte{byte(i)}))
 				m[string(key)] = string([]byte{byte(i)})
 			}
 		}
 		checkTree(t, &tr, m)
 	})
+}
+
+// TestItemPair: an item gives back its key and value as put, an empty value
+// as a non-nil empty slice, and a key that an append cannot grow into the
+// value.
+func TestItemPair(t *testing.T) {
+	for _, c := range []struct{ key, value string }{
+		{"k", "value"},
+		{"key", ""},
+		{"a longer key than eight bytes", "v"},
+	} {
+		it := item{keyHead([]byte(c.key)), kv.Joined([]byte(c.key), []byte(c.value))}
+		k, v := it.key(), it.value()
+		if string(k) != c.key || string(v) != c.value || v == nil {
+			t.Errorf("put %q=%q, got %q=%q (nil value %v)", c.key, c.value, k, v, v == nil)
+		}
+		if cap(k) != len(k) {
+			t.Errorf("key %q has capacity %d past its length %d", c.key, cap(k), len(k))
+		}
+		_ = append(k, 'x')
+		if string(it.value()) != c.value {
+			t.Errorf("appending to key %q changed its value to %q", c.key, it.value())
+		}
+	}
 }

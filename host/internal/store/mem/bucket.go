@@ -33,8 +33,7 @@ func (b *bucket) Put(key, value []byte) error {
 	if err := kv.CheckValue(value); err != nil {
 		return err
 	}
-	k, v := kv.Pair(key, value)
-	b.tree.put(b.tx.gen, k, v)
+	b.tree.put(b.tx.gen, kv.Joined(key, value))
 	b.touch()
 	return nil
 }

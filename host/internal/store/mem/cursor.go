@@ -125,5 +125,5 @@ func (c *cursor) ascendBack() (key, value []byte) {
 func (c *cursor) current() (key, value []byte) {
 	f := c.stack[len(c.stack)-1]
 	it := f.n.items[f.i]
-	return it.key, it.value
+	return it.key(), it.value()
 }

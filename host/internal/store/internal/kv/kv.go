@@ -38,10 +38,19 @@ func CheckValue(value []byte) error {
 // Pair copies key and value into one new allocation. The value copy is never
 // nil, so an empty value stays distinguishable from a missing one.
 func Pair(key, value []byte) (k, v []byte) {
+	buf := Joined(key, value)
+	n := len(buf)
+	return buf[:n:n], buf[n:cap(buf)]
+}
+
+// Joined copies key and value into one new allocation and returns the key's
+// copy, with the value's copy after it up to its capacity: one slice for
+// both, for a backend that keeps many pairs.
+func Joined(key, value []byte) []byte {
 	buf := make([]byte, len(key)+len(value))
 	n := copy(buf, key)
 	copy(buf[n:], value)
-	return buf[:n:n], buf[n:]
+	return buf[:n]
 }
 
 // TxState is what a backend's transaction records about itself.
