@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -45,6 +46,10 @@ const benchSubmitters = 8
 // wall time; and, to tell work from waiting, the process CPU time per
 // ingested operation (cpu-ns/op) and the cores ingesting kept busy
 // (cores: CPU time over wall time), which load from other processes lowers;
+// the Go scheduler's Ps kept busy (Ps: GOMAXPROCS less the Ps' idle time,
+// runtime/metrics' /cpu/classes/idle, over wall time), which it does not
+// lower: a P waiting for the OS to run it is not idle, one with no goroutine
+// to run is (the runtime samples the idle time at each GC, many a chunk);
 // and the commits per operation (commits/op: store Updates and mempool log
 // appends, each a disk sync on a data directory), which group commit lowers. cpu-ratio is the CPU time of the bare
 // verifies over that of ingesting as many operations: the ratio ingest
@@ -116,6 +121,7 @@ func benchIngest(b *testing.B, cfg Config, db *countingDB) {
 	pub, digest, sig := bareVerifyInput()
 	var ingest, verify, cpu, verifyCPU time.Duration
 	var updates int64
+	var idle float64 // the Ps' idle seconds
 	made := 0
 	for b.Loop() {
 		b.StopTimer()
@@ -123,8 +129,10 @@ func benchIngest(b *testing.B, cfg Config, db *countingDB) {
 		made += len(raws)
 		b.StartTimer()
 		start, cpu0, updates0 := time.Now(), cputime.Now(), db.updates.Load()+f.c.logAppends()
+		idle0 := schedIdle()
 		f.ingest(raws, tips)
 		ingest += time.Since(start)
+		idle += schedIdle() - idle0
 		cpu += cputime.Now() - cpu0
 		updates += db.updates.Load() + f.c.logAppends() - updates0
 
@@ -144,6 +152,7 @@ func benchIngest(b *testing.B, cfg Config, db *countingDB) {
 	b.ReportMetric(ops/verifies, "ratio")
 	b.ReportMetric(float64(verifyCPU)/float64(cpu), "cpu-ratio")
 	b.ReportMetric(cpu.Seconds()/ingest.Seconds(), "cores")
+	b.ReportMetric(float64(runtime.GOMAXPROCS(0))-idle/ingest.Seconds(), "Ps")
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*benchChunk), "cpu-ns/op")
 	b.ReportMetric(float64(updates)/float64(b.N*benchChunk), "commits/op")
 	b.ReportMetric(0, "ns/op") // the time of a whole chunk, building included: not a measure
@@ -152,6 +161,14 @@ func benchIngest(b *testing.B, cfg Config, db *countingDB) {
 	if _, err := f.c.ResolveDID(benchUser(made-1).did(), false); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// schedIdle returns the CPU time, in seconds, the Go scheduler's Ps have
+// spent with no goroutine to run, as the runtime last sampled it.
+func schedIdle() float64 {
+	s := []metrics.Sample{{Name: "/cpu/classes/idle:cpu-seconds"}}
+	metrics.Read(s)
+	return s[0].Value.Float64()
 }
 
 func bareVerifyInput() (keys.PublicKey, [32]byte, keys.Signature) {

@@ -20,17 +20,20 @@ import (
 // only the items queued when it starts, and a durable store's commit costs
 // a disk sync however few items it holds, so under load a batch that
 // waits a moment for the callers still validating takes fewer syncs per
-// item. It waits no longer than the last commit took: about what a caller
-// that misses the batch would wait for the next one. A commit that costs
-// nothing (an in-memory store's) is worth no waiting, which would only
-// leave cores idle.
+// item. It waits until half of them have queued, no more: a batch of
+// every caller would leave none validating while its sync runs, and the
+// cores idle for the sync's length each batch; the other half validates
+// meanwhile, and joins the next batch. It waits no longer than the last
+// commit took: about what a caller that misses the batch would wait for
+// the next one. A commit that costs nothing (an in-memory store's) is
+// worth no waiting, which would only leave cores idle.
 type groupCommit[T any] struct {
 	commit func(items []T) error
 
 	// coming, when set, counts the callers that have called or will soon
-	// call do (queued ones included); a commit waits for them to queue,
-	// woken by arrived, up to the time the last commit took and never
-	// more than gatherWait. Whoever lowers the count calls arrived.
+	// call do (queued ones included); a commit waits for half of them to
+	// queue, woken by arrived, up to the time the last commit took and
+	// never more than gatherWait. Whoever lowers the count calls arrived.
 	coming     func() int
 	gatherWait time.Duration
 	wake       chan struct{} // an item queued, a caller stopped coming, or a hold began
@@ -91,20 +94,20 @@ func (g *groupCommit[T]) lead() {
 	g.busy = false
 }
 
-// gather waits, with g.mu held (and released while it waits), until the
-// callers coming have queued, a hold begins or takes the queue, or the
+// gather waits, with g.mu held (and released while it waits), until half
+// the callers coming have queued, a hold begins or takes the queue, or the
 // time the last commit took (at most gatherWait) has passed.
 func (g *groupCommit[T]) gather() {
 	wait := g.gatherWait
 	if g.timed {
 		wait = min(wait, g.took)
 	}
-	if g.coming == nil || wait <= 0 || g.coming() <= len(g.queue) {
+	if g.coming == nil || wait <= 0 || g.gathered() {
 		return
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
-	for !g.held && len(g.queue) > 0 && g.coming() > len(g.queue) {
+	for !g.held && len(g.queue) > 0 && !g.gathered() {
 		g.mu.Unlock()
 		select {
 		case <-g.wake:
@@ -115,6 +118,10 @@ func (g *groupCommit[T]) gather() {
 		g.mu.Lock()
 	}
 }
+
+// gathered reports whether half the callers coming (or more) have queued;
+// the caller holds g.mu.
+func (g *groupCommit[T]) gathered() bool { return 2*len(g.queue) >= g.coming() }
 
 // arrived wakes a commit gathering items: one was queued, or a caller
 // counted by coming no longer comes.

@@ -329,9 +329,9 @@ func TestBlockRoom(t *testing.T) {
 	}
 }
 
-// A commit waits for the callers coming to queue, and they share it; a
-// caller that stops coming wakes it; the time the last commit took bounds
-// its wait, and gatherWait bounds that.
+// A commit waits for half the callers coming to queue, and they share it;
+// a caller that stops coming wakes it; the time the last commit took
+// bounds its wait, and gatherWait bounds that.
 func TestGroupCommitGathers(t *testing.T) {
 	var mu sync.Mutex
 	var committed [][]int
@@ -360,13 +360,17 @@ func TestGroupCommitGathers(t *testing.T) {
 		}
 	}
 
-	coming.Store(3)
-	done := make(chan error, 3)
-	for i := range 3 {
-		go func() { done <- g.do(i) }()
+	coming.Store(4)
+	done := make(chan error, 4)
+	go func() { done <- g.do(0) }()
+	waitQueued(t, &g, 1) // one of four: the commit waits
+	go func() { done <- g.do(1) }()
+	for range 2 {
+		wait("two of four queued", done)
 	}
-	for range 3 {
-		wait("three coming", done)
+	for i := 2; i < 4; i++ { // the other half, queued in turn: each waits as long as the last commit took
+		go func() { done <- g.do(i) }()
+		wait("one of four", done)
 	}
 
 	untimed := func() { // as if no commit had been timed: gatherWait bounds the wait
@@ -379,26 +383,26 @@ func TestGroupCommitGathers(t *testing.T) {
 		g.timed = false
 	}
 	untimed()
-	coming.Store(2) // one caller validates, then is refused: it never queues
-	go func() { done <- g.do(3) }()
+	coming.Store(3) // two callers validate, then one is refused: it never queues
+	go func() { done <- g.do(4) }()
 	waitQueued(t, &g, 1)
-	coming.Store(1)
+	coming.Store(2)
 	g.arrived()
 	wait("one stops coming", done)
 
 	untimed()
 	coming.Store(5)
 	g.gatherWait = 10 * time.Millisecond
-	wait("gatherWait passes", func() chan error { c := make(chan error, 1); c <- g.do(4); return c }())
+	wait("gatherWait passes", func() chan error { c := make(chan error, 1); c <- g.do(5); return c }())
 
 	coming.Store(5)
 	g.gatherWait = time.Hour
 	g.mu.Lock()
 	g.took, g.timed = 10*time.Millisecond, true
 	g.mu.Unlock()
-	wait("the last commit's time passes", func() chan error { c := make(chan error, 1); c <- g.do(5); return c }())
+	wait("the last commit's time passes", func() chan error { c := make(chan error, 1); c <- g.do(6); return c }())
 
-	want := [][]int{{0, 1, 2}, {3}, {4}, {5}}
+	want := [][]int{{0, 1}, {2}, {3}, {4}, {5}, {6}}
 	if diff := cmp.Diff(want, committed); diff != "" {
 		t.Errorf("commits (-want +got):\n%s", diff)
 	}
@@ -412,7 +416,7 @@ func TestGroupCommitTakenWhileGathering(t *testing.T) {
 	g := groupCommit[int]{
 		mu:         new(sync.Mutex),
 		commit:     func([]int) error { commits.Add(1); return nil },
-		coming:     func() int { return 2 }, // one more than will ever queue
+		coming:     func() int { return 3 }, // more than twice what will ever queue
 		gatherWait: time.Hour,
 		wake:       make(chan struct{}, 1),
 	}

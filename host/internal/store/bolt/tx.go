@@ -49,7 +49,7 @@ func (t *tx) DeleteBucket(name string) error {
 		return fmt.Errorf("store: delete bucket %q: %w", name, err)
 	}
 	if b, ok := t.buckets[name]; ok {
-		b.b = nil
+		b.b, b.tail, b.mixed = nil, nil, false
 		b.version++
 	}
 	return nil
@@ -62,6 +62,8 @@ type bucket struct {
 	name    []byte
 	b       *bbolt.Bucket // nil while the bucket does not exist
 	version uint64        // counts changes, for kv.Scan
+	tail    []byte        // the last key this transaction appended, while it has only appended (fill)
+	mixed   bool          // this transaction put a key that was not an append
 }
 
 func (b *bucket) Get(key []byte) ([]byte, bool) {
@@ -89,11 +91,40 @@ func (b *bucket) Put(key, value []byte) error {
 	// bbolt keeps the slices until commit; give it copies the caller cannot
 	// change. The value copy is non-nil, so bbolt stores an empty value.
 	k, v := kv.Pair(key, value)
+	b.fill(k)
 	b.version++
 	if err := b.b.Put(k, v); err != nil {
 		return fmt.Errorf("store: put in bucket %q: %w", b.name, err)
 	}
 	return nil
+}
+
+// appendFill is the share of a page bbolt fills before it splits a node of
+// a bucket the transaction only appends to. Such a bucket (keyed by a
+// sequence: blocks, views, documents) never writes a node again once
+// appends have moved past it, so bbolt's default, half a page, would leave
+// half of each page empty for good and write twice the pages per commit.
+const appendFill = 1.0
+
+// fill sets bbolt's fill for key k, about to be put: appendFill while
+// every key this transaction put in the bucket came after all the keys
+// before it, bbolt's default once one did not (a node split then may take
+// more keys in the middle).
+func (b *bucket) fill(k []byte) {
+	if b.mixed {
+		return
+	}
+	after := b.tail
+	if after == nil {
+		after, _ = b.b.Cursor().Last()
+	}
+	if after != nil && bytes.Compare(k, after) <= 0 {
+		b.mixed = true
+		b.b.FillPercent = bbolt.DefaultFillPercent
+		return
+	}
+	b.tail = k
+	b.b.FillPercent = appendFill
 }
 
 func (b *bucket) Delete(key []byte) error {
