@@ -145,11 +145,17 @@ func copyStore(ctx context.Context, src *bbolt.DB, tmp string, size int64) error
 	if err != nil {
 		return err
 	}
-	err = src.View(func(stx *bbolt.Tx) error {
-		return stx.ForEach(func(name []byte, b *bbolt.Bucket) error {
-			return copyBucket(ctx, dst, name, b)
+	f, err := os.Open(src.Path()) // for the prefetcher's reads
+	if err == nil {
+		err = src.View(func(stx *bbolt.Tx) error {
+			return stx.ForEach(func(name []byte, b *bbolt.Bucket) error {
+				ahead := startPrefetch(f, src.Info().PageSize, uint64(b.Root()), segmentLeaves)
+				defer ahead.close()
+				return copyBucket(ctx, dst, name, b, ahead)
+			})
 		})
-	})
+		f.Close()
+	}
 	if err == nil {
 		err = dst.Sync()
 	}
@@ -164,10 +170,12 @@ func copyStore(ctx context.Context, src *bbolt.DB, tmp string, size int64) error
 // keys come in order, so each Put appends to the last leaf; FillPercent 1
 // has a full leaf split where it ends rather than halfway (as
 // bbolt.Compact, go.etcd.io/bbolt compact.go, fills its pages). The values
-// are src's mapped bytes, valid while src's transaction runs.
-func copyBucket(ctx context.Context, dst *bbolt.DB, name []byte, src *bbolt.Bucket) error {
+// are src's mapped bytes, valid while src's transaction runs. It tells
+// ahead which of its segments it copies.
+func copyBucket(ctx context.Context, dst *bbolt.DB, name []byte, src *bbolt.Bucket, ahead *prefetcher) error {
 	c := src.Cursor()
 	k, v := c.First()
+	seg := 0
 	for first := true; first || k != nil; first = false {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -182,6 +190,10 @@ func copyBucket(ctx context.Context, dst *bbolt.DB, name []byte, src *bbolt.Buck
 			}
 			b.FillPercent = 1
 			for size := 0; k != nil && size < compactTxMaxSize; k, v = c.Next() {
+				if s := ahead.segmentAt(seg, k); s != seg {
+					seg = s
+					ahead.advance(s)
+				}
 				if v == nil {
 					return fmt.Errorf("bucket %q holds a bucket %q: the store makes none", name, k)
 				}
