@@ -22,8 +22,8 @@ func compactCmd(e *env, args []string) error {
 Rewrites a stopped node's store so that each bucket lies in one run of
 pages: a chain written block by block has its buckets' pages interleaved
 over the whole file, which makes every full scan (a find) slower and a
-trimmed node fault more. Run it after "devnet generate" and now and then on
-a long-running node's data directory (docs/scale.md).
+trimmed node fault more. Run it now and then on a long-running node's data
+directory ("devnet generate" leaves its store compacted; docs/scale.md).
 
 It writes a new file beside the store and renames it over the store once
 synced, so a run killed midway leaves the store as it was (the next run
