@@ -22,8 +22,8 @@ func compactCmd(e *env, args []string) error {
 Rewrites a stopped node's store so that each bucket lies in one run of
 pages: a chain written block by block has its buckets' pages interleaved
 over the whole file, which makes every full scan (a find) slower and a
-trimmed node fault more. Run it after "devnet generate" and now and then on
-a long-running node's data directory (docs/scale.md).
+trimmed node fault more. Run it now and then on a long-running node's data
+directory ("devnet generate" leaves its store compacted; docs/scale.md).
 
 It writes a new file beside the store and renames it over the store once
 synced, so a run killed midway leaves the store as it was (the next run
@@ -44,19 +44,13 @@ stderr.`, `
 	if dir == "" {
 		return usagef("--datadir is required")
 	}
-	show := &compactProgress{w: e.stderr, bar: e.term.isTerminal(e.stderr) && !plainProgress, now: time.Now}
-	show.shown = show.now()
+	total := int64(0)
 	if info, err := os.Stat(filepath.Join(dir, bolt.FileName)); err == nil {
-		show.total = info.Size()
+		total = info.Size()
 	}
-	stop := every(barEvery, func() {
-		if info, err := os.Stat(bolt.CompactPath(dir)); err == nil {
-			show.update(info.Size())
-		}
-	})
+	stop := watchCompaction(e, dir, total, e.term.isTerminal(e.stderr) && !plainProgress)
 	done, err := bolt.Compact(dir, bolt.CompactOptions{Check: chain.CheckFormat})
 	stop()
-	show.end()
 	if errors.Is(err, bolt.ErrInUse) {
 		return fmt.Errorf("%w; stop the node first", err)
 	}
@@ -66,6 +60,23 @@ stderr.`, `
 	fmt.Fprintf(e.stdout, "compacted %s in %s: %.1f MB -> %.1f MB\n",
 		filepath.Join(dir, bolt.FileName), done.Took.Round(time.Millisecond), float64(done.Before)/1e6, float64(done.After)/1e6)
 	return nil
+}
+
+// watchCompaction shows, until stop is called, the progress of a
+// compaction into dir of a store of total bytes: as a bar if bar,
+// otherwise as lines.
+func watchCompaction(e *env, dir string, total int64, bar bool) (stop func()) {
+	show := &compactProgress{w: e.stderr, bar: bar, total: total, now: time.Now}
+	show.shown = show.now()
+	stopPoll := every(barEvery, func() {
+		if info, err := os.Stat(bolt.CompactPath(dir)); err == nil {
+			show.update(info.Size())
+		}
+	})
+	return func() {
+		stopPoll()
+		show.end()
+	}
 }
 
 // compactProgress shows the bytes a compaction has written against the

@@ -84,25 +84,40 @@ A data directory that is not empty is refused unless --force is given, and
 	if err := os.RemoveAll(tmp); err != nil {
 		return err
 	}
-	// Not a data directory until install moves it into place: no commit
-	// needs a sync, and Close syncs the store once.
+	// Not a data directory until install copies it into place: no commit
+	// needs a sync, and the copy is synced once.
 	db, err := bolt.Open(tmp, bolt.Options{NoSync: true})
 	if err != nil {
 		return err
 	}
 	defer tuneGC(e.getenv)()
-	show := newProgress(e.stderr, e.term.isTerminal(e.stderr) && !plainProgress, time.Now)
+	bar := e.term.isTerminal(e.stderr) && !plainProgress
+	show := newProgress(e.stderr, bar, time.Now)
 	rep, err := chaingen.Generate(ctx, db, chaingen.Options{Seed: seed, DIDs: dids, DevSeed: devSeed, Progress: show.update})
 	show.end()
+	g := generated{Seed: seed, DevSeed: devSeed, DIDs: dids, Height: rep.Height}
 	if err == nil {
-		err = db.Close()
-	} else {
-		db.Close()
+		err = install(ctx, e, dir, db, g, bar)
+	}
+	// The store in tmp is removed once installed; until then the kernel
+	// has its pages, and a sync would only write them to the disk.
+	if cerr := db.CloseUnsynced(); err == nil {
+		err = cerr
 	}
 	if err != nil {
 		return fmt.Errorf("%w (the partial chain is in %s; --force removes it)", err, tmp)
 	}
-	return install(e, dir, tmp, generated{Seed: seed, DevSeed: devSeed, DIDs: dids, Height: rep.Height}, rep, show.elapsed())
+	if err := os.RemoveAll(tmp); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, bolt.FileName)
+	size := int64(0)
+	if info, err := os.Stat(path); err == nil {
+		size = info.Size()
+	}
+	fmt.Fprintf(e.stdout, "generated %d DIDs (%d operations) in %d blocks, tip %d, in %s: %s, %.1f MB\nstart a node on it: didlight node --datadir %s\n",
+		rep.DIDs, rep.Ops, rep.Height, rep.Height, show.elapsed().Round(time.Millisecond), path, float64(size)/1e6, dir)
+	return nil
 }
 
 // How a generation has the garbage collector work, unless GOGC or
@@ -134,24 +149,18 @@ func tuneGC(getenv func(string) string) (restore func()) {
 	}
 }
 
-// install moves the generated store into dir, with its generatedFile.
-func install(e *env, dir, tmp string, g generated, rep chaingen.Report, took time.Duration) error {
-	db, err := bolt.Open(tmp, bolt.Options{})
-	if err != nil {
-		return err
-	}
+// install writes dir's generatedFile for g, then the store db as dir's
+// store, compacted (bolt.CompactInto): a chain written block by block has
+// its buckets' pages interleaved, and this copy, which moving the store
+// into place needs anyway, lays each bucket out in one run of pages.
+func install(ctx context.Context, e *env, dir string, db *bolt.DB, g generated, bar bool) error {
 	c, err := chain.Open(chain.Config{DB: db, DevSeed: g.DevSeed})
-	if err == nil {
-		_, tip, _ := c.Tip()
-		g.Tip = tip.String()
-		c.Close()
-	}
-	if cerr := db.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
 		return err
 	}
+	_, tip, _ := c.Tip()
+	g.Tip = tip.String()
+	c.Close()
 	b, err := json.MarshalIndent(g, "", "  ")
 	if err != nil {
 		return err
@@ -159,20 +168,12 @@ func install(e *env, dir, tmp string, g generated, rep chaingen.Report, took tim
 	if err := os.WriteFile(filepath.Join(dir, generatedFile), append(b, '\n'), 0o600); err != nil {
 		return err
 	}
-	path := filepath.Join(dir, bolt.FileName)
-	if err := os.Rename(filepath.Join(tmp, bolt.FileName), path); err != nil {
-		return err
+	total := int64(0)
+	if info, err := os.Stat(db.Path()); err == nil {
+		total = info.Size()
 	}
-	if err := os.RemoveAll(tmp); err != nil {
-		return err
-	}
-	size := int64(0)
-	if info, err := os.Stat(path); err == nil {
-		size = info.Size()
-	}
-	fmt.Fprintf(e.stdout, "generated %d DIDs (%d operations) in %d blocks, tip %d, in %s: %s, %.1f MB\nstart a node on it: didlight node --datadir %s\n",
-		rep.DIDs, rep.Ops, rep.Height, rep.Height, took.Round(time.Millisecond), path, float64(size)/1e6, dir)
-	return nil
+	defer watchCompaction(e, dir, total, bar)()
+	return db.CompactInto(ctx, dir)
 }
 
 // clearDataDir checks that dir may be generated into: absent or empty,

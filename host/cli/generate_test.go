@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -58,8 +60,10 @@ func TestDevnetGenerate(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, generatedDir)); !os.IsNotExist(err) {
-		t.Errorf("%s is left behind: %v", generatedDir, err)
+	for _, left := range []string{filepath.Join(dir, generatedDir), bolt.CompactPath(dir)} {
+		if _, err := os.Stat(left); !os.IsNotExist(err) {
+			t.Errorf("%s is left behind: %v", left, err)
+		}
 	}
 	if code, _, errOut := generate("--dids", "40", "--datadir", dir); code != exitUsage || !strings.Contains(errOut, "not empty; give --force") {
 		t.Errorf("a second generation without --force: exit %d, %s", code, errOut)
@@ -69,6 +73,48 @@ func TestDevnetGenerate(t *testing.T) {
 	}
 	if h2, tip2 := tipOf(t, dir); h2 != height || tip2 != tip {
 		t.Errorf("regenerated with the same seed: tip %d %s, first %d %s", h2, tip2, height, tip)
+	}
+}
+
+// A generation stopped (Ctrl-C) while it copies its store into place
+// leaves no store in the data directory, only what --force removes; the
+// store it generated is still whole.
+func TestGenerateInstallStopped(t *testing.T) {
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, generatedDir)
+	db, err := bolt.Open(tmp, bolt.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := chaingen.Generate(context.Background(), db, chaingen.Options{Seed: "s", DIDs: 20, DevSeed: chain.DefaultDevSeed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g := generated{Seed: "s", DevSeed: chain.DefaultDevSeed, DIDs: 20, Height: rep.Height}
+	if err := install(ctx, newEnv(io.Discard, io.Discard), dir, db, g, false); !errors.Is(err, context.Canceled) {
+		t.Errorf("install stopped: %v, want context.Canceled", err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, left := range []string{filepath.Join(dir, bolt.FileName), bolt.CompactPath(dir)} {
+		if _, err := os.Stat(left); !os.IsNotExist(err) {
+			t.Errorf("%s is there: %v", left, err)
+		}
+	}
+	if h, _ := tipOf(t, tmp); h != rep.Height {
+		t.Errorf("the generated store is at %d, want %d", h, rep.Height)
+	}
+	if code, _, errOut := generate("--dids", "20", "--seed", "s", "--datadir", dir); code != exitUsage {
+		t.Errorf("without --force: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := generate("--dids", "20", "--seed", "s", "--datadir", dir, "--force"); code != 0 {
+		t.Fatalf("--force: exit %d, %s", code, errOut)
+	}
+	if h, _ := tipOf(t, dir); h != rep.Height {
+		t.Errorf("generated again at %d, want %d", h, rep.Height)
 	}
 }
 

@@ -209,3 +209,11 @@ func (db *DB) Close() error {
 	}
 	return nil
 }
+
+// CloseUnsynced closes the store without the sync Close does for a store
+// opened with NoSync: for a store whose file is removed next, whose pages
+// need never reach the disk.
+func (db *DB) CloseUnsynced() error {
+	db.noSync = false
+	return db.Close()
+}

@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go.etcd.io/bbolt"
 
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -239,4 +242,69 @@ func TestOpenAfterReplace(t *testing.T) {
 	if v, _, _ := getT(t, db, "k"); v != "new" {
 		t.Errorf("the waiting Open reads %q, want the new store's \"new\"", v)
 	}
+}
+
+// TestCompactInto: a store copied into another data directory keeps every
+// key, value and sequence, leaves its source as it was and open, and fills
+// its leaf pages, however the source was written; a copy stopped by its
+// context leaves the target directory as it was.
+func TestCompactInto(t *testing.T) {
+	src, err := Open(t.TempDir(), Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	const keys = 3000
+	r := rand.New(rand.NewPCG(1, 2))
+	// Keys in random order, a few per commit: the leaves split halfway
+	// and end up about three quarters full.
+	for _, i := range r.Perm(keys) {
+		putT(t, src, fmt.Sprintf("key%05d", i), strings.Repeat("v", i%40))
+	}
+	dir := t.TempDir()
+	if err := src.CompactInto(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(CompactPath(dir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the temporary file is still there: %v", err)
+	}
+	dst := openT(t, dir)
+	defer dst.Close()
+	for _, db := range []*DB{src, dst} {
+		for i := range keys {
+			key := fmt.Sprintf("key%05d", i)
+			if v, ok, seq := getT(t, db, key); !ok || v != strings.Repeat("v", i%40) || seq != keys {
+				t.Fatalf("%s: %s = %q, %v, sequence %d; want %d bytes, sequence %d", db.Path(), key, v, ok, seq, i%40, keys)
+			}
+		}
+	}
+	if srcFill, fill := leafFill(t, src), leafFill(t, dst); srcFill > 0.85 || fill < 0.95 {
+		t.Errorf("leaf pages %.2f full in the source, %.2f in the copy; want the copy's at least 0.95", srcFill, fill)
+	}
+
+	stopped := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := src.CompactInto(ctx, stopped); !errors.Is(err, context.Canceled) {
+		t.Errorf("a canceled copy: %v, want context.Canceled", err)
+	}
+	if state := dirState(t, stopped); state != stopped+"/\n" {
+		t.Errorf("a canceled copy left files:\n%s", state)
+	}
+}
+
+// leafFill returns how full the leaf pages of bucket "b" of db are: the
+// bytes they use over their size.
+func leafFill(t *testing.T, db *DB) float64 {
+	t.Helper()
+	var fill float64
+	err := db.db.View(func(tx *bbolt.Tx) error {
+		st := tx.Bucket([]byte("b")).Stats()
+		fill = float64(st.LeafInuse) / float64(st.LeafAlloc)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fill
 }
