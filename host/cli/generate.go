@@ -96,7 +96,9 @@ A data directory that is not empty is refused unless --force is given, and
 	rep, err := chaingen.Generate(ctx, db, chaingen.Options{Seed: seed, DIDs: dids, DevSeed: devSeed, Progress: show.update})
 	show.end()
 	g := generated{Seed: seed, DevSeed: devSeed, DIDs: dids, Height: rep.Height}
+	what := "the partial chain"
 	if err == nil {
+		what = "the generated chain"
 		err = install(ctx, e, dir, db, g, bar)
 	}
 	// The store in tmp is removed once installed; until then the kernel
@@ -105,7 +107,7 @@ A data directory that is not empty is refused unless --force is given, and
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("%w (the partial chain is in %s; --force removes it)", err, tmp)
+		return fmt.Errorf("%w (%s is in %s; --force removes it)", err, what, tmp)
 	}
 	if err := os.RemoveAll(tmp); err != nil {
 		return err
@@ -150,9 +152,10 @@ func tuneGC(getenv func(string) string) (restore func()) {
 }
 
 // install writes dir's generatedFile for g, then the store db as dir's
-// store, compacted (bolt.CompactInto): a chain written block by block has
+// store, compacted (bolt.InstallInto): a chain written block by block has
 // its buckets' pages interleaved, and this copy, which moving the store
-// into place needs anyway, lays each bucket out in one run of pages.
+// into place needs anyway, lays each bucket out in one run of pages. A
+// disk without room for the copy gets the store as written, and a note.
 func install(ctx context.Context, e *env, dir string, db *bolt.DB, g generated, bar bool) error {
 	c, err := chain.Open(chain.Config{DB: db, DevSeed: g.DevSeed})
 	if err != nil {
@@ -172,8 +175,14 @@ func install(ctx context.Context, e *env, dir string, db *bolt.DB, g generated, 
 	if info, err := os.Stat(db.Path()); err == nil {
 		total = info.Size()
 	}
-	defer watchCompaction(e, dir, total, bar)()
-	return db.CompactInto(ctx, dir)
+	stop := watchCompaction(e, dir, total, bar)
+	compacted, err := db.InstallInto(ctx, dir)
+	stop()
+	if err == nil && !compacted {
+		fmt.Fprintf(e.stderr, "note: too little free disk space in %s to compact the store (a copy of up to %.1f MB): moved into place as written; `didlight compact --datadir %s` lays it out for faster scans once there is room\n",
+			dir, float64(total)/1e6, dir)
+	}
+	return err
 }
 
 // clearDataDir checks that dir may be generated into: absent or empty,

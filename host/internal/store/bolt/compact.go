@@ -115,6 +115,29 @@ func (db *DB) CompactInto(ctx context.Context, dir string) error {
 	return fsync.Dir(dir)
 }
 
+// InstallInto makes db the store of data directory dir, compacted as
+// CompactInto copies it; or, when the disk has no room for that copy
+// (ErrNoSpace), db's own file as written: synced, renamed into dir (on the
+// same file system) and dir synced, so that the work that wrote db is not
+// lost for want of room to copy it (a scan of it then costs more, until
+// Compact lays it out). It reports which it did. db stays open either way,
+// on its moved file in the second.
+func (db *DB) InstallInto(ctx context.Context, dir string) (compacted bool, err error) {
+	err = db.CompactInto(ctx, dir)
+	if !errors.Is(err, ErrNoSpace) {
+		return err == nil, err
+	}
+	if err := db.db.Sync(); err != nil {
+		return false, fmt.Errorf("store: sync %s: %w", db.path, err)
+	}
+	to := filepath.Join(dir, FileName)
+	if err := os.Rename(db.path, to); err != nil {
+		return false, fmt.Errorf("store: %w", err)
+	}
+	db.path = to
+	return false, fsync.Dir(dir)
+}
+
 // storeSize returns the size of the store's file, failing with ErrNoStore
 // when there is none (Open would create one).
 func storeSize(path string) (int64, error) {

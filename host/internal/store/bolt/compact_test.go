@@ -308,3 +308,55 @@ func leafFill(t *testing.T, db *DB) float64 {
 	}
 	return fill
 }
+
+// TestInstallInto: a store is installed into a data directory compacted,
+// or, when the disk has no room for the copy, as written (its own file,
+// moved); either way the directory's store holds every key, nothing is
+// left in its old place, and the store stays open on what was installed.
+func TestInstallInto(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		free      int64 // the disk's free bytes, as diskFree says
+		compacted bool
+	}{
+		{"room for the copy", 1 << 40, true},
+		{"no room for the copy", 4096, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			diskFree = func(string) (int64, bool) { return c.free, true }
+			defer func() { diskFree = freeSpace }()
+			dir := t.TempDir()
+			src, err := Open(filepath.Join(dir, ".generating"), Options{NoSync: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 200 {
+				putT(t, src, fmt.Sprintf("key%03d", i), strings.Repeat("v", i))
+			}
+			from := src.Path()
+			compacted, err := src.InstallInto(context.Background(), dir)
+			if err != nil || compacted != c.compacted {
+				t.Fatalf("InstallInto: compacted %v, %v; want %v, no error", compacted, err, c.compacted)
+			}
+			putT(t, src, "after", "v") // still open, on the installed file if not compacted
+			if err := src.CloseUnsynced(); err != nil {
+				t.Fatal(err)
+			}
+			_, err = os.Stat(from)
+			if moved := errors.Is(err, os.ErrNotExist); moved == c.compacted {
+				t.Errorf("the source file's stat: %v; want it moved: %v", err, !c.compacted)
+			}
+			dst := openT(t, dir)
+			defer dst.Close()
+			for i := range 200 {
+				key := fmt.Sprintf("key%03d", i)
+				if v, ok, _ := getT(t, dst, key); !ok || v != strings.Repeat("v", i) {
+					t.Fatalf("%s = %q, %v; want %d bytes", key, v, ok, i)
+				}
+			}
+			if _, ok, _ := getT(t, dst, "after"); ok == c.compacted {
+				t.Errorf("the key put after installing is in the installed store: %v; want %v", ok, !c.compacted)
+			}
+		})
+	}
+}
