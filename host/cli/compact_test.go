@@ -2,36 +2,18 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 )
 
 // A node's data directory compacts to the same chain; what cannot be
 // compacted is refused with its reason and the right exit code.
 func TestCompact(t *testing.T) {
-	dir := t.TempDir()
-	db, err := bolt.Open(dir, bolt.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := chain.Open(chain.Config{DB: db})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 3 {
-		if _, err := c.Mine(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c.Close()
-	db.Close()
-	height, tip := tipOf(t, dir)
+	dir, height, tip := minedDir(t, 3)
 	for _, tc := range []struct {
 		name  string
 		args  []string

@@ -43,6 +43,30 @@ func tipOf(t *testing.T, dir string) (uint32, string) {
 	return h, tip.String()
 }
 
+// minedDir returns a new data directory holding a node's chain (not a
+// generated one) of blocks mined blocks, and its height and tip.
+func minedDir(t *testing.T, blocks int) (dir string, height uint32, tip string) {
+	t.Helper()
+	dir = t.TempDir()
+	db, err := bolt.Open(dir, bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := chain.Open(chain.Config{DB: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range blocks {
+		if _, err := c.Mine(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Close()
+	db.Close()
+	height, tip = tipOf(t, dir)
+	return dir, height, tip
+}
+
 // A generation writes the store and its record; a second one needs
 // --force; --force replaces it with the same chain for the same seed.
 func TestDevnetGenerate(t *testing.T) {
@@ -121,21 +145,7 @@ func TestGenerateInstallStopped(t *testing.T) {
 // A chain another node made is never touched, even with --force; bad
 // flags are usage errors.
 func TestDevnetGenerateRefuses(t *testing.T) {
-	dir := t.TempDir()
-	db, err := bolt.Open(dir, bolt.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := chain.Open(chain.Config{DB: db})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Mine(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	c.Close()
-	db.Close()
-	_, tip := tipOf(t, dir)
+	dir, _, tip := minedDir(t, 1)
 	for _, tc := range []struct {
 		args []string
 		want string
