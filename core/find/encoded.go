@@ -187,14 +187,9 @@ func (o *encObject) end(i int) int {
 // member returns the name and value of member i, ok false when its slot
 // does not hold one whole value (after the name, if written out).
 func (o *encObject) member(i int) (name, value string, ok bool) {
-	start, end := 0, o.end(i)
-	if i > 0 {
-		start = o.end(i - 1)
-	}
-	if start > end || end > len(o.slots) {
+	if value, ok = o.slot(i); !ok {
 		return "", "", false
 	}
-	value = o.slots[start:end]
 	switch code := o.codes[i]; {
 	case code == 0:
 		if name, value, ok = encChunk(value); !ok {
@@ -205,11 +200,26 @@ func (o *encObject) member(i int) (name, value string, ok bool) {
 	default:
 		name = encNames[code-1]
 	}
-	if value == "" || encLen(value) != len(value) {
+	if !encWhole(value) {
 		return "", "", false
 	}
 	return name, value, true
 }
+
+// slot returns the bytes of member i's slot, ok false when they do not fit.
+func (o *encObject) slot(i int) (string, bool) {
+	start, end := 0, o.end(i)
+	if i > 0 {
+		start = o.end(i - 1)
+	}
+	if start > end || end > len(o.slots) {
+		return "", false
+	}
+	return o.slots[start:end], true
+}
+
+// encWhole reports whether v is one whole encoded value.
+func encWhole(v string) bool { return v != "" && encLen(v) == len(v) }
 
 // encItems iterates over the members of an object or the elements of an
 // array, in encoded form.
@@ -286,14 +296,7 @@ func (o *encObject) find(code byte) string {
 // value returns the value of member i, whose name is written as a code,
 // or "" when its slot does not hold one whole value.
 func (o *encObject) value(i int) string {
-	start, end := 0, o.end(i)
-	if i > 0 {
-		start = o.end(i - 1)
-	}
-	if start > end || end > len(o.slots) {
-		return ""
-	}
-	if v := o.slots[start:end]; v != "" && encLen(v) == len(v) {
+	if v, ok := o.slot(i); ok && encWhole(v) {
 		return v
 	}
 	return ""
@@ -324,7 +327,7 @@ func encRoot(form []byte) (head, root string, ok bool) {
 	s := unsafe.String(unsafe.SliceData(form), len(form))
 	_, root, ok = encChunk(s)
 	head = s[:len(s)-len(root)]
-	return head, root, ok && root != "" && encLen(root) == len(root)
+	return head, root, ok && encWhole(root)
 }
 
 // encID returns the id of an encoded form from its head (encRoot).
