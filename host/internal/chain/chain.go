@@ -88,9 +88,10 @@ type Chain struct {
 	closed    bool
 	subs      subscribers
 
-	pool    *mempool
-	poolLog *wal.Log // Config.MempoolLog, or nil; it owns its file and lock
-	cache   readCache
+	pool         *mempool
+	poolLog      *wal.Log // Config.MempoolLog, or nil; it owns its file and lock
+	poolInMemory bool     // the store is not durable and there is no log: the mempool is kept in memory only (poollog.go)
+	cache        readCache
 
 	received  atomic.Uint64 // transactions SubmitTx was given
 	admitting atomic.Int64  // SubmitTx calls under way
@@ -115,6 +116,7 @@ func Open(cfg Config) (*Chain, error) {
 	}
 	c.pool = newMempool(cfg.MempoolSize, cfg.MempoolBytes, c.position(), c.commitPool, c.admissions)
 	logged, err := c.openPoolLog(cfg.MempoolLog)
+	c.poolInMemory = c.poolLog == nil && !c.db.Durable()
 	if err == nil {
 		err = c.reloadPool(logged)
 	}
@@ -355,6 +357,9 @@ func (c *Chain) Close() error {
 	c.pool.close()
 	if c.poolLog != nil {
 		return c.poolLog.Close()
+	}
+	if c.poolInMemory {
+		return c.storeKept()
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/store/mem"
 )
 
 // Items queued during a hold are left to the holder: the running commit
@@ -112,9 +113,10 @@ func waitQueued(t *testing.T, g *groupCommit[int], n int) {
 }
 
 // A block takes in the transactions waiting for their mempool commit: its
-// Update makes them durable, and they never get a mempool record.
+// Update makes them durable, and they never get a mempool record (on a
+// durable store without a log).
 func TestBlockTakesQueued(t *testing.T) {
-	f := newFixture(t, Config{})
+	f := newFixture(t, Config{DB: onDisk{mem.New()}})
 	u := newUser("queued")
 	tx := f.opTx(f.dev(), u.create(t, u.document(t, f.clock.Now().AddDate(1, 0, 0), nil)))
 	errc := submitHeld(f, tx.Bytes())
@@ -143,7 +145,7 @@ func TestBlockRefusesQueued(t *testing.T) {
 		defer mu.Unlock()
 		evicted = append(evicted, fmt.Sprintf(format, args...))
 	}
-	f := newFixture(t, Config{Logger: slog.New(evictions{say})})
+	f := newFixture(t, Config{DB: onDisk{mem.New()}, Logger: slog.New(evictions{say})})
 	u := newUser("refused")
 	tx := f.opTx(f.dev(), u.create(t, u.document(t, f.clock.Now().Add(time.Minute), nil)))
 	errc := submitHeld(f, tx.Bytes())
@@ -247,7 +249,7 @@ func TestAwaitGapEndsWithAdmissions(t *testing.T) {
 // refused with ErrReset by the next block, which does not take it in (the
 // block once took it and then hung, telling its waiter twice).
 func TestResetRefusesQueued(t *testing.T) {
-	f := newFixture(t, Config{})
+	f := newFixture(t, Config{DB: onDisk{mem.New()}})
 	u := newUser("reset while queued")
 	tx := f.opTx(f.dev(), u.create(t, u.document(t, f.clock.Now().AddDate(1, 0, 0), nil)))
 	errc := submitHeld(f, tx.Bytes())
@@ -293,7 +295,7 @@ func TestBlockRoom(t *testing.T) {
 		{"bytes", func(n int) ledger.Room { return ledger.Room{Txs: 100, Bytes: 2*n + n/2} }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, Config{})
+			f := newFixture(t, Config{DB: onDisk{mem.New()}})
 			f.split(f.dev(), 5)
 			var want []ela.Hash
 			for range 4 {

@@ -63,6 +63,13 @@ func newFixture(t testing.TB, cfg Config) *fixture {
 	return f
 }
 
+// onDisk is a memory store that says it is durable, so that a chain on it
+// keeps its mempool in the pool bucket, as it does on a data directory
+// without a mempool log, with no disk syncs in the tests.
+type onDisk struct{ store.DB }
+
+func (onDisk) Durable() bool { return true }
+
 func (f *fixture) open() {
 	f.t.Helper()
 	c, err := Open(f.cfg)

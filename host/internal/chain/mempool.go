@@ -31,7 +31,7 @@ type entry struct {
 	epoch     uint64     // the chain's epoch when it was pooled
 	seq       uint64     // the pool bucket's key, if stored there, else 0
 	logged    uint64     // the record's id in the mempool log, if stored there, else 0
-	persisted bool       // stored (in the bucket, the log or both): a block may include it
+	persisted bool       // stored (in the bucket or the log), or kept in memory (Chain.poolInMemory): a block may include it
 	answered  bool       // done has its answer
 	done      chan error // the submitter's answer (mempool.answer): nil once in a block, or why it will not be
 }
@@ -67,6 +67,7 @@ type mempool struct {
 	order   []*entry
 	claimed map[ela.Input]bool // dev outputs a funding transaction is being built on
 	persist groupCommit[*entry]
+	closed  bool // by close: keep refuses entries
 }
 
 // newMempool returns an empty pool at the state at whose entries are
@@ -165,13 +166,30 @@ func (p *mempool) markPersisted(entries []*entry, at func(i int, e *entry)) {
 func inBucket(seqs []uint64) func(int, *entry) { return func(i int, e *entry) { e.seq = seqs[i] } }
 func inLog(ids []uint64) func(int, *entry)     { return func(i int, e *entry) { e.logged = ids[i] } }
 
-// logged returns the entries stored in the mempool log, in arrival order.
-func (p *mempool) logged() []*entry {
+// keep records that entries are kept in memory only, on a store that
+// keeps nothing past the process (Chain.poolInMemory), unless the pool is
+// closed: an entry kept after Close stored the kept ones would be lost.
+func (p *mempool) keep(entries []*entry) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return errClosed
+	}
+	for _, e := range entries {
+		e.persisted = true
+	}
+	return nil
+}
+
+// unstored returns the entries a block may include that the pool bucket
+// does not hold (those of the mempool log, or kept in memory), in arrival
+// order.
+func (p *mempool) unstored() []*entry {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []*entry
 	for _, e := range p.order {
-		if e.logged != 0 {
+		if e.persisted && e.seq == 0 {
 			out = append(out, e)
 		}
 	}
@@ -242,11 +260,12 @@ func (p *mempool) reset(at position) {
 	p.changed.Broadcast()
 }
 
-// close answers every entry's submitter with errClosed; the entries stay,
-// as the stored mempool keeps them.
+// close answers every entry's submitter with errClosed and holds no more
+// entries; the entries stay, as the stored mempool keeps them.
 func (p *mempool) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.closed = true
 	for _, e := range p.order {
 		p.answer(e, errClosed)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/chain/internal/wal"
+	"github.com/didlight/didlight/host/internal/store"
 )
 
 // The mempool log (Config.MempoolLog) keeps the transactions acknowledged
@@ -24,7 +25,15 @@ import (
 // transaction the chain holds already, or one of an earlier epoch, which
 // reloadPool drops again. The pool bucket still holds what a block's
 // Update stores itself (the transactions it had no room for) and what a
-// snapshot copies (moveLogged).
+// snapshot copies (moveUnstored).
+//
+// On a store that keeps nothing past the process (store.DB.Durable false,
+// the memory store) and without a log, the mempool is kept in memory only
+// (Chain.poolInMemory): writing it into the store would make nothing more durable,
+// and cost an Update an admission (ingest of DID creates 5% more CPU
+// an operation, BenchmarkIngest/mem). A snapshot stores the kept entries
+// in the bucket, as it does the log's, and so does Close, so that a chain
+// opened again on the same store in this process pools them again.
 
 // openPoolLog opens the mempool log at path ("" for none) and returns the
 // records it holds.
@@ -101,18 +110,39 @@ func (c *Chain) unlog(m *made) error {
 	return c.poolLog.Drop(ids)
 }
 
-// moveLogged records that the logged entries are stored in the pool bucket
-// under seqs too, and drops their log records.
-func (c *Chain) moveLogged(logged []*entry, seqs []uint64) error {
-	ids := make([]uint64, len(logged))
-	for i, e := range logged {
-		ids[i] = e.logged
+// moveUnstored records that the unstored entries (logged or kept) are
+// stored in the pool bucket under seqs now, and drops their log records.
+func (c *Chain) moveUnstored(unstored []*entry, seqs []uint64) error {
+	var ids []uint64
+	for _, e := range unstored {
+		if e.logged != 0 {
+			ids = append(ids, e.logged)
+		}
 	}
-	c.pool.markPersisted(logged, func(i int, e *entry) { e.seq, e.logged = seqs[i], 0 })
+	c.pool.markPersisted(unstored, func(i int, e *entry) { e.seq, e.logged = seqs[i], 0 })
 	if c.poolLog == nil {
 		return nil
 	}
 	return c.poolLog.Drop(ids)
+}
+
+// storeKept stores the entries kept in memory in the pool bucket, once
+// the pool is closed, so that a chain opened again on the same store (in
+// this process) pools them again.
+func (c *Chain) storeKept() error {
+	kept := c.pool.unstored()
+	if len(kept) == 0 {
+		return nil
+	}
+	var seqs []uint64
+	err := c.db.Update(func(tx store.Tx) (err error) {
+		seqs, err = c.storePool(tx, kept)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("chain: close: storing the mempool: %w", err)
+	}
+	return c.moveUnstored(kept, seqs)
 }
 
 // dropPoolLog drops every record of the mempool log, once a reset or a

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -111,4 +112,40 @@ func txids(b *ela.Block) []ela.Hash {
 		out[i] = tx.Hash()
 	}
 	return out
+}
+
+// On a store that keeps nothing past the process, the mempool is kept in
+// memory: an admission writes no record. A snapshot stores the kept
+// transactions in the pool bucket, which the block taking them in empties
+// again; Close stores them too (TestReopenDropsInvalid opens them again),
+// and once the pool is closed, no admission is acknowledged that Close
+// would not have stored.
+func TestPoolInMemory(t *testing.T) {
+	f := newFixture(t, Config{})
+	if !f.c.poolInMemory {
+		t.Fatal("a chain on a memory store does not hold its mempool in memory")
+	}
+	f.split(f.dev(), 2)
+	first := f.submit(f.transfer(f.dev(), newWallet("kept").ph, 1))
+	if n := poolRecords(t, f.c); n != 0 || f.c.Stats().Mempool != 1 {
+		t.Fatalf("after an admission: %d mempool records, %d pooled; want none stored, 1 pooled", n, f.c.Stats().Mempool)
+	}
+	if _, err := f.c.Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	if n := poolRecords(t, f.c); n != 1 {
+		t.Fatalf("after a snapshot: %d mempool records, want 1", n)
+	}
+	second := f.submit(f.transfer(f.dev(), newWallet("kept").ph, 2))
+	b := f.mine()
+	if len(b.Transactions) != 3 || b.Transactions[1].Hash() != first || b.Transactions[2].Hash() != second {
+		t.Fatalf("block %d holds %d transactions, want the coinbase, %s and %s", b.Header.Height, len(b.Transactions), first, second)
+	}
+	if n := poolRecords(t, f.c); n != 0 || f.c.Stats().Mempool != 0 {
+		t.Fatalf("after the block: %d mempool records, %d pooled", n, f.c.Stats().Mempool)
+	}
+	f.c.pool.close()
+	if err := f.c.pool.keep([]*entry{{}}); !errors.Is(err, errClosed) {
+		t.Errorf("holding an entry in a closed pool: %v, want %v", err, errClosed)
+	}
 }

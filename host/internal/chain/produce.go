@@ -134,9 +134,10 @@ type made struct {
 }
 
 // mine makes a block; the caller holds c.mining. Besides the stored
-// entries, a chain without a mempool log takes in those waiting for their
-// mempool commit: its Update makes them durable, so that they need no
-// mempool record and their submitters no second disk sync. A waiting
+// entries, a chain keeping its mempool in the bucket takes in those
+// waiting for their mempool commit: its Update makes them durable, so
+// that they need no mempool record and their submitters no second disk
+// sync. A waiting
 // entry the pool no longer holds (a Reset took it out) is refused with
 // ErrReset; one the block has no room for is stored in the mempool by the
 // same Update.
@@ -151,12 +152,13 @@ func (c *Chain) mine() (*ela.Block, error) {
 	t := clock.BlockTime(prev.Timestamp, now)
 	after := clock.Mined(t, now)
 	var m made
-	// Without a mempool log, from now until the block's Update begins,
-	// transactions waiting for their mempool commit wait for the block
-	// instead; those arriving later wait for it to end, then share a
-	// commit. With one, their appends go on meanwhile: an append's sync
-	// costs less than the wait for the block's Update.
-	takes := c.poolLog == nil
+	// With the mempool in its bucket, from now until the block's Update
+	// begins, transactions waiting for their mempool commit wait for the
+	// block instead; those arriving later wait for it to end, then share a
+	// commit. With a log, their appends go on meanwhile: an append's sync
+	// costs less than the wait for the block's Update; kept in memory,
+	// they wait for nothing.
+	takes := c.poolLog == nil && !c.poolInMemory
 	if takes {
 		c.pool.persist.hold()
 		defer c.pool.persist.release()
@@ -231,7 +233,7 @@ func (c *Chain) build(tx store.Tx, m *made, entries []*entry, prev *ela.Header, 
 			m.left = entries[i:]
 			break
 		}
-		if e.seq != 0 { // those taken from the commit queue, or in the log, have no record here
+		if e.seq != 0 { // those taken from the commit queue, in the log or kept in memory have no record here
 			if err := pool.Delete(record.SeqKey(e.seq)); err != nil {
 				return err
 			}

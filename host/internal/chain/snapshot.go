@@ -38,7 +38,7 @@ func (c *Chain) Snapshot() (uint64, error) {
 	}
 	defer c.mining.Unlock()
 	var id uint64
-	logged := c.pool.logged()
+	unstored := c.pool.unstored()
 	var seqs []uint64
 	err := c.db.Update(func(tx store.Tx) error {
 		snaps := bucket(tx, bucketSnapshots)
@@ -46,7 +46,7 @@ func (c *Chain) Snapshot() (uint64, error) {
 		if id, err = snaps.NextSequence(); err != nil {
 			return err
 		}
-		if seqs, err = c.storePool(tx, logged); err != nil { // the log's entries join the bucket the snapshot copies
+		if seqs, err = c.storePool(tx, unstored); err != nil { // the log's or memory's entries join the bucket the snapshot copies
 			return err
 		}
 		rec := record.Snapshot{Wall: c.now().Unix()}
@@ -61,7 +61,7 @@ func (c *Chain) Snapshot() (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("chain: snapshot: %w", err)
 	}
-	if err := c.moveLogged(logged, seqs); err != nil {
+	if err := c.moveUnstored(unstored, seqs); err != nil {
 		return 0, fmt.Errorf("chain: snapshot %d is taken, but trimming the mempool log failed: %w", id, err)
 	}
 	c.log.Info("snapshot taken", "id", id)

@@ -18,7 +18,7 @@ import (
 
 // SubmitTx validates a raw transaction against the chain and the mempool
 // and, if it is valid, stores it in the mempool and returns its id. Once
-// SubmitTx returns, the transaction survives a crash. A transaction the
+// SubmitTx returns, the transaction survives a crash (on a durable store). A transaction the
 // chain refuses gets a *RejectError; any other error is a failure of the
 // store. The producer (Run, Mine) puts pooled transactions into blocks.
 //
@@ -211,11 +211,15 @@ func (c *Chain) signal() {
 	}
 }
 
-// commitPool stores entries in the mempool log if the chain has one, else
-// in the mempool bucket, in one Update.
+// commitPool stores entries in the mempool log if the chain has one, holds
+// them in memory on a store that keeps nothing past the process, else
+// stores them in the mempool bucket, in one Update.
 func (c *Chain) commitPool(entries []*entry) error {
-	if c.poolLog != nil {
+	switch {
+	case c.poolLog != nil:
 		return c.logPool(entries)
+	case c.poolInMemory:
+		return c.pool.keep(entries)
 	}
 	var seqs []uint64
 	err := c.db.Update(func(tx store.Tx) (err error) {

@@ -46,6 +46,11 @@ type DB interface {
 	// the error (or panic) reaches the caller unchanged; if the commit
 	// fails, nothing changes and Update says why.
 	Update(fn func(Tx) error) error
+	// Durable reports whether what an Update commits outlives the process
+	// (a store on disk), or goes with it (a store in memory): a writer
+	// that makes a record durable before it answers has nothing to make
+	// durable on a store that is not.
+	Durable() bool
 	// Close waits for running transactions, then releases the store.
 	// Later View and Update calls return ErrClosed; a second Close is a no-op.
 	Close() error

@@ -166,6 +166,9 @@ func (db *DB) Update(fn func(store.Tx) error) error {
 	return db.run(true, fn)
 }
 
+// Durable implements store.DB: a commit is on disk when Update returns.
+func (db *DB) Durable() bool { return true }
+
 // run runs fn in a transaction and tells fn's own error apart from bbolt's.
 func (db *DB) run(writable bool, fn func(store.Tx) error) error {
 	var (

@@ -69,6 +69,9 @@ func (db *DB) Update(fn func(store.Tx) error) error {
 	return nil
 }
 
+// Durable implements store.DB: the contents go with the process.
+func (db *DB) Durable() bool { return false }
+
 // Close waits for running transactions and drops the contents.
 func (db *DB) Close() error {
 	db.life.Lock()
