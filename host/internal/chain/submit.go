@@ -50,7 +50,7 @@ func (c *Chain) admit(raw []byte) (*entry, error) {
 	if err := c.enter(e); err != nil {
 		return nil, err
 	}
-	if err := c.pool.persist.do(e); err != nil {
+	if err := c.persist(e); err != nil {
 		c.pool.remove(e, err)
 		if _, ok := errors.AsType[*RejectError](err); ok {
 			return nil, err // a block took it in and found it no longer valid
@@ -211,15 +211,22 @@ func (c *Chain) signal() {
 	}
 }
 
-// commitPool stores entries in the mempool log if the chain has one, holds
-// them in memory on a store that keeps nothing past the process, else
-// stores them in the mempool bucket, in one Update.
+// persist stores e in the mempool, in a commit shared with the admissions
+// storing theirs meanwhile (commitPool), or keeps it in memory at once on
+// a store that keeps nothing past the process: a commit that writes
+// nothing is not worth a wait for others.
+func (c *Chain) persist(e *entry) error {
+	if c.poolInMemory {
+		return c.pool.keep([]*entry{e})
+	}
+	return c.pool.persist.do(e)
+}
+
+// commitPool stores entries in the mempool log if the chain has one, else
+// in the mempool bucket, in one Update.
 func (c *Chain) commitPool(entries []*entry) error {
-	switch {
-	case c.poolLog != nil:
+	if c.poolLog != nil {
 		return c.logPool(entries)
-	case c.poolInMemory:
-		return c.pool.keep(entries)
 	}
 	var seqs []uint64
 	err := c.db.Update(func(tx store.Tx) (err error) {
