@@ -177,7 +177,7 @@ func makeChainCases() ([]chainCase, error) {
 		for _, suffix := range r.ids {
 			for _, accept := range []string{"", w3c.MediaDIDJSON, w3c.MediaDereferencing} {
 				id := r.subject.String() + suffix
-				server, err := c.ResolveW3C(w3c.ParseRequest(id, "", accept))
+				server, err := c.ResolveW3C(id, "", accept)
 				if err != nil {
 					return nil, err
 				}

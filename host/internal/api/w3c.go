@@ -20,11 +20,9 @@ const identifiersPath = "/1.0/identifiers/"
 // from the chain.
 func (s *Server) serveIdentifier(w http.ResponseWriter, r *http.Request) {
 	id, options := identifierOf(r)
-	req := w3c.ParseRequest(id, options, strings.Join(r.Header.Values("Accept"), ","))
-	resp, err := s.chain.ResolveW3C(req)
+	resp, err := s.chain.ResolveW3C(id, options, strings.Join(r.Header.Values("Accept"), ","))
 	if err != nil {
-		d, _ := req.DID()
-		s.log.Error("W3C resolution failed", "did", d.String(), "err", err)
+		s.log.Error("W3C resolution failed", "identifier", id, "err", err)
 	}
 	writeW3C(w, resp)
 }

@@ -1,15 +1,13 @@
 package chain
 
 import (
-	"slices"
-
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/resolve"
 )
 
 // Bounds of the answers the chain keeps: the bytes of all the answers of
-// one kind (resolve, query), and of one resolve answer (a long history's
-// answer is built each time) and one query page.
+// one kind (resolve, query, W3C), and of one resolve or W3C answer (a long
+// history's answer is built each time) and one query page.
 const (
 	answersBytes  = 32 << 20
 	maxAnswerSize = 64 << 10
@@ -47,40 +45,50 @@ type queryKey struct {
 func (k queryKey) size() int { return len(k.service) + len(k.credential) + len(k.condition) }
 func (queryKey) most() int   { return maxPageSize }
 
+// w3cKey names a W3C resolution or dereferencing answer: the request as
+// the binding gives it (the DID or DID URL, the resolution options, the
+// Accept header), which w3c.ParseRequest reads alike each time.
+type w3cKey struct{ id, options, accept string }
+
+func (k w3cKey) size() int { return len(k.id) + len(k.options) + len(k.accept) }
+func (w3cKey) most() int   { return maxAnswerSize }
+
 // answers keeps answers built at one tip, so that asking again costs a map
 // lookup instead of store reads and an answer built anew. An answer (a
-// resolve's, a query page's) depends on nothing but its key and the
-// chain's state, which a tip's hash names (the status of an expired DID is
-// judged at the tip's block time; a query's scope does not depend on
-// time), so an answer kept for the tip the chain is at is the answer a
-// read would build. When the tip moves, the first answer built at the new
-// one empties the map; when the map holds answersBytes, it is emptied
-// too. Its owner, readCache, locks around it.
-type answers[K answerKeyer] struct {
+// resolve's, a query page's, a W3C resolution's) depends on nothing but
+// its key and the chain's state, which a tip's hash names (the status of
+// an expired DID is judged at the tip's block time; a query's scope does
+// not depend on time), so an answer kept for the tip the chain is at is
+// the answer a read would build. When the tip moves, the first answer
+// built at the new one empties the map; when the map holds answersBytes,
+// it is emptied too. Its owner, readCache, locks around it.
+type answers[K answerKeyer, V any] struct {
 	tip   ela.Hash
-	m     map[K][]byte
+	m     map[K]V
 	bytes int
 }
 
 // get returns the answer to k kept for tip.
-func (a *answers[K]) get(tip ela.Hash, k K) ([]byte, bool) {
+func (a *answers[K, V]) get(tip ela.Hash, k K) (V, bool) {
 	if a.tip != tip {
-		return nil, false
+		var none V
+		return none, false
 	}
-	b, ok := a.m[k]
-	return b, ok
+	v, ok := a.m[k]
+	return v, ok
 }
 
-// put keeps b, the answer to k built at tip. The caller must not change b
-// afterwards: it is handed to every reader of k.
-func (a *answers[K]) put(tip ela.Hash, k K, b []byte) {
-	if len(b) > k.most() {
+// put keeps v, the answer to k built at tip, n bytes long. The caller must
+// not change v afterwards: it is handed to every reader of k; an answer's
+// bytes are kept clipped (slices.Clip), so that a reader's append copies.
+func (a *answers[K, V]) put(tip ela.Hash, k K, v V, n int) {
+	if n > k.most() {
 		return
 	}
-	n := k.size() + len(b)
+	n += k.size()
 	if a.tip != tip || a.bytes+n > answersBytes {
-		a.tip, a.m, a.bytes = tip, make(map[K][]byte), 0
+		a.tip, a.m, a.bytes = tip, make(map[K]V), 0
 	}
-	a.m[k] = slices.Clip(b) // an append by a reader copies
+	a.m[k] = v
 	a.bytes += n
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/core/w3c"
 )
 
 // Answers are kept for one tip: asked at another, they are not there, and
@@ -19,12 +20,12 @@ func TestAnswers(t *testing.T) {
 	k := answerKey{did: "did:elastos:iA"}
 	kAll := answerKey{did: "did:elastos:iA", all: true}
 	kSDK := answerKey{did: "did:elastos:iA", dialect: resolve.DialectEID}
-	var a answers[answerKey]
+	var a answers[answerKey, []byte]
 	if _, ok := a.get(t1, k); ok {
 		t.Fatal("an empty cache answered")
 	}
-	a.put(t1, k, []byte("one"))
-	a.put(t1, kAll, []byte("all"))
+	a.put(t1, k, []byte("one"), 3)
+	a.put(t1, kAll, []byte("all"), 3)
 	for _, c := range []struct {
 		tip  ela.Hash
 		key  answerKey
@@ -40,29 +41,26 @@ func TestAnswers(t *testing.T) {
 			t.Errorf("get(%x, %+v) = %q, %v; want %q", c.tip[:1], c.key, got, ok, c.want)
 		}
 	}
-	a.put(t2, k, []byte("two"))
+	a.put(t2, k, []byte("two"), 3)
 	if _, ok := a.get(t1, kAll); ok {
 		t.Error("an answer of the old tip survived a put at the new one")
 	}
 	if got, _ := a.get(t2, k); string(got) != "two" {
 		t.Errorf("at the new tip: %q", got)
 	}
-	if got, _ := a.get(t2, k); cap(got) != len(got) {
-		t.Errorf("a kept answer has room to append in place: len %d cap %d", len(got), cap(got))
-	}
 
 	big := bytes.Repeat([]byte("x"), maxAnswerSize+1)
-	a.put(t2, kAll, big)
+	a.put(t2, kAll, big, len(big))
 	if _, ok := a.get(t2, kAll); ok {
 		t.Error("an answer over maxAnswerSize was kept")
 	}
-	a = answers[answerKey]{}
+	a = answers[answerKey, []byte]{}
 	fill := bytes.Repeat([]byte("x"), maxAnswerSize)
 	n := 0
 	for ; a.bytes+len(k.did)+len(fill) <= answersBytes; n++ {
-		a.put(t1, answerKey{did: fmt.Sprint(n)}, fill)
+		a.put(t1, answerKey{did: fmt.Sprint(n)}, fill, len(fill))
 	}
-	a.put(t1, k, fill)
+	a.put(t1, k, fill, len(fill))
 	if len(a.m) != 1 || a.bytes != len(k.did)+len(fill) {
 		t.Errorf("after %d answers filled it, the cache holds %d answers, %d bytes; want 1", n, len(a.m), a.bytes)
 	}
@@ -94,7 +92,7 @@ func TestQueryPagesKept(t *testing.T) {
 	built := func(q Query) []byte { // built by a read, nothing kept
 		t.Helper()
 		f.c.cache.mu.Lock()
-		f.c.cache.pages = answers[queryKey]{}
+		f.c.cache.pages = answers[queryKey, []byte]{}
 		f.c.cache.mu.Unlock()
 		return ask(q)
 	}
@@ -108,8 +106,12 @@ func TestQueryPagesKept(t *testing.T) {
 	}
 
 	first := ask(asked)
-	if again := ask(sameAsked); &again[0] != &first[0] {
+	again := ask(sameAsked)
+	if &again[0] != &first[0] {
 		t.Error("the same query written another way was built again, not answered from the kept page")
+	}
+	if cap(again) != len(again) {
+		t.Errorf("a kept page has room to append in place: len %d cap %d", len(again), cap(again))
 	}
 	id, err := f.c.Snapshot()
 	if err != nil {
@@ -142,5 +144,84 @@ func TestQueryPagesKept(t *testing.T) {
 		if want := built(asked); string(got) != string(want) || total(got) != step.total {
 			t.Errorf("after %s: total %d, want %d\n got %s\nwant %s", step.name, total(got), step.total, got, want)
 		}
+	}
+}
+
+// A W3C answer is kept for the tip it was built at, under the request as
+// the binding gave it, and answered from there; another Accept header is
+// another answer. Once the tip moves, the answer is built anew and equals
+// the one a read builds with nothing kept. A request w3c cannot parse is
+// answered without being kept.
+func TestW3CAnswersKept(t *testing.T) {
+	f := newFixture(t, Config{})
+	u := newUser("w3c kept")
+	expires := GenesisTime.AddDate(2, 0, 0)
+	u.last = f.publish(u.create(t, u.document(t, expires, nil)))
+	resolveW3C := func(accept string) w3c.Response {
+		t.Helper()
+		resp, err := f.c.ResolveW3C(u.did().String(), "", accept)
+		if err != nil || resp.Status != 200 {
+			t.Fatalf("ResolveW3C, Accept %q: status %d, %v", accept, resp.Status, err)
+		}
+		return resp
+	}
+	first := resolveW3C("")
+	again := resolveW3C("")
+	if &again.Body[0] != &first.Body[0] || again.ContentType != first.ContentType {
+		t.Error("the same request was built again, not answered from the kept answer")
+	}
+	if cap(again.Body) != len(again.Body) {
+		t.Errorf("a kept answer has room to append in place: len %d cap %d", len(again.Body), cap(again.Body))
+	}
+	if other := resolveW3C(w3c.MediaDIDJSON); other.ContentType == first.ContentType || &other.Body[0] == &first.Body[0] {
+		t.Errorf("Accept %s was answered with the answer kept for no Accept (%s)", w3c.MediaDIDJSON, first.ContentType)
+	}
+
+	u.last = f.publish(u.update(t, u.document(t, expires.AddDate(0, 0, 1), nil)))
+	after := resolveW3C("")
+	if &after.Body[0] == &first.Body[0] || bytes.Equal(after.Body, first.Body) {
+		t.Fatal("after a block, the answer kept for the tip before it was given")
+	}
+	f.c.cache.mu.Lock()
+	f.c.cache.w3c = answers[w3cKey, w3c.Response]{}
+	f.c.cache.mu.Unlock()
+	if built := resolveW3C(""); !bytes.Equal(after.Body, built.Body) || after.ContentType != built.ContentType {
+		t.Errorf("the kept answer differs from the one a read builds:\n%s\n%s", after.Body, built.Body)
+	}
+
+	kept := len(f.c.cache.w3c.m)
+	if resp, err := f.c.ResolveW3C("did:elastos:", "", ""); err != nil || resp.Status != 400 {
+		t.Errorf("a malformed DID: status %d, %v; want 400", resp.Status, err)
+	}
+	if len(f.c.cache.w3c.m) != kept {
+		t.Error("the answer to a request w3c cannot parse was kept")
+	}
+}
+
+// A resolve answer is kept for the tip it was built at, clipped, and
+// answered from there; after a block it is built anew.
+func TestResolveAnswersKept(t *testing.T) {
+	f := newFixture(t, Config{})
+	u := newUser("resolve kept")
+	expires := GenesisTime.AddDate(2, 0, 0)
+	u.last = f.publish(u.create(t, u.document(t, expires, nil)))
+	resolveDID := func() []byte {
+		t.Helper()
+		b, err := f.c.ResolveDID(u.did(), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	first, again := resolveDID(), resolveDID()
+	if &again[0] != &first[0] {
+		t.Error("the same request was built again, not answered from the kept answer")
+	}
+	if cap(again) != len(again) {
+		t.Errorf("a kept answer has room to append in place: len %d cap %d", len(again), cap(again))
+	}
+	u.last = f.publish(u.update(t, u.document(t, expires.AddDate(0, 0, 1), nil)))
+	if after := resolveDID(); &after[0] == &first[0] || bytes.Equal(after, first) {
+		t.Error("after a block, the answer kept for the tip before it was given")
 	}
 }

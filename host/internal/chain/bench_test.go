@@ -363,7 +363,7 @@ func BenchmarkResolveDID(b *testing.B) {
 			i, start, cpu := 0, time.Now(), cputime.Now()
 			for b.Loop() {
 				if bench.built {
-					f.c.cache.answers = answers[answerKey]{}
+					f.c.cache.answers = answers[answerKey, []byte]{}
 				}
 				if _, err := f.c.ResolveDID(dids[i%len(dids)], all); err != nil {
 					b.Fatal(err)
@@ -407,7 +407,7 @@ func BenchmarkQuery(b *testing.B) {
 			i, start, cpu := 0, time.Now(), cputime.Now()
 			for b.Loop() {
 				if bench.built {
-					f.c.cache.pages = answers[queryKey]{}
+					f.c.cache.pages = answers[queryKey, []byte]{}
 				}
 				q := Query{Condition: cond, Skip: i % (n / limit) * limit, Limit: limit}
 				if _, err := f.c.Query(context.Background(), q); err != nil {

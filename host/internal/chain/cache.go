@@ -5,19 +5,21 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/w3c"
 )
 
 // docCacheSize bounds the parsed documents the chain keeps.
 const docCacheSize = 1 << 14
 
 // readCache owns what reads keep of what they built from the store:
-// parsed documents, resolve answers and query pages. mu guards them; it is
-// a leaf, held around the maps only.
+// parsed documents, resolve answers, query pages and W3C answers. mu
+// guards them; it is a leaf, held around the maps only.
 type readCache struct {
 	mu      sync.Mutex
 	docs    docCache
-	answers answers[answerKey]
-	pages   answers[queryKey]
+	answers answers[answerKey, []byte]
+	pages   answers[queryKey, []byte]
+	w3c     answers[w3cKey, w3c.Response]
 }
 
 // document returns the document published by transaction txid, if kept.
@@ -35,20 +37,20 @@ func (r *readCache) keepDocument(txid ela.Hash, doc *did.Document) {
 	r.docs.put(txid, doc)
 }
 
-// keptAnswer returns the answer to k that a, r's resolve answers or query
-// pages, keeps for tip.
-func keptAnswer[K answerKeyer](r *readCache, a *answers[K], tip ela.Hash, k K) ([]byte, bool) {
+// keptAnswer returns the answer to k that a, one of r's kinds of answers,
+// keeps for tip.
+func keptAnswer[K answerKeyer, V any](r *readCache, a *answers[K, V], tip ela.Hash, k K) (V, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return a.get(tip, k)
 }
 
-// keepAnswer keeps b, the answer to k built at tip, in a, r's resolve
-// answers or query pages (see answers.put).
-func keepAnswer[K answerKeyer](r *readCache, a *answers[K], tip ela.Hash, k K, b []byte) {
+// keepAnswer keeps v, the answer to k built at tip, n bytes long, in a,
+// one of r's kinds of answers (see answers.put).
+func keepAnswer[K answerKeyer, V any](r *readCache, a *answers[K, V], tip ela.Hash, k K, v V, n int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	a.put(tip, k, b)
+	a.put(tip, k, v, n)
 }
 
 // dropDocuments empties the documents kept, after a reset or revert.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/resolve"
@@ -77,7 +78,7 @@ func (c *Chain) Query(ctx context.Context, q Query) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	keepAnswer(&c.cache, &c.cache.pages, tip.Hash, qk, out)
+	keepAnswer(&c.cache, &c.cache.pages, tip.Hash, qk, slices.Clip(out), len(out))
 	return out, nil
 }
 

@@ -1,6 +1,8 @@
 package chain
 
 import (
+	"slices"
+
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/resolve"
@@ -55,7 +57,7 @@ func (c *Chain) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte
 	if err != nil {
 		return nil, err
 	}
-	keepAnswer(&c.cache, &c.cache.answers, tip.Hash, ak, out)
+	keepAnswer(&c.cache, &c.cache.answers, tip.Hash, ak, slices.Clip(out), len(out))
 	return out, nil
 }
 

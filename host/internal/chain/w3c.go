@@ -2,28 +2,41 @@ package chain
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/core/w3c"
+	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
 // ResolveW3C answers a W3C DID resolution or DID URL dereferencing request
-// (core/w3c) from the whole history of the DID it names, at the tip's
-// height and block time, in one read of the store. A request w3c could not
-// parse is answered with its error, the store unread. The error is a
-// failure of the store; the Response is then the INTERNAL_ERROR answer.
-func (c *Chain) ResolveW3C(req *w3c.Request) (w3c.Response, error) {
+// (core/w3c: the DID or DID URL id, the resolution options and the Accept
+// header, as w3c.ParseRequest reads them) from the whole history of the DID
+// it names, at the tip's height and block time, in one read of the store,
+// and keeps the answer for the tip it was built at (see answers), which
+// answers the same request again while the chain is at that tip. A request
+// w3c could not parse is answered with its error, the store unread. The
+// error is a failure of the store; the Response is then the INTERNAL_ERROR
+// answer.
+func (c *Chain) ResolveW3C(id, options, accept string) (w3c.Response, error) {
+	k := w3cKey{id: id, options: options, accept: accept}
+	_, at, _ := c.Tip()
+	if resp, ok := keptAnswer(&c.cache, &c.cache.w3c, at, k); ok {
+		return resp, nil
+	}
+	req := w3c.ParseRequest(id, options, accept)
 	d, ok := req.DID()
 	if !ok {
 		return w3c.Resolve(req, w3c.History{}, w3c.Tip{})
 	}
 	var resp w3c.Response
+	var tip record.Tip
 	err := c.view(func(s snapshot) error {
-		tip, err := readTip(s.tx)
-		if err != nil {
+		var err error
+		if tip, err = readTip(s.tx); err != nil {
 			return err
 		}
 		h, err := s.history(d.Key())
@@ -34,10 +47,15 @@ func (c *Chain) ResolveW3C(req *w3c.Request) (w3c.Response, error) {
 		resp, err = w3c.Resolve(req, w3c.History{Entries: h, Document: docs}, w3c.Tip{Height: tip.Height, Time: int64(tip.Time)})
 		return err
 	})
-	if err != nil && resp.Status == 0 {
-		resp = req.InternalError()
+	if err != nil {
+		if resp.Status == 0 {
+			resp = req.InternalError()
+		}
+		return resp, err
 	}
-	return resp, err
+	resp.Body = slices.Clip(resp.Body)
+	keepAnswer(&c.cache, &c.cache.w3c, tip.Hash, k, resp, len(resp.Body)+len(resp.ContentType)+len(resp.Location))
+	return resp, nil
 }
 
 // entryDocument returns the document a history entry publishes, parsed
