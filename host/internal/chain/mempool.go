@@ -166,18 +166,16 @@ func (p *mempool) markPersisted(entries []*entry, at func(i int, e *entry)) {
 func inBucket(seqs []uint64) func(int, *entry) { return func(i int, e *entry) { e.seq = seqs[i] } }
 func inLog(ids []uint64) func(int, *entry)     { return func(i int, e *entry) { e.logged = ids[i] } }
 
-// keep records that entries are kept in memory only, on a store that
-// keeps nothing past the process (Chain.poolInMemory), unless the pool is
+// keep records that e is kept in memory only, on a store that keeps
+// nothing past the process (Chain.poolInMemory), unless the pool is
 // closed: an entry kept after Close stored the kept ones would be lost.
-func (p *mempool) keep(entries []*entry) error {
+func (p *mempool) keep(e *entry) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
 		return errClosed
 	}
-	for _, e := range entries {
-		e.persisted = true
-	}
+	e.persisted = true
 	return nil
 }
 

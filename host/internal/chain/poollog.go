@@ -29,11 +29,11 @@ import (
 //
 // On a store that keeps nothing past the process (store.DB.Durable false,
 // the memory store) and without a log, the mempool is kept in memory only
-// (Chain.poolInMemory): writing it into the store would make nothing more durable,
-// and cost an Update an admission (ingest of DID creates 5% more CPU
-// an operation, BenchmarkIngest/mem). A snapshot stores the kept entries
-// in the bucket, as it does the log's, and so does Close, so that a chain
-// opened again on the same store in this process pools them again.
+// (Chain.poolInMemory): writing it into the store would make nothing more
+// durable, and cost an Update an admission (ingest of DID creates 5% more
+// CPU an operation, BenchmarkIngest/mem). A snapshot stores the kept
+// entries in the bucket, as it does the log's, and so does Close, so that
+// a chain opened again on the same store in this process pools them again.
 
 // openPoolLog opens the mempool log at path ("" for none) and returns the
 // records it holds.

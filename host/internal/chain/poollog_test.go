@@ -145,7 +145,7 @@ func TestPoolInMemory(t *testing.T) {
 		t.Fatalf("after the block: %d mempool records, %d pooled", n, f.c.Stats().Mempool)
 	}
 	f.c.pool.close()
-	if err := f.c.pool.keep([]*entry{{}}); !errors.Is(err, errClosed) {
+	if err := f.c.pool.keep(&entry{}); !errors.Is(err, errClosed) {
 		t.Errorf("holding an entry in a closed pool: %v, want %v", err, errClosed)
 	}
 }

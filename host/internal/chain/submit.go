@@ -18,9 +18,10 @@ import (
 
 // SubmitTx validates a raw transaction against the chain and the mempool
 // and, if it is valid, stores it in the mempool and returns its id. Once
-// SubmitTx returns, the transaction survives a crash (on a durable store). A transaction the
-// chain refuses gets a *RejectError; any other error is a failure of the
-// store. The producer (Run, Mine) puts pooled transactions into blocks.
+// SubmitTx returns, the transaction survives a crash (on a durable store).
+// A transaction the chain refuses gets a *RejectError; any other error is
+// a failure of the store. The producer (Run, Mine) puts pooled
+// transactions into blocks.
 //
 // Transactions are validated concurrently: callers submitting at once use
 // every core, and their mempool writes share store commits.
@@ -217,7 +218,7 @@ func (c *Chain) signal() {
 // nothing is not worth a wait for others.
 func (c *Chain) persist(e *entry) error {
 	if c.poolInMemory {
-		return c.pool.keep([]*entry{e})
+		return c.pool.keep(e)
 	}
 	return c.pool.persist.do(e)
 }
