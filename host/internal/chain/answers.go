@@ -79,8 +79,8 @@ func (a *answers[K, V]) get(tip ela.Hash, k K) (V, bool) {
 }
 
 // put keeps v, the answer to k built at tip, n bytes long. The caller must
-// not change v afterwards: it is handed to every reader of k; an answer's
-// bytes are kept clipped (slices.Clip), so that a reader's append copies.
+// not change v afterwards: it is handed to every reader of k, and the
+// caller clips its bytes (slices.Clip), so that a reader's append copies.
 func (a *answers[K, V]) put(tip ela.Hash, k K, v V, n int) {
 	if n > k.most() {
 		return
