@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,13 +29,15 @@ import (
 )
 
 // benchChunk is how many operations one iteration of BenchmarkIngest
-// ingests.
-const benchChunk = 256
+// ingests: a burst, whose last block is made once its submitters are done.
+// A larger chunk measures sustained ingest, the bursts' last blocks a
+// smaller share of the time (docs/benchmarks.md, the sixth pass).
+var benchChunk = flag.Int("ingest-chunk", 256, "operations one iteration of BenchmarkIngest and BenchmarkAdmit takes in")
 
 // benchSubmitters is how many goroutines per core submit at once, as many
 // clients would: while some wait for their mempool commit, the others keep
 // the cores busy.
-const benchSubmitters = 8
+var benchSubmitters = flag.Int("ingest-submitters", 8, "goroutines per core submitting in BenchmarkIngest and BenchmarkAdmit")
 
 // BenchmarkIngest measures how fast the chain takes in DID operations: each
 // a create carried by its own signed transaction (three signatures: the
@@ -178,7 +181,7 @@ func BenchmarkAdmit(b *testing.B) {
 func (f *fixture) admitOnly(raws [][]byte) {
 	next := make(chan []byte)
 	var wg sync.WaitGroup
-	for range benchSubmitters * runtime.GOMAXPROCS(0) {
+	for range *benchSubmitters * runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for raw := range next {
 				e, err := f.c.prepare(bytes.Clone(raw))
@@ -271,17 +274,17 @@ func benchUser(n int) *user {
 // the timer) uses every core.
 func (f *fixture) benchOps(w wallet, first int) [][]byte {
 	f.t.Helper()
-	f.split(w, benchChunk)
+	f.split(w, *benchChunk)
 	all, err := f.c.UTXOs(w.ph)
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	outputs := all[len(all)-benchChunk-1 : len(all)-1] // the outputs split made, not its change
-	raws := make([][]byte, benchChunk)
+	outputs := all[len(all)-*benchChunk-1 : len(all)-1] // the outputs split made, not its change
+	raws := make([][]byte, *benchChunk)
 	var wg sync.WaitGroup
 	for g := range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
-			for i := g; i < benchChunk; i += runtime.GOMAXPROCS(0) {
+			for i := g; i < *benchChunk; i += runtime.GOMAXPROCS(0) {
 				u := benchUser(first + i)
 				doc, err := did.NewDocument(u.key.Public(), time.Now().AddDate(1, 0, 0), service("hub", "Hub"))
 				if err == nil {
@@ -311,7 +314,7 @@ func (f *fixture) benchOps(w wallet, first int) [][]byte {
 func (f *fixture) ingest(raws [][]byte, tips <-chan uint32) {
 	next := make(chan []byte)
 	var wg sync.WaitGroup
-	for range benchSubmitters * runtime.GOMAXPROCS(0) {
+	for range *benchSubmitters * runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for raw := range next {
 				if _, err := f.c.SubmitTx(raw); err != nil {
