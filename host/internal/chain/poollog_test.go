@@ -123,7 +123,7 @@ func txids(b *ela.Block) []ela.Hash {
 func TestPoolInMemory(t *testing.T) {
 	f := newFixture(t, Config{})
 	if !f.c.poolInMemory {
-		t.Fatal("a chain on a memory store does not hold its mempool in memory")
+		t.Fatal("a chain on a memory store does not keep its mempool in memory")
 	}
 	f.split(f.dev(), 2)
 	first := f.submit(f.transfer(f.dev(), newWallet("kept").ph, 1))
@@ -146,6 +146,6 @@ func TestPoolInMemory(t *testing.T) {
 	}
 	f.c.pool.close()
 	if err := f.c.pool.keep(&entry{}); !errors.Is(err, errClosed) {
-		t.Errorf("holding an entry in a closed pool: %v, want %v", err, errClosed)
+		t.Errorf("keeping an entry in a closed pool: %v, want %v", err, errClosed)
 	}
 }
