@@ -44,24 +44,24 @@ var benchSubmitters = flag.Int("ingest-submitters", 8, "goroutines per core subm
 // transaction's program, the request's proof and the document's proof),
 // submitted by benchSubmitters goroutines per core through SubmitTx and put
 // into blocks by Run. An iteration ingests benchChunk operations; after
-// each, the same process verifies as many bare P-256 signatures on one
-// core (verifyRatio), so that both measures see the same machine. It reports ingested
-// operations per second, bare verifies per second, and their ratio, all in
-// wall time; and, to tell work from waiting, the process CPU time per
-// ingested operation (cpu-ns/op) and the cores ingesting kept busy
-// (cores: CPU time over wall time), which load from other processes lowers;
-// the Go scheduler's Ps kept busy (Ps: GOMAXPROCS less the Ps' idle time,
+// each, the same process verifies as many bare P-256 signatures on one core
+// (verifyRatio), so that both measures see the same machine. It reports
+// ingested operations per second, bare verifies per second, and their ratio,
+// all in wall time; and, to tell work from waiting, the process CPU time per
+// ingested operation (cpu-ns/op) and the cores ingesting kept busy (cores:
+// CPU time over wall time), which load from other processes lowers; the Go
+// scheduler's Ps kept busy (Ps: GOMAXPROCS less the Ps' idle time,
 // runtime/metrics' /cpu/classes/idle, over wall time), which it does not
 // lower: a P waiting for the OS to run it is not idle, one with no goroutine
 // to run is (the runtime samples the idle time at each GC, many a chunk);
 // and the commits per operation (commits/op: store Updates and mempool log
-// appends, each a disk sync on a data directory), which group commit lowers. cpu-ratio is the CPU time of the bare
-// verifies over that of ingesting as many operations: the ratio ingest
-// reaches per core it keeps busy, which other processes do not move (the
-// wall-time ratio on two idle cores would be twice it, less what waiting
-// costs). It runs with the node's heap floor (gcfloor.Node), as `didlight
-// node` ingests, unless GOGC is set in the environment (GOGC=100 measures
-// the collector's default).
+// appends, each a disk sync on a data directory), which group commit lowers.
+// cpu-ratio is the CPU time of the bare verifies over that of ingesting as
+// many operations: the ratio ingest reaches per core it keeps busy, which
+// other processes do not move (the wall-time ratio on two idle cores would
+// be twice it, less what waiting costs). It runs with the node's heap floor
+// (gcfloor.Node), as `didlight node` ingests, unless GOGC is set in the
+// environment (GOGC=100 measures the collector's default).
 func BenchmarkIngest(b *testing.B) {
 	if os.Getenv("GOGC") == "" {
 		defer gcfloor.Start(gcfloor.Node)()
