@@ -90,6 +90,18 @@ func (r *reader) uint() uint64 {
 	return v
 }
 
+// count reads the length of a vector whose elements take a byte or more
+// each. A length beyond the bytes left is a malformed module, and a loop
+// over it would not end in any time: count fails and returns 0.
+func (r *reader) count() uint64 {
+	n := r.uint()
+	if left := uint64(len(r.b) - r.off); n > left {
+		r.fail(fmt.Sprintf("vector of %d elements in %d bytes", n, left))
+		return 0
+	}
+	return n
+}
+
 func (r *reader) bytes(n int) []byte {
 	if n < 0 || n > len(r.b)-r.off {
 		r.fail("truncated")

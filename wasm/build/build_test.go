@@ -78,6 +78,25 @@ func TestMalformedModules(t *testing.T) {
 	}
 }
 
+// TestVectorLengths pins that a vector claiming more elements than the
+// bytes left fails at once: a loop over 2^62 elements, each failing to
+// read, would not end (FuzzMeasure found one in the import section).
+func TestVectorLengths(t *testing.T) {
+	huge := binary.AppendUvarint(nil, 1<<62)
+	module := func(sections ...[]byte) []byte { return slices.Concat(append([][]byte{magic}, sections...)...) }
+	noNames := custom("name", []byte{1, 1, 0})
+	for name, m := range map[string][]byte{
+		"imports": module(sectionBytes(sectionImport, huge), noNames),
+		"code":    module(sectionBytes(sectionCode, huge), noNames),
+		"names":   module(custom("name", append([]byte{1, byte(len(huge))}, huge...))),
+		"data":    module(sectionBytes(sectionData, huge), noNames),
+	} {
+		if _, err := Measure(m); err == nil || !strings.Contains(err.Error(), "vector of 4611686018427387904 elements") {
+			t.Errorf("Measure(%s): %v, want a vector too long for its bytes", name, err)
+		}
+	}
+}
+
 func TestPackageOf(t *testing.T) {
 	for fn, want := range map[string]string{
 		"runtime.mallocgc":                                       "runtime",

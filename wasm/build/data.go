@@ -18,7 +18,7 @@ const maxImage = 64 << 20
 func memoryImage(body []byte) ([]byte, error) {
 	r := reader{b: body}
 	var image []byte
-	for range r.uint() {
+	for range r.count() {
 		if flags := r.uint(); flags != 0 || r.byte() != 0x41 {
 			r.fail(fmt.Sprintf("data segment of kind %d", flags))
 			break

@@ -151,7 +151,7 @@ func gzipSize(b []byte) int {
 func functionImports(body []byte) (int, error) {
 	r := reader{b: body}
 	n := 0
-	for range r.uint() {
+	for range r.count() {
 		r.bytes(int(r.uint())) // module
 		r.bytes(int(r.uint())) // name
 		switch kind := r.byte(); kind {
@@ -175,7 +175,7 @@ func functionNames(body []byte) (map[uint64]string, error) {
 			continue
 		}
 		names := map[uint64]string{}
-		for range sub.uint() {
+		for range sub.count() {
 			idx := sub.uint()
 			names[idx] = string(sub.bytes(int(sub.uint())))
 		}
@@ -188,7 +188,7 @@ func functionNames(body []byte) (map[uint64]string, error) {
 func packages(code []byte, imports int, names map[uint64]string) ([]Part, error) {
 	r := reader{b: code}
 	bodies := map[string][]byte{}
-	for i := range r.uint() {
+	for i := range r.count() {
 		start := r.off
 		r.bytes(int(r.uint()))
 		pkg := packageOf(names[uint64(imports)+i])
