@@ -184,11 +184,26 @@ func TestDropLinesRefuses(t *testing.T) {
 	twice := append(slices.Clone(image), image...)
 	truncated := image[:300]
 	unended, _ := symbolTable(t, []byte{0, 2, 3}, [][5]uint32{{1, 1, 1, 0, 0}})
+	header := func(word int, v uint64) []byte { // image with a header word set
+		b := slices.Clone(image)
+		binary.LittleEndian.PutUint64(b[64+8+8*word:], v)
+		return b
+	}
+	pcdata, _ := symbolTable(t, []byte{0, 2, 3, 0}, [][5]uint32{{1, 1, 1, 1 << 30, 0}})
+	past, _ := symbolTable(t, []byte{0, 2, 3, 0}, [][5]uint32{{200, 1, 1, 0, 0}})
+	// Tables at 1, 3 and 5 all run to the same end: 357 bytes read of 128.
+	long := append(append([]byte{0}, bytes.Repeat([]byte{2}, 120)...), 0)
+	overlapping, _ := symbolTable(t, long, [][5]uint32{{1, 0, 0, 0, 0}, {3, 0, 0, 0, 0}, {5, 0, 0, 0, 0}})
 	for name, b := range map[string][]byte{
-		"no table":  make([]byte, 1024),
-		"two":       twice,
-		"truncated": truncated,
-		"unended":   unended[:64+128+4],
+		"no table":          make([]byte, 1024),
+		"two":               twice,
+		"truncated":         truncated,
+		"unended":           unended[:64+128+4],
+		"nfunc overflows":   header(0, 1<<61),
+		"pctab before":      header(6, 1<<63),
+		"pcdata past data":  pcdata,
+		"table past pctab":  past,
+		"overlapping table": overlapping,
 	} {
 		if err := dropLines(b); err == nil {
 			t.Errorf("%s: no error", name)

@@ -38,40 +38,45 @@ func dropLines(image []byte) error {
 		return err
 	}
 	word := func(i int) int { return int(binary.LittleEndian.Uint64(image[h+8+i*ptrSize:])) }
-	nfunc, pctab, pcln := word(0), h+word(6), h+word(7)
-	if nfunc <= 0 || pctab > pcln || pcln+8*nfunc > len(image) {
+	nfunc, pctabOff, pclnOff := word(0), word(6), word(7) // the offsets from the header
+	if nfunc <= 0 || pctabOff <= 0 || pctabOff > pclnOff || pclnOff > len(image)-h || nfunc > (len(image)-h-pclnOff)/8 {
 		return fmt.Errorf("build: runtime symbol table header at %#x does not fit the data", h)
 	}
-	var keep, drop []span // in pctab
+	pctab, pcln := h+pctabOff, h+pclnOff
+	tables := pcTables{pctab: image[pctab:pcln], spans: map[int]span{}}
+	keep, drop := map[int]span{}, map[int]span{} // in pctab, by start
 	for k := range nfunc {
 		f := pcln + int(binary.LittleEndian.Uint32(image[pcln+8*k+4:]))
 		if f+funcSize > len(image) {
 			return fmt.Errorf("build: function %d of the runtime symbol table lies outside the data", k)
 		}
 		npcdata := int(binary.LittleEndian.Uint32(image[f+funcNPCData:]))
+		if npcdata > (len(image)-f-funcSize)/4 {
+			return fmt.Errorf("build: function %d of the runtime symbol table has %d pcdata tables, past the data", k, npcdata)
+		}
 		kept := []int{int(binary.LittleEndian.Uint32(image[f+funcPCSP:]))}
 		for i := range npcdata {
 			kept = append(kept, int(binary.LittleEndian.Uint32(image[f+funcSize+4*i:])))
 		}
 		for _, off := range kept {
-			s, err := table(image, pctab, off)
+			s, err := tables.span(off)
 			if err != nil {
 				return err
 			}
-			keep = append(keep, s)
+			keep[s.start] = s
 		}
 		for _, m := range []int{funcPCFile, funcPCLine} {
-			s, err := table(image, pctab, int(binary.LittleEndian.Uint32(image[f+m:])))
+			s, err := tables.span(int(binary.LittleEndian.Uint32(image[f+m:])))
 			if err != nil {
 				return err
 			}
-			drop = append(drop, s)
+			drop[s.start] = s
 			binary.LittleEndian.PutUint32(image[f+m:], 0) // no table
 		}
 	}
 	// The linker shares equal tables between functions and kinds: zero only
 	// bytes no kept table uses.
-	used := make([]bool, pcln-pctab)
+	used := make([]bool, len(tables.pctab))
 	for _, s := range keep {
 		for i := s.start; i < s.end; i++ {
 			used[i] = true
@@ -80,7 +85,7 @@ func dropLines(image []byte) error {
 	for _, s := range drop {
 		for i := s.start; i < s.end; i++ {
 			if !used[i] {
-				image[pctab+i] = 0
+				tables.pctab[i] = 0
 			}
 		}
 	}
@@ -90,17 +95,39 @@ func dropLines(image []byte) error {
 // span is a byte range [start, end).
 type span struct{ start, end int }
 
-// table returns the extent of the pc-value table at off in pctab (offset 0
-// is no table): pairs of varints, value delta then pc delta, ended by a
-// zero value delta after the first pair.
-func table(image []byte, pctab, off int) (span, error) {
+// pcTables reads the pc-value tables of pctab, each once. The linker writes
+// each distinct table once and lets functions and kinds share it, so a
+// table is known by where it starts, and the distinct tables add up to no
+// more than pctab: a symbol table whose tables do (they would overlap) is
+// refused, which also bounds the reading of one made to be slow.
+type pcTables struct {
+	pctab []byte       // the tables
+	spans map[int]span // the tables read, by start
+	read  int          // the bytes of the tables read
+}
+
+// span returns the extent of the table at off in pctab (offset 0 is no
+// table): pairs of varints, value delta then pc delta, ended by a zero
+// value delta after the first pair.
+func (t *pcTables) span(off int) (span, error) {
 	if off == 0 {
 		return span{}, nil
 	}
-	r := reader{b: image, off: pctab + off}
+	if s, ok := t.spans[off]; ok {
+		return s, nil
+	}
+	if off >= len(t.pctab) {
+		return span{}, fmt.Errorf("build: runtime pc-value table at %#x lies past pctab (%#x bytes)", off, len(t.pctab))
+	}
+	r := reader{b: t.pctab, off: off}
 	for first := true; r.err == nil; first = false {
 		if v := r.uint(); v == 0 && !first {
-			return span{off, r.off - pctab}, nil
+			s := span{off, r.off}
+			if t.read += s.end - s.start; t.read > len(t.pctab) {
+				return span{}, errors.New("build: the runtime's pc-value tables overlap")
+			}
+			t.spans[off] = s
+			return s, nil
 		}
 		r.uint()
 	}
