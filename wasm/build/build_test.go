@@ -131,7 +131,7 @@ func FuzzMeasure(f *testing.F) {
 // symbolTable builds a memory image holding a runtime symbol table header
 // at 64, the tables pctab and a _func per element of funcs (pcsp, pcfile,
 // pcln, npcdata, pcdata[0]); it returns the image and where each _func is.
-func symbolTable(t *testing.T, pctab []byte, funcs [][5]uint32) ([]byte, []int) {
+func symbolTable(t testing.TB, pctab []byte, funcs [][5]uint32) ([]byte, []int) {
 	t.Helper()
 	const h = 64
 	image := make([]byte, 1024)
@@ -154,6 +154,20 @@ func symbolTable(t *testing.T, pctab []byte, funcs [][5]uint32) ([]byte, []int) 
 	}
 
 	return image, at
+}
+
+// FuzzDropLines edits any bytes as a module's memory holding the runtime's
+// symbol table: never a panic, and a refusal leaves the bytes as they were.
+func FuzzDropLines(f *testing.F) {
+	image, _ := symbolTable(f, []byte{0xee, 2, 3, 0, 4, 5, 6, 7, 0, 8, 9, 0}, [][5]uint32{{1, 4, 9, 1, 0}, {4, 9, 1, 1, 4}})
+	f.Add(image)
+	f.Add(image[:300])
+	f.Fuzz(func(t *testing.T, image []byte) {
+		before := slices.Clone(image)
+		if dropLines(image) != nil && !bytes.Equal(image, before) {
+			t.Errorf("refused, but changed the image")
+		}
+	})
 }
 
 func TestDropLines(t *testing.T) {

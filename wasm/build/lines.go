@@ -31,7 +31,7 @@ const (
 
 // dropLines zeroes the file and line tables of every function in image (the
 // module's memory as its data section initializes it) and clears the
-// references to them.
+// references to them; when it fails, image is as it was.
 func dropLines(image []byte) error {
 	h, err := findPCHeader(image)
 	if err != nil {
@@ -45,6 +45,7 @@ func dropLines(image []byte) error {
 	pctab, pcln := h+pctabOff, h+pclnOff
 	tables := pcTables{pctab: image[pctab:pcln], spans: map[int]span{}}
 	keep, drop := map[int]span{}, map[int]span{} // in pctab, by start
+	funcs := make([]int, nfunc)                  // where each _func is
 	for k := range nfunc {
 		f := pcln + int(binary.LittleEndian.Uint32(image[pcln+8*k+4:]))
 		if f+funcSize > len(image) {
@@ -71,8 +72,12 @@ func dropLines(image []byte) error {
 				return err
 			}
 			drop[s.start] = s
-			binary.LittleEndian.PutUint32(image[f+m:], 0) // no table
 		}
+		funcs[k] = f
+	}
+	for _, f := range funcs {
+		binary.LittleEndian.PutUint32(image[f+funcPCFile:], 0) // no table
+		binary.LittleEndian.PutUint32(image[f+funcPCLine:], 0)
 	}
 	// The linker shares equal tables between functions and kinds: zero only
 	// bytes no kept table uses.
