@@ -137,10 +137,9 @@ type made struct {
 // entries, a chain keeping its mempool in the bucket takes in those
 // waiting for their mempool commit: its Update makes them durable, so
 // that they need no mempool record and their submitters no second disk
-// sync. A waiting
-// entry the pool no longer holds (a Reset took it out) is refused with
-// ErrReset; one the block has no room for is stored in the mempool by the
-// same Update.
+// sync. A waiting entry the pool no longer holds (a Reset took it out) is
+// refused with ErrReset; one the block has no room for is stored in the
+// mempool by the same Update.
 func (c *Chain) mine() (*ela.Block, error) {
 	c.mu.RLock()
 	prev, clock := c.tipHeader, c.clock
