@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"sync"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/client"
+	"github.com/didlight/didlight/host/internal/backoff"
 	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -167,7 +167,7 @@ func (f *Follower) Run(ctx context.Context) error {
 		f.report(err)
 		wait := f.poll
 		if err != nil {
-			wait = backoff(f.poll, f.maxBackoff, failures)
+			wait = backoff.Delay(f.poll, f.maxBackoff, failures)
 			failures++
 		} else {
 			failures = 0
@@ -182,21 +182,6 @@ func (f *Follower) Run(ctx context.Context) error {
 		case <-t.C:
 		}
 	}
-}
-
-// backoff returns a random wait in [d/2, d], d being poll doubled once per
-// earlier failure, at most max.
-func backoff(poll, max time.Duration, failures int) time.Duration {
-	d := poll
-	for range failures {
-		if d >= max/2 {
-			d = max
-			break
-		}
-		d *= 2
-	}
-	d = min(d, max)
-	return d/2 + rand.N(d/2+1)
 }
 
 // pollNow asks Run to poll the upstream without waiting.
