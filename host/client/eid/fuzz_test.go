@@ -1,0 +1,118 @@
+package eid
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/didlight/didlight/host/client"
+)
+
+// FuzzDecodeAnswer checks the reading of any answer: a result only from a
+// 2.0 answer with the request's id, every other answer one of the
+// client's errors, of bounded length whatever the answer's.
+func FuzzDecodeAnswer(f *testing.F) {
+	const id = "0123456789abcdef0123456789abcdef"
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":"` + id + `","result":"0x10"}`,
+		`{"jsonrpc":"2.0","id":"` + id + `","result":null}`,
+		`{"jsonrpc":"2.0","id":"` + id + `","error":{"code":-32601,"message":"the method resolvedid does not exist/is not available"}}`,
+		`{"jsonrpc":"2.0","id":"` + id + `","error":{"code":-32000,"message":"did is null","data":{"x":1}}}`,
+		`{"jsonrpc":"2.0","id":"` + id + `","error":null,"result":{"did":"did:elastos:x","status":3}}`,
+		`{"jsonrpc":"2.0","id":1,"result":"0x10"}`,
+		`{"id":"` + id + `","result":"0x10"}`,
+		`{"Desc":"Success","Error":0,"Result":60}`,
+		`[{"jsonrpc":"2.0"}]`, `<html>`, ``, `null`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		result, err := decodeAnswer(b, id, "http://127.0.0.1:1")
+		if err == nil {
+			if !json.Valid(result) || !bytes.Contains(b, []byte(`"`+id+`"`)) {
+				t.Fatalf("answer %q gave result %q", b, result)
+			}
+			return
+		}
+		if len(err.Error()) > 2000 {
+			t.Fatalf("an error of %d bytes for an answer of %d", len(err.Error()), len(b))
+		}
+		_, rpc := err.(*client.RPCError)
+		_, unreachable := err.(*client.UnreachableError)
+		if !rpc && !(unreachable && (errors.Is(err, ErrNotJSONRPC) || errors.Is(err, ErrWrongID))) {
+			t.Fatalf("answer %q: error %T %v", b, err, err)
+		}
+	})
+}
+
+// FuzzQuantity checks parseQuantity against the form it takes.
+func FuzzQuantity(f *testing.F) {
+	for _, s := range []string{"0x0", "0x11ec77", "0xffffffffffffffff", "0x10000000000000000", "0x", "11", "0X1", "0x0001", "-0x1", "0x+1", "0x_1"} {
+		f.Add(s)
+	}
+	form := regexp.MustCompile(`^0x[0-9a-fA-F]{1,16}$`)
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := parseQuantity(s)
+		if (err == nil) != form.MatchString(s) {
+			t.Fatalf("parseQuantity(%q) = %d, %v", s, v, err)
+		}
+		if err != nil {
+			return
+		}
+		want := strings.TrimLeft(strings.ToLower(s[2:]), "0")
+		if got := strconv.FormatUint(v, 16); got != want && !(v == 0 && want == "") {
+			t.Fatalf("parseQuantity(%q) = %#x", s, v)
+		}
+	})
+}
+
+// FuzzChainAnswers checks that a block or transaction is taken only well
+// formed, and only the one asked for.
+func FuzzChainAnswers(f *testing.F) {
+	hash := "0x" + strings.Repeat("ab", 32)
+	f.Add([]byte(`{"number":"0x10","hash":"` + hash + `","parentHash":"` + hash + `","timestamp":"0x60cb7400"}`))
+	f.Add([]byte(`{"number":"0x10","hash":"` + hash + `","parentHash":"` + hash + `","timestamp":"0xffffffffffffffff"}`))
+	f.Add([]byte(`{"hash":"` + hash + `","blockHash":"` + hash + `","blockNumber":"0x10","from":"0x` + strings.Repeat("12", 20) + `","to":null}`))
+	f.Add([]byte(`{"hash":"` + strings.ToUpper(hash) + `","blockNumber":null,"from":"0x` + strings.Repeat("12", 20) + `"}`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if b, err := decodeBlock(raw, "latest"); err == nil && b != nil {
+			if len(b.Hash) != 66 || b.Hash != strings.ToLower(b.Hash) || b.Time.Location() != time.UTC || b.Time.Unix() < 0 {
+				t.Fatalf("block %+v from %q", b, raw)
+			}
+		}
+		if b, err := decodeBlock(raw, "0x10"); err == nil && b != nil && b.Number != 16 {
+			t.Fatalf("asked for block 16, took %d from %q", b.Number, raw)
+		}
+		tx, err := decodeTransaction(raw, hash)
+		if err != nil || tx == nil {
+			return
+		}
+		placed := len(tx.BlockHash) == 66
+		if tx.Pending && (tx.BlockHash != "" || tx.BlockNumber != 0) {
+			placed = false
+		}
+		if tx.Hash != hash || len(tx.From) != 42 || (tx.To != "" && len(tx.To) != 42) || placed == tx.Pending {
+			t.Fatalf("transaction %+v from %q", tx, raw)
+		}
+	})
+}
+
+// FuzzRetryAfter checks that a Retry-After never asks for a negative wait
+// or one past maxRetryAfter.
+func FuzzRetryAfter(f *testing.F) {
+	for _, s := range []string{"0", "120", "4294967296", "-1", "Wed, 21 Oct 2015 07:28:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT", " 5"} {
+		f.Add(s)
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, v string) {
+		if d := retryAfter(v, now); d < 0 || d > maxRetryAfter {
+			t.Fatalf("retryAfter(%q) = %v", v, d)
+		}
+	})
+}

@@ -1,0 +1,201 @@
+package eid
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/didlight/didlight/core/excerpt"
+	"github.com/didlight/didlight/host/client"
+)
+
+// transport sends one JSON-RPC request to one URL and reads its answer:
+// at most maxAnswer bytes, with the id it sent, within timeout.
+type transport struct {
+	http      *http.Client
+	timeout   time.Duration
+	maxAnswer int64
+}
+
+// request is a JSON-RPC 2.0 request. The SDKs send their resolves without
+// the jsonrpc member; EID and didlight take both, and 2.0 says it belongs.
+type request struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      string          `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+}
+
+// answer is a JSON-RPC response. Result is the JSON null when the node
+// answered "result": null, and nil when it sent no result.
+type answer struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result"`
+	Error   *struct {
+		Code    int             `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	} `json:"error"`
+}
+
+// attempt is the outcome of one request that got no result.
+type attempt struct {
+	err        error         // a *client.UnreachableError or *client.RPCError naming the URL
+	retry      bool          // the same request may get an answer if sent again
+	retryAfter time.Duration // what the endpoint asked to be left alone for (HTTP 429 or 503)
+	local      bool          // the client's own limit refused it, not the endpoint: its rank stands
+}
+
+// newID returns a request id as the SDKs make theirs: 16 random bytes in
+// hex (Elastos.DID.JS.SDK src/didbackend.ts, generateRequestId).
+func newID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// call sends method with params to url and returns the result, raw.
+// params null or nil sends an empty list.
+func (t *transport) call(ctx context.Context, url, method string, params json.RawMessage) (json.RawMessage, *attempt) {
+	if len(params) == 0 || string(params) == "null" {
+		params = json.RawMessage("[]")
+	}
+	id := newID()
+	body, err := json.Marshal(request{JSONRPC: "2.0", ID: id, Method: method, Params: params})
+	if err != nil {
+		return nil, &attempt{err: fmt.Errorf("eid: %s params: %w", method, err)}
+	}
+	b, a := t.post(ctx, url, body)
+	if a != nil {
+		return nil, a
+	}
+	result, err := decodeAnswer(b, id, url)
+	if err != nil {
+		return nil, &attempt{err: err}
+	}
+	return result, nil
+}
+
+// post sends body to url and returns the body of a 2xx answer.
+func (t *transport) post(ctx context.Context, url string, body []byte) ([]byte, *attempt) {
+	unreachable := func(err error, retry bool) *attempt {
+		return &attempt{err: &client.UnreachableError{URL: url, Err: err}, retry: retry}
+	}
+	rctx, cancel := context.WithTimeoutCause(ctx, t.timeout, fmt.Errorf("no answer within %v", t.timeout))
+	defer cancel()
+	req, err := http.NewRequestWithContext(rctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, unreachable(err, false)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp, err := t.http.Do(req)
+	if err != nil {
+		return nil, t.lost(ctx, rctx, url, err)
+	}
+	defer resp.Body.Close()
+	if resp.ContentLength > t.maxAnswer {
+		return nil, unreachable(fmt.Errorf("%w: %d bytes announced, at most %d taken", ErrTooLarge, resp.ContentLength, t.maxAnswer), false)
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, t.maxAnswer+1))
+	if err != nil {
+		return nil, t.lost(ctx, rctx, url, fmt.Errorf("reading the answer: %w", err))
+	}
+	if int64(len(b)) > t.maxAnswer {
+		return nil, unreachable(fmt.Errorf("%w: over %d bytes", ErrTooLarge, t.maxAnswer), false)
+	}
+	if resp.StatusCode/100 != 2 {
+		a := unreachable(fmt.Errorf("HTTP %s: %s", resp.Status, excerpt.Bytes(b)), busy(resp.StatusCode))
+		if busy(resp.StatusCode) {
+			a.retryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
+		}
+		return nil, a
+	}
+	return b, nil
+}
+
+// lost is the attempt of a request that got no whole answer: retried
+// unless ctx ended. Then the error is ctx's cause, which names url if it
+// is the call's own timeout.
+func (t *transport) lost(ctx, rctx context.Context, url string, err error) *attempt {
+	if ctx.Err() != nil {
+		if _, ok := errors.AsType[*deadlineError](context.Cause(ctx)); ok {
+			return &attempt{err: &client.UnreachableError{URL: url, Err: context.Cause(ctx)}}
+		}
+		return &attempt{err: context.Cause(ctx)}
+	}
+	if rctx.Err() != nil {
+		err = context.Cause(rctx) // this request's own timeout
+	}
+	var uerr interface{ Unwrap() error }
+	if errors.As(err, &uerr) && uerr.Unwrap() != nil {
+		err = uerr.Unwrap() // drop the url.Error's repetition of method and URL
+	}
+	return &attempt{err: &client.UnreachableError{URL: url, Err: err}, retry: true}
+}
+
+// busy reports whether an HTTP status says the server may answer later:
+// 429 Too Many Requests and the 5xx server errors.
+func busy(status int) bool {
+	return status == http.StatusTooManyRequests || status/100 == 5
+}
+
+// maxRetryAfter bounds what a Retry-After can ask for: a call's deadline
+// bounds the wait anyway; this keeps an endpoint from being left out longer.
+const maxRetryAfter = 10 * time.Minute
+
+// retryAfter reads a Retry-After header, seconds or an HTTP date (RFC
+// 9110, 10.2.3), as the wait it asks for from now: 0 when there is none or
+// it cannot be read, at most maxRetryAfter.
+func retryAfter(v string, now time.Time) time.Duration {
+	if v == "" {
+		return 0
+	}
+	var d time.Duration
+	if s, err := strconv.ParseUint(v, 10, 32); err == nil {
+		d = time.Duration(s) * time.Second
+	} else if at, err := http.ParseTime(v); err == nil {
+		d = at.Sub(now)
+	}
+	return min(max(d, 0), maxRetryAfter)
+}
+
+// decodeAnswer reads a JSON-RPC answer to the request with id, sent to
+// url: its result, or a *client.RPCError, or a *client.UnreachableError
+// for anything else.
+func decodeAnswer(b []byte, id, url string) (json.RawMessage, error) {
+	garbled := func(format string, args ...any) error {
+		return &client.UnreachableError{URL: url, Err: fmt.Errorf(format, args...)}
+	}
+	var a answer
+	if err := json.Unmarshal(b, &a); err != nil {
+		return nil, garbled("%w: %s", ErrNotJSONRPC, excerpt.Bytes(b))
+	}
+	if a.JSONRPC != "2.0" {
+		return nil, garbled("%w: jsonrpc is %s: %s", ErrNotJSONRPC, excerpt.Quote(a.JSONRPC), excerpt.Bytes(b))
+	}
+	var got string
+	if json.Unmarshal(a.ID, &got) != nil || got != id {
+		return nil, garbled("%w: sent id %q, the answer has %s", ErrWrongID, id, excerpt.Bytes(a.ID))
+	}
+	if a.Error != nil {
+		e := &client.RPCError{URL: url, Code: a.Error.Code, Message: excerpt.Cut(a.Error.Message)}
+		if len(a.Error.Data) > 0 && string(a.Error.Data) != "null" {
+			e.Data = excerpt.Bytes(a.Error.Data)
+		}
+		return nil, e
+	}
+	if a.Result == nil {
+		return nil, garbled("%w: neither result nor error: %s", ErrNotJSONRPC, excerpt.Bytes(b))
+	}
+	return a.Result, nil
+}
