@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"strconv"
 	"time"
 
@@ -103,6 +104,14 @@ func (t *transport) post(ctx context.Context, url string, body []byte) ([]byte, 
 		return nil, t.lost(ctx, rctx, url, err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		head, _ := io.ReadAll(io.LimitReader(resp.Body, excerpt.Max))
+		a := unreachable(fmt.Errorf("HTTP %s: %s", resp.Status, excerpt.Bytes(head)), busy(resp.StatusCode))
+		if busy(resp.StatusCode) {
+			a.retryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
+		}
+		return nil, a
+	}
 	if resp.ContentLength > t.maxAnswer {
 		return nil, unreachable(fmt.Errorf("%w: %d bytes announced, at most %d taken", ErrTooLarge, resp.ContentLength, t.maxAnswer), false)
 	}
@@ -112,13 +121,6 @@ func (t *transport) post(ctx context.Context, url string, body []byte) ([]byte, 
 	}
 	if int64(len(b)) > t.maxAnswer {
 		return nil, unreachable(fmt.Errorf("%w: over %d bytes", ErrTooLarge, t.maxAnswer), false)
-	}
-	if resp.StatusCode/100 != 2 {
-		a := unreachable(fmt.Errorf("HTTP %s: %s", resp.Status, excerpt.Bytes(b)), busy(resp.StatusCode))
-		if busy(resp.StatusCode) {
-			a.retryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
-		}
-		return nil, a
 	}
 	return b, nil
 }
@@ -136,9 +138,8 @@ func (t *transport) lost(ctx, rctx context.Context, url string, err error) *atte
 	if rctx.Err() != nil {
 		err = context.Cause(rctx) // this request's own timeout
 	}
-	var uerr interface{ Unwrap() error }
-	if errors.As(err, &uerr) && uerr.Unwrap() != nil {
-		err = uerr.Unwrap() // drop the url.Error's repetition of method and URL
+	if ue, ok := errors.AsType[*neturl.Error](err); ok {
+		err = ue.Err // drop its repetition of method and URL
 	}
 	return &attempt{err: &client.UnreachableError{URL: url, Err: err}, retry: true}
 }
