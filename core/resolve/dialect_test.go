@@ -67,3 +67,29 @@ func TestDialectExpired(t *testing.T) {
 		t.Errorf("deactivated DID, EID dialect: %v", err)
 	}
 }
+
+// EID echoes the did of a DID it does not know as the request gave it,
+// which may be the bare id; every other result names its DID in full form.
+func TestDialectDIDAsGiven(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		result string
+		dl     Dialect
+		ok     bool
+	}{
+		{"EID, not found, bare", `{"did":"iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y","status":3}`, DialectEID, true},
+		{"EID, not found, full", `{"did":"did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y","status":3}`, DialectEID, true},
+		{"spec, not found, bare", `{"did":"iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y","status":3}`, DialectSpec, false},
+		{"EID, valid, bare", `{"did":"iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y","status":0,"transaction":[]}`, DialectEID, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := tc.dl.Verify([]byte(tc.result), nil, keys.Native{}, t0)
+			if (err == nil) != tc.ok {
+				t.Fatalf("error %v, want ok %v", err, tc.ok)
+			}
+			if err == nil && v.DID.ID() != "iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y" {
+				t.Errorf("DID %s", v.DID)
+			}
+		})
+	}
+}
