@@ -47,8 +47,8 @@ func TestCheckerWaivers(t *testing.T) {
 				t.Fatal(err)
 			}
 			var asked []string
-			ck := Checker{Dialect: DialectEID, Verifier: keys.Native{}, Waive: func(i int, txid string, op *idop.Op, err error) (Waiver, error) {
-				asked = append(asked, string(idop.RuleOf(err)))
+			ck := Checker{Dialect: DialectEID, Verifier: keys.Native{}, Waive: func(b Broken) (Waiver, error) {
+				asked = append(asked, string(idop.RuleOf(b.Err)))
 				return tc.grant, nil
 			}}
 			v, err := ck.Verify(b, time.Unix(tc.now, 0))
@@ -71,7 +71,7 @@ func TestCheckerWaivers(t *testing.T) {
 	forged := append([]Entry(nil), relinked...)
 	forged[1].Request.Proof.Signature = forged[0].Request.Proof.Signature
 	b, _ := DialectEID.Result(c.subject, forged, true, at.Unix())
-	ck := Checker{Dialect: DialectEID, Verifier: keys.Native{}, Waive: func(int, string, *idop.Op, error) (Waiver, error) { return WaiveMigrated, nil }}
+	ck := Checker{Dialect: DialectEID, Verifier: keys.Native{}, Waive: func(Broken) (Waiver, error) { return WaiveMigrated, nil }}
 	var ve *VerifyError
 	if _, err := ck.Verify(b, at); !errors.As(err, &ve) || ve.Rule != idop.RuleSignature || ve.Index != 1 {
 		t.Errorf("forged signature, migrated: %v, want rule %s at 1", err, idop.RuleSignature)

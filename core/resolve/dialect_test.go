@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 )
 
@@ -36,9 +37,10 @@ func TestDialectExpired(t *testing.T) {
 		dl    Dialect
 		other Dialect
 		want  Status
+		rule  idop.Rule // the other dialect's refusal
 	}{
-		{DialectSpec, DialectEID, Expired},
-		{DialectEID, DialectSpec, Valid},
+		{DialectSpec, DialectEID, Expired, idop.RuleMalformed}, // EID never says 1
+		{DialectEID, DialectSpec, Valid, RuleStatus},
 	} {
 		b, err := tc.dl.Result(c.subject, c.entries, true, later.Unix())
 		if err != nil {
@@ -51,8 +53,8 @@ func TestDialectExpired(t *testing.T) {
 			t.Errorf("dialect %d verifies its result: %+v, %v", tc.dl, v, err)
 		}
 		var ve *VerifyError
-		if _, err := tc.other.Verify(b, nil, keys.Native{}, later); !errors.As(err, &ve) || ve.Rule != RuleStatus {
-			t.Errorf("dialect %d verifies dialect %d's result: %v, want rule %s", tc.other, tc.dl, err, RuleStatus)
+		if _, err := tc.other.Verify(b, nil, keys.Native{}, later); !errors.As(err, &ve) || ve.Rule != tc.rule {
+			t.Errorf("dialect %d verifies dialect %d's result: %v, want rule %s", tc.other, tc.dl, err, tc.rule)
 		}
 	}
 	// Before expiry the dialects agree, and with Result and Verify.

@@ -99,12 +99,20 @@ type Checker struct {
 	Docs     did.Lookup
 	Verifier keys.Verifier
 	// Waive, when set, is asked about each transaction whose operation
-	// breaks a rule (err, a *idop.RuleError), with its index in the
-	// result, its txid and its decoded operation: the waiver the chain
-	// granted it, WaiveNone to let err stand, or an error to report in its
-	// place. A waived operation is checked again without the waived checks
-	// and must pass the rest.
-	Waive func(i int, txid string, op *idop.Op, err error) (Waiver, error)
+	// breaks a rule: the waiver the chain granted it, WaiveNone to let the
+	// error stand, or an error to report in its place. A waived operation
+	// is checked again without the waived checks and must pass the rest.
+	Waive func(Broken) (Waiver, error)
+}
+
+// Broken is a transaction whose operation breaks a rule, as Checker.Waive
+// is asked about it.
+type Broken struct {
+	Index int       // in the result's transaction array
+	Txid  string    // as the result gives it
+	Time  time.Time // its timestamp
+	Op    *idop.Op
+	Err   error // a *idop.RuleError
 }
 
 // Verify checks a resolve result as the package's Verify does, in the
@@ -214,7 +222,7 @@ func (c Checker) validate(tx transaction, st *idop.State, now time.Time) error {
 // waive asks Waive about tx, which broke a rule with err, and checks it
 // again without what the waiver it grants exempts it from.
 func (c Checker) waive(i int, tx transaction, st *idop.State, err error) (Waiver, error) {
-	w, werr := c.Waive(i, tx.txid, tx.op, err)
+	w, werr := c.Waive(Broken{Index: i, Txid: tx.txid, Time: tx.time, Op: tx.op, Err: err})
 	switch {
 	case werr != nil:
 		return WaiveNone, werr
@@ -372,8 +380,8 @@ func readTransaction(d *sdkjson.Decoder) rawTransaction {
 
 // header checks the did and status members: the did in full form, except
 // that in DialectEID a DID not found is the did as the request gave it,
-// which may be the bare id (Elastos.ELA.SideChain.EID
-// internal/ethapi/didapi.go, ResolveDID).
+// which may be the bare id, and status 1 is not given
+// (Elastos.ELA.SideChain.EID internal/ethapi/didapi.go, ResolveDID).
 func (r *rawResult) header(dl Dialect) (did.DID, Status, error) {
 	if r.did == nil || r.status == nil {
 		return did.DID{}, 0, errors.New("a result needs did and status")
@@ -382,7 +390,11 @@ func (r *rawResult) header(dl Dialect) (did.DID, Status, error) {
 	if err != nil {
 		return did.DID{}, 0, err
 	}
-	n, err := rawStatus(r.status, Valid, Expired, Deactivated, NotFound)
+	statuses := []Status{Valid, Expired, Deactivated, NotFound}
+	if dl == DialectEID {
+		statuses = []Status{Valid, Deactivated, NotFound}
+	}
+	n, err := rawStatus(r.status, statuses...)
 	if err != nil {
 		return did.DID{}, 0, err
 	}
