@@ -133,3 +133,39 @@ func FuzzVerifyDID(f *testing.F) {
 		}
 	})
 }
+
+// FuzzVerifyCredential: verifying any credential answer never panics, and
+// a status other than not found with transactions shown names them.
+func FuzzVerifyCredential(f *testing.F) {
+	v := vcOf(f, "user1.vc.twitter").revoke("user4").declare("user1").revoke("issuer")
+	id := v.vc.ID.String()
+	f.Add(eidCredentialAnswer(f, v, id, ""), "")
+	f.Add(eidCredentialAnswer(f, v, id, issuerDID), issuerDID)
+	f.Add(eidCredentialAnswer(f, vcOf(f, "user1.vc.twitter"), id, ""), "")
+	docs := sdkDocs(f)
+	f.Fuzz(func(t *testing.T, answer []byte, issuer string) {
+		e := Env{Network: Mainnet, Docs: docs, Verifier: keys.Native{}, Now: t0}
+		r, err := VerifyCredential(answer, CredentialRequest{ID: id, Issuer: issuer}, e)
+		if err == nil && r.Status == resolve.CredentialValid && r.Credential == nil {
+			t.Fatal("valid without a declared credential")
+		}
+	})
+}
+
+// FuzzVerifyCredentialList: verifying any list never panics, and what it
+// accepts is credentials of the DID asked for.
+func FuzzVerifyCredentialList(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":{"did":"`+user1DID+`","credentials":["`+user1DID+`#a"]}}`), 0)
+	f.Add([]byte(`{"did":"`+user1DID+`","credentials":null}`), 1)
+	f.Fuzz(func(t *testing.T, answer []byte, limit int) {
+		l, err := VerifyCredentialList(answer, ListRequest{DID: user1DID, Limit: limit})
+		if err != nil {
+			return
+		}
+		for _, id := range l.IDs {
+			if id.DID.String() != user1DID {
+				t.Fatalf("accepted %s", id)
+			}
+		}
+	})
+}

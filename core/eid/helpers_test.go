@@ -219,7 +219,7 @@ func (f fetched) Document(d did.DID) (*did.Document, error) {
 func sdkDocs(t testing.TB) fetched {
 	t.Helper()
 	var docs []*did.Document
-	for _, n := range []string{"user1", "user2", "user3", "user4", "issuer"} {
+	for _, n := range []string{"user1", "user2", "user3", "user4", "issuer", "foobar", "examplecorp"} {
 		docs = append(docs, sdkDoc(t, n+".id.json"))
 	}
 	return fetchedOf(docs...)

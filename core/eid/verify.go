@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did"
-	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/resolve"
@@ -94,7 +93,7 @@ func VerifyDID(answer []byte, req Request, env Env) (*Resolved, error) {
 }
 
 // checkAnswer checks what EID's answers hold beyond what resolve checks:
-// the DID asked for, txids, and the transactions all asks for.
+// the DID asked for, and the transactions all asks for.
 func checkAnswer(v *resolve.Verified, asked did.DID, all bool) error {
 	if v.Status == resolve.NotFound {
 		if v.DID.ID() != asked.ID() {
@@ -104,11 +103,6 @@ func checkAnswer(v *resolve.Verified, asked did.DID, all bool) error {
 	}
 	if v.DID.Key() != asked.Key() {
 		return fmt.Errorf("eid: the answer is about %s, but %s was asked", v.DID, asked)
-	}
-	for i, e := range v.History {
-		if !isTxid(e.Txid) {
-			return &resolve.VerifyError{Index: i, Txid: e.Txid, Rule: idop.RuleMalformed, Err: fmt.Errorf("txid %s is not an EVM hash as EID writes it (64 lower-case hex digits)", excerpt.Quote(e.Txid))}
-		}
 	}
 	want := 1
 	if v.Status == resolve.Deactivated {

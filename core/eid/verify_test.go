@@ -129,11 +129,11 @@ func TestVerifyDIDRefuses(t *testing.T) {
 		{"txid with 0x", edit(t, latest, func(r map[string]any) {
 			tx := txs(r)[0].(map[string]any)
 			tx["txid"] = "0x" + tx["txid"].(string)
-		}), asked, idop.RuleMalformed, 0, "is not an EVM hash"},
+		}), asked, idop.RuleMalformed, 0, "as EID writes an EVM hash"},
 		{"txid in capitals", edit(t, latest, func(r map[string]any) {
 			tx := txs(r)[0].(map[string]any)
 			tx["txid"] = strings.ToUpper(tx["txid"].(string))
-		}), asked, idop.RuleMalformed, 0, "is not an EVM hash"},
+		}), asked, idop.RuleMalformed, 0, "as EID writes an EVM hash"},
 		{"all=false with two transactions", edit(t, all, func(r map[string]any) {
 			r["transaction"] = txs(r)[:2]
 		}), asked, idop.RuleMalformed, -1, "EID answers 1"},

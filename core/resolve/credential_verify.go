@@ -19,6 +19,8 @@ type VerifiedCredential struct {
 	Txid       string
 	// RevokedBy is the DID whose revoke counts, for status revoked.
 	RevokedBy did.DID
+	// Shown is the number of transactions the result shows.
+	Shown int
 }
 
 // VerifyCredential checks a resolvecredential result (the result object,
@@ -46,7 +48,7 @@ func VerifyCredential(result []byte, issuer did.DID, docs did.Lookup, v keys.Ver
 	if err != nil {
 		return nil, err
 	}
-	out := &VerifiedCredential{ID: id, Status: status}
+	out := &VerifiedCredential{ID: id, Status: status, Shown: len(txs)}
 	if err := checkTransactionCount(status != CredentialNotFound, int(status), len(txs)); err != nil {
 		return nil, err
 	}

@@ -159,6 +159,9 @@ func (c Checker) verify(result []byte, now time.Time) (*Verified, error) {
 	if status == NotFound {
 		return out, nil
 	}
+	if err := checkTxids(dl, txs); err != nil {
+		return nil, err
+	}
 	key := subject.Key()
 	for i, tx := range txs {
 		if d := tx.op.DID; d != subject && d.Key() != key { // Key parses the id: only when they differ
@@ -261,6 +264,22 @@ func docsOf(txs []transaction) []*did.Document {
 		docs[i] = tx.op.Document
 	}
 	return docs
+}
+
+// checkTxids requires in DialectEID the txids EID writes: EVM hashes as
+// 64 lower-case hex digits, without 0x (Elastos.ELA.SideChain.EID
+// internal/didapi/didtype.go, FromTranasactionData: Uint256.String). The
+// nodes of didlight write their ledger's hashes alike.
+func checkTxids(dl Dialect, txs []transaction) error {
+	if dl != DialectEID {
+		return nil
+	}
+	for i, tx := range txs {
+		if len(tx.txid) != 64 || strings.Trim(tx.txid, "0123456789abcdef") != "" {
+			return at(i, tx, &idop.RuleError{Rule: idop.RuleMalformed, Err: fmt.Errorf("txid %s is not 64 lower-case hex digits, as EID writes an EVM hash", excerpt.Quote(tx.txid))})
+		}
+	}
+	return nil
 }
 
 // checkTransactionCount requires transactions exactly when the status
