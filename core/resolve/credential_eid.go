@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/idop"
@@ -35,19 +34,11 @@ func (c Checker) VerifyCredential(result []byte, issuer did.DID) (*VerifiedCrede
 	if c.Dialect != DialectEID {
 		return VerifyCredential(result, issuer, c.Docs, c.Verifier)
 	}
-	r, err := readResult(result)
+	out, txs, err := parseCredentialResult(c.Dialect, result)
 	if err != nil {
 		return nil, err
 	}
-	id, status, err := r.eidCredentialHeader()
-	if err != nil {
-		return nil, whole(idop.RuleMalformed, err)
-	}
-	txs, err := r.transactions()
-	if err != nil {
-		return nil, err
-	}
-	out := &VerifiedCredential{ID: id, Status: status, Shown: len(txs)}
+	id, status := out.ID, out.Status
 	switch {
 	case status == CredentialNotFound && len(txs) > 0:
 		return nil, whole(idop.RuleMalformed, errors.New("status 3 (not found) with transactions"))
@@ -77,27 +68,6 @@ func (c Checker) VerifyCredential(result []byte, issuer did.DID) (*VerifiedCrede
 	}
 	out.RevokedBy = revoker
 	return out, nil
-}
-
-// eidCredentialHeader checks the id and status members: the id a
-// credential id, written as the request gave it for status 3.
-func (r *rawResult) eidCredentialHeader() (did.URL, CredentialStatus, error) {
-	if r.id == nil || r.status == nil {
-		return did.URL{}, 0, errors.New("a credential result needs id and status")
-	}
-	s, err := rawString("id", r.id)
-	if err != nil {
-		return did.URL{}, 0, err
-	}
-	status, err := rawStatus(r.status, CredentialValid, CredentialRevoked, CredentialNotFound)
-	if err != nil {
-		return did.URL{}, 0, err
-	}
-	if status == CredentialNotFound && !strings.HasPrefix(s, "did:") {
-		s = "did:" + did.Method + ":" + s
-	}
-	id, err := did.ParseCredentialID(s)
-	return id, status, err
 }
 
 // eidCredentialShape checks that the transactions are about id, at most one
