@@ -35,6 +35,9 @@ func VerifyCredential(answer []byte, req CredentialRequest, env Env) (*ResolvedC
 	if err != nil {
 		return nil, fmt.Errorf("eid: the request: %w", err)
 	}
+	if err := checkSize(answer); err != nil {
+		return nil, err
+	}
 	var issuer did.DID
 	if req.Issuer != "" {
 		if issuer, err = did.Parse(req.Issuer); err != nil {

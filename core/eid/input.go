@@ -36,7 +36,7 @@ func DecodeInput(to string, input []byte) (idop.Request, error) {
 // 32-byte big-endian length and the operation's UTF-8 JSON. The precompile
 // reads the JSON as all the bytes after the first 32 and ignores the length
 // word (operationDID.Run, getData(input, 32, len(input)-32)), and so does
-// this decoder. Errors are *idop.RuleError (RuleMalformed).
+// this decoder. Errors wrap an *idop.RuleError (RuleMalformed).
 func DecodePrecompileInput(input []byte) (idop.Request, error) {
 	if len(input) < wordSize {
 		return idop.Request{}, malformed("precompile input of %d bytes: want a 32-byte length and the JSON", len(input))
@@ -49,7 +49,7 @@ func DecodePrecompileInput(input []byte) (idop.Request, error) {
 // then at that offset a length word and the bytes). The contract passes the
 // string on to the precompile as its length word and bytes. Padding and
 // bytes after the string are not read, as by the contract's ABI decoder.
-// Errors are *idop.RuleError (RuleMalformed).
+// Errors wrap an *idop.RuleError (RuleMalformed).
 func DecodeContractInput(input []byte) (idop.Request, error) {
 	if len(input) < len(PublishSelector) || !bytes.Equal(input[:4], PublishSelector[:]) {
 		return idop.Request{}, malformed("contract input does not call publishDidTransaction(string) (selector 0x%x)", PublishSelector)

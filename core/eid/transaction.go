@@ -23,8 +23,9 @@ type Transaction struct {
 	Request idop.Request
 }
 
-// MaxAnswerSize bounds an upstream answer this package reads: more than
-// the largest block EID makes, which bounds a transaction's input.
+// MaxAnswerSize bounds an upstream answer this package reads, refused
+// unread above it: more than the largest block EID makes, which bounds a
+// transaction's input and what a history holds.
 const MaxAnswerSize = 16 << 20
 
 // ParseTransaction reads an eth_getTransactionByHash answer (the JSON-RPC
@@ -108,8 +109,8 @@ func ParseChainID(answer []byte) (uint64, error) {
 // rpcResult returns the result of a JSON-RPC response, or answer itself
 // when it is not a response (an object without jsonrpc, result or error).
 func rpcResult(answer []byte) ([]byte, error) {
-	if len(answer) > MaxAnswerSize {
-		return nil, fmt.Errorf("eid: an answer of %d bytes, at most %d", len(answer), MaxAnswerSize)
+	if err := checkSize(answer); err != nil {
+		return nil, err
 	}
 	var result, rpcErr []byte
 	envelope := false
@@ -141,6 +142,14 @@ func rpcResult(answer []byte) ([]byte, error) {
 		return nil, errors.New("eid: a response without result")
 	}
 	return result, nil
+}
+
+// checkSize refuses an answer over MaxAnswerSize before it is read.
+func checkSize(answer []byte) error {
+	if len(answer) > MaxAnswerSize {
+		return fmt.Errorf("eid: an answer of %d bytes, at most %d", len(answer), MaxAnswerSize)
+	}
+	return nil
 }
 
 // quantity reads an EVM JSON quantity: 0x and at most 16 hex digits.

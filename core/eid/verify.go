@@ -72,6 +72,9 @@ func VerifyDID(answer []byte, req Request, env Env) (*Resolved, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eid: the request: %w", err)
 	}
+	if err := checkSize(answer); err != nil {
+		return nil, err
+	}
 	rec := &recorder{docs: env.Docs}
 	w := newWaiver(env)
 	c := resolve.Checker{Dialect: resolve.DialectEID, Docs: rec, Verifier: env.Verifier, Waive: w.waive}

@@ -142,6 +142,7 @@ func TestVerifyDIDRefuses(t *testing.T) {
 		{"about another DID than asked", eidAnswer(t, alice, "did:elastos:foobar", false), asked, "", 0, "is about did:elastos:foobar"},
 		{"an error answer", []byte(`{"jsonrpc":"2.0","id":"1","error":{"code":-32000,"message":"did is null"}}`), asked, idop.RuleMalformed, -1, "the node answered an error"},
 		{"not JSON", []byte(`{"jsonrpc":"2.0",`), asked, idop.RuleMalformed, -1, ""},
+		{"too large", make([]byte, MaxAnswerSize+1), asked, "", 0, "at most"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := VerifyDID(tc.answer, tc.req, env(t))
