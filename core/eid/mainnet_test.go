@@ -59,6 +59,13 @@ func TestMainnetVector(t *testing.T) {
 	if l.Txid != txid || l.Txid != "fb861ddaf27b371a66d0ac456bebe88b23ac95fbfa1f3bfe7e4a8b4b71caa78d" || l.Removed || !m.Receipt.Status {
 		t.Fatalf("log of %s, removed %v, status %v", l.Txid, l.Removed, m.Receipt.Status)
 	}
+	var raw struct{ Data string }
+	if err := json.Unmarshal(m.Receipt.DIDLog, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if logData(l.Request) != raw.Data {
+		t.Fatalf("the operation re-encodes to\n%s\nnot the chain's\n%s", logData(l.Request), raw.Data)
+	}
 	sent, err := idop.ParseRequest(m.DIDRequest)
 	if err != nil {
 		t.Fatal(err)
