@@ -44,7 +44,11 @@ type Resolved struct {
 	// window, whose signatures were checked and nothing else (see
 	// Report.Unchecked).
 	Migrated []string
-	Report   Report
+	// Expired reports that the latest document has expired at Env.Now:
+	// EID answers status 0 and leaves that judgement to the client, as
+	// the SDKs make it.
+	Expired bool
+	Report  Report
 }
 
 // VerifyDID checks a did_resolveDID answer of an EID node (the JSON-RPC
@@ -85,7 +89,7 @@ func VerifyDID(answer []byte, req Request, env Env) (*Resolved, error) {
 	if err := checkAnswer(v, asked, req.All); err != nil {
 		return nil, err
 	}
-	r := &Resolved{Verified: v}
+	r := &Resolved{Verified: v, Expired: v.Document != nil && v.Document.Expires().Before(env.Now)}
 	for i, wv := range v.Waivers {
 		if wv == resolve.WaiveMigrated {
 			r.Migrated = append(r.Migrated, v.History[i].Txid)

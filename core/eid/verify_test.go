@@ -51,6 +51,9 @@ func TestVerifyDIDAccepts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if r.Expired != (tc.env.Now == late.Now) {
+				t.Errorf("expired %v at %s", r.Expired, tc.env.Now)
+			}
 			if r.Status != tc.status || len(r.History) != tc.n || r.Complete != tc.complete {
 				t.Errorf("status %v, %d transactions, complete %v; want %v, %d, %v", r.Status, len(r.History), r.Complete, tc.status, tc.n, tc.complete)
 			}
