@@ -42,6 +42,31 @@ const (
 // TxType implements Payload.
 func (*Operation) TxType() TxType { return TxDIDOperation }
 
+// ParseOperation decodes an Operation on its own, as EID keeps one in a
+// receipt's DID log (Elastos.ELA.SideChain.EID core/types/didlog.go, Data:
+// DIDPayload.Serialize). Like ParseTx it rejects truncated input, trailing
+// bytes, non-canonical varints, oversized fields and text that is not
+// UTF-8, with a *DecodeError.
+func ParseOperation(b []byte) (*Operation, error) {
+	if err := checkInputSize("operation", b); err != nil {
+		return nil, err
+	}
+	r := newReader("operation", b)
+	p := new(Operation)
+	p.decode(r, 0)
+	if err := r.end(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Bytes returns the encoding of p on its own, which ParseOperation reads.
+func (p *Operation) Bytes() []byte {
+	w := &writer{b: make([]byte, 0, p.size())}
+	p.encode(w, 0)
+	return w.b
+}
+
 func (p *Operation) encode(w *writer, _ byte) {
 	w.varString(p.Header.Specification)
 	w.varString(p.Header.Operation)

@@ -104,6 +104,7 @@ func TestTransferAccepts(t *testing.T) {
 		{"baz to user4", baz.request(t, baz.ticket), baz.state},
 		{"baz, signed by its other new controller", build(NewTransfer(baz.next, baz.ticket, url(t, user1Primary), privateKey(t, "user1.id.primary"))), baz.state},
 		{"txid in another case", baz.request(t, baz.ticket), &upper},
+		{"txid with the 0x of an EVM hash", baz.request(t, signedTicket(t, "did:elastos:baz", user4DID, "0x"+baz.ticket.Txid, "user1")), baz.state},
 	} {
 		if err := Validate(tc.op, tc.st, docs, keys.Native{}, early); err != nil {
 			t.Errorf("%s: %v", tc.name, err)

@@ -41,7 +41,8 @@ type State struct {
 // change controllers or multisig.
 //
 // A transfer of a customized DID whose current document has not expired
-// carries a ticket for that DID naming its last txid, proved by as many of
+// carries a ticket for that DID naming its last txid (with or without the
+// 0x EID's EVM hashes may carry), proved by as many of
 // its current controllers as its multisig rule requires, each with its
 // default key (did.TransferTicket.VerifyProofs), and publishes a document
 // that has the ticket's new owner (to) among its controllers and its proofs
@@ -106,6 +107,32 @@ func ValidateDetached(op *Op, docs did.Lookup, v keys.Verifier, now time.Time) e
 		return checkPublished(op, nil, docs, v, now)
 	}
 	return broken(RuleUnsupported, fmt.Errorf("a %s cannot be checked without its predecessor", op.Request.Header.Operation))
+}
+
+// ValidateMigrated checks a create or update of a standard DID as EID
+// checked those it took from its migration sender within its migration
+// window, which re-published the DIDs of the retired ID chain
+// (Elastos.ELA.SideChain.EID core/vm/didvalidator.go, checkRegisterDID and
+// checkDIDOperation: that sender and height skip checkPayloadSyntax, the
+// document's proofs and the update's previousTxid). What remains: the
+// document is a standard DID's; a create is of a DID that does not exist
+// (st nil), an update of one that is not deactivated; and the request is
+// signed by an authentication key of the document it publishes. An update
+// with a nil st is detached, its predecessor unknown (see
+// ValidateDetached). The error is a *RuleError.
+func ValidateMigrated(op *Op, st *State, docs did.Lookup, v keys.Verifier) error {
+	operation := op.Request.Header.Operation
+	switch {
+	case operation != Create && operation != Update:
+		return broken(RuleUnsupported, fmt.Errorf("EID migrated creates and updates only, not a %s", operation))
+	case op.Document.IsCustomized():
+		return broken(RuleCustomized, fmt.Errorf("EID migrated standard DIDs only, not %s", op.DID))
+	case st != nil && st.Deactivated:
+		return broken(RuleDeactivated, fmt.Errorf("%s is deactivated", op.DID))
+	case st != nil && operation == Create:
+		return broken(RuleCreateExists, fmt.Errorf("%s already exists", op.DID))
+	}
+	return checkSignedBy(op, op.Document, docs, v)
 }
 
 // checkPublished checks a create, update or transfer: the document it
@@ -216,7 +243,7 @@ func checkTransfer(op *Op, st *State, docs did.Lookup, v keys.Verifier, now time
 		return broken(RuleCustomized, fmt.Errorf("%s is a standard DID; only customized DIDs are transferred", op.DID))
 	case !now.IsZero() && !cur.Expires().After(now):
 		return broken(RuleExpired, fmt.Errorf("%s expired %s; an expired customized DID cannot be transferred", op.DID, did.FormatTime(cur.Expires())))
-	case !strings.EqualFold(t.Txid, st.Txid):
+	case !strings.EqualFold(strings.TrimPrefix(t.Txid, "0x"), st.Txid): // EID allows the 0x of an EVM hash (checkTicketAvailable)
 		return broken(RuleTicket, fmt.Errorf("the ticket names transaction %s, but the last transaction of %s is %s", t.Txid, op.DID, st.Txid))
 	}
 	if err := checkNewOwner(op); err != nil {

@@ -3,6 +3,7 @@ package resolve
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/idop"
@@ -19,6 +20,8 @@ type VerifiedCredential struct {
 	Txid       string
 	// RevokedBy is the DID whose revoke counts, for status revoked.
 	RevokedBy did.DID
+	// Shown is the number of transactions the result shows.
+	Shown int
 }
 
 // VerifyCredential checks a resolvecredential result (the result object,
@@ -34,19 +37,11 @@ type VerifiedCredential struct {
 // be disproved and is returned as such. Errors are *VerifyError. As for
 // Verify, docs should answer with latest documents, deactivated ones too.
 func VerifyCredential(result []byte, issuer did.DID, docs did.Lookup, v keys.Verifier) (*VerifiedCredential, error) {
-	r, err := readResult(result)
+	out, txs, err := parseCredentialResult(DialectSpec, result)
 	if err != nil {
 		return nil, err
 	}
-	id, status, err := r.credentialHeader()
-	if err != nil {
-		return nil, whole(idop.RuleMalformed, err)
-	}
-	txs, err := r.transactions()
-	if err != nil {
-		return nil, err
-	}
-	out := &VerifiedCredential{ID: id, Status: status}
+	id, status := out.ID, out.Status
 	if err := checkTransactionCount(status != CredentialNotFound, int(status), len(txs)); err != nil {
 		return nil, err
 	}
@@ -83,9 +78,29 @@ func VerifyCredential(result []byte, issuer did.DID, docs did.Lookup, v keys.Ver
 	return out, nil
 }
 
+// parseCredentialResult reads a credential's resolve result in the
+// dialect and decodes its operations.
+func parseCredentialResult(dl Dialect, result []byte) (*VerifiedCredential, []transaction, error) {
+	r, err := readResult(result)
+	if err != nil {
+		return nil, nil, err
+	}
+	id, status, err := r.credentialHeader(dl)
+	if err != nil {
+		return nil, nil, whole(idop.RuleMalformed, err)
+	}
+	txs, err := r.transactions()
+	if err != nil {
+		return nil, nil, err
+	}
+	return &VerifiedCredential{ID: id, Status: status, Shown: len(txs)}, txs, nil
+}
+
 // credentialHeader checks the id (full form, with a fragment) and status
-// members.
-func (r *rawResult) credentialHeader() (did.URL, CredentialStatus, error) {
+// members; in DialectEID a credential not found is named as the request
+// gave it, which may lack the did:elastos: prefix (Elastos.ELA.SideChain.EID
+// internal/ethapi/didapi.go, ResolveCredential).
+func (r *rawResult) credentialHeader(dl Dialect) (did.URL, CredentialStatus, error) {
 	if r.id == nil || r.status == nil {
 		return did.URL{}, 0, errors.New("a credential result needs id and status")
 	}
@@ -93,11 +108,14 @@ func (r *rawResult) credentialHeader() (did.URL, CredentialStatus, error) {
 	if err != nil {
 		return did.URL{}, 0, err
 	}
-	id, err := did.ParseCredentialID(s)
+	status, err := rawStatus(r.status, CredentialValid, CredentialRevoked, CredentialNotFound)
 	if err != nil {
 		return did.URL{}, 0, err
 	}
-	status, err := rawStatus(r.status, CredentialValid, CredentialRevoked, CredentialNotFound)
+	if dl == DialectEID && status == CredentialNotFound && !strings.HasPrefix(s, "did:") {
+		s = "did:" + did.Method + ":" + s
+	}
+	id, err := did.ParseCredentialID(s)
 	return id, status, err
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 )
 
@@ -36,9 +37,10 @@ func TestDialectExpired(t *testing.T) {
 		dl    Dialect
 		other Dialect
 		want  Status
+		rule  idop.Rule // the other dialect's refusal
 	}{
-		{DialectSpec, DialectEID, Expired},
-		{DialectEID, DialectSpec, Valid},
+		{DialectSpec, DialectEID, Expired, idop.RuleMalformed}, // EID never says 1
+		{DialectEID, DialectSpec, Valid, RuleStatus},
 	} {
 		b, err := tc.dl.Result(c.subject, c.entries, true, later.Unix())
 		if err != nil {
@@ -51,8 +53,8 @@ func TestDialectExpired(t *testing.T) {
 			t.Errorf("dialect %d verifies its result: %+v, %v", tc.dl, v, err)
 		}
 		var ve *VerifyError
-		if _, err := tc.other.Verify(b, nil, keys.Native{}, later); !errors.As(err, &ve) || ve.Rule != RuleStatus {
-			t.Errorf("dialect %d verifies dialect %d's result: %v, want rule %s", tc.other, tc.dl, err, RuleStatus)
+		if _, err := tc.other.Verify(b, nil, keys.Native{}, later); !errors.As(err, &ve) || ve.Rule != tc.rule {
+			t.Errorf("dialect %d verifies dialect %d's result: %v, want rule %s", tc.other, tc.dl, err, tc.rule)
 		}
 	}
 	// Before expiry the dialects agree, and with Result and Verify.
@@ -65,5 +67,31 @@ func TestDialectExpired(t *testing.T) {
 	spec, _ = Result(gone.subject, gone.entries, false, t0.AddDate(5, 0, 0).Unix())
 	if _, err := DialectEID.Verify(spec, nil, keys.Native{}, t0.AddDate(5, 0, 0)); err != nil {
 		t.Errorf("deactivated DID, EID dialect: %v", err)
+	}
+}
+
+// EID echoes the did of a DID it does not know as the request gave it,
+// which may be the bare id; every other result names its DID in full form.
+func TestDialectDIDAsGiven(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		result string
+		dl     Dialect
+		ok     bool
+	}{
+		{"EID, not found, bare", `{"did":"iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y","status":3}`, DialectEID, true},
+		{"EID, not found, full", `{"did":"did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y","status":3}`, DialectEID, true},
+		{"spec, not found, bare", `{"did":"iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y","status":3}`, DialectSpec, false},
+		{"EID, valid, bare", `{"did":"iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y","status":0,"transaction":[]}`, DialectEID, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := tc.dl.Verify([]byte(tc.result), nil, keys.Native{}, t0)
+			if (err == nil) != tc.ok {
+				t.Fatalf("error %v, want ok %v", err, tc.ok)
+			}
+			if err == nil && v.DID.ID() != "iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y" {
+				t.Errorf("DID %s", v.DID)
+			}
+		})
 	}
 }

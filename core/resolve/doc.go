@@ -18,6 +18,8 @@
 // Dialect says how a result reports an expired document: DialectSpec
 // (resolvedid, status 1) or DialectEID (did_resolveDID as the identity chain
 // and the SDKs speak it, status 0); Result and Verify use DialectSpec.
+// A Checker verifies in a dialect with the exceptions of a chain that did
+// not check everything it recorded (Waiver; core/eid grants EID's).
 //
 // The credential half: CredentialResult builds the resolvecredential result
 // ({"id","status","transaction"}, statuses 0 valid, 2 revoked, 3 not found)

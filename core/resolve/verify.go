@@ -58,6 +58,67 @@ type Verified struct {
 	// Position orders the transactions of one second as the result does.
 	History   []Entry
 	Documents []*did.Document
+	// Waivers says, index for index with History, which checks the chain
+	// did not make on each transaction and so were not made here (see
+	// Checker); nil when every check was made on every transaction.
+	Waivers []Waiver
+}
+
+// Waiver names checks a chain did not make on an operation it recorded,
+// so that a verifier that holds the chain to them would call a genuine
+// history forged. Checker.Waive grants them.
+type Waiver uint8
+
+// The waivers.
+const (
+	// WaiveNone: every check applies.
+	WaiveNone Waiver = iota
+	// WaiveExpiry: the expiry of the document, and of its controllers, at
+	// the operation's time was not checked (EID before its
+	// CustomizeDIDHeight checked no standard DID's expires).
+	WaiveExpiry
+	// WaiveMigrated: the operation was checked as idop.ValidateMigrated
+	// does, its signature only: neither the document's syntax and proofs
+	// nor an update's previousTxid (EID's migration window).
+	WaiveMigrated
+)
+
+var waiverNames = [...]string{"none", "expiry", "migrated"}
+
+func (w Waiver) String() string {
+	if int(w) < len(waiverNames) {
+		return waiverNames[w]
+	}
+	return fmt.Sprintf("waiver %d", int(w))
+}
+
+// Checker verifies resolve results as Verify does, in a dialect, with the
+// exceptions of a chain that did not always check what it recorded.
+type Checker struct {
+	Dialect  Dialect
+	Docs     did.Lookup
+	Verifier keys.Verifier
+	// Waive, when set, is asked about each transaction whose operation
+	// breaks a rule: the waiver the chain granted it, WaiveNone to let the
+	// error stand, or an error to report in its place. A waived operation
+	// is checked again without the waived checks and must pass the rest.
+	Waive func(Broken) (Waiver, error)
+}
+
+// Broken is a transaction whose operation breaks a rule, as Checker.Waive
+// is asked about it.
+type Broken struct {
+	Index int       // in the result's transaction array
+	Txid  string    // as the result gives it
+	Time  time.Time // its timestamp
+	Op    *idop.Op
+	Err   error // a *idop.RuleError
+}
+
+// Verify checks a resolve result as the package's Verify does, in the
+// checker's dialect, granting the waivers Waive gives.
+func (c Checker) Verify(result []byte, now time.Time) (*Verified, error) {
+	return c.verify(result, now)
 }
 
 // transaction is one element of a result's transaction array.
@@ -82,11 +143,12 @@ type transaction struct {
 // DID's latest document even when that DID has since been deactivated, or
 // an operation signed by a controller that is gone now fails to verify.
 func Verify(result []byte, docs did.Lookup, v keys.Verifier, now time.Time) (*Verified, error) {
-	return verify(DialectSpec, result, docs, v, now)
+	return Checker{Dialect: DialectSpec, Docs: docs, Verifier: v}.verify(result, now)
 }
 
-func verify(dl Dialect, result []byte, docs did.Lookup, v keys.Verifier, now time.Time) (*Verified, error) {
-	subject, status, txs, err := parseResult(result)
+func (c Checker) verify(result []byte, now time.Time) (*Verified, error) {
+	dl := c.Dialect
+	subject, status, txs, err := parseResult(dl, result)
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +159,9 @@ func verify(dl Dialect, result []byte, docs did.Lookup, v keys.Verifier, now tim
 	if status == NotFound {
 		return out, nil
 	}
+	if err := checkTxids(dl, txs); err != nil {
+		return nil, err
+	}
 	key := subject.Key()
 	for i, tx := range txs {
 		if d := tx.op.DID; d != subject && d.Key() != key { // Key parses the id: only when they differ
@@ -106,12 +171,12 @@ func verify(dl Dialect, result []byte, docs did.Lookup, v keys.Verifier, now tim
 			return nil, at(i, tx, &idop.RuleError{Rule: RuleOrder, Err: fmt.Errorf("%s is newer than the transaction before it", did.FormatTime(tx.time))})
 		}
 	}
-	st, err := replay(txs, docs, v)
+	st, waivers, err := c.replay(txs)
 	if err != nil {
 		return nil, err
 	}
 	out.Document, out.Txid, out.Complete = st.Document, st.Txid, txs[len(txs)-1].op.Request.Header.Operation == idop.Create
-	out.History, out.Documents = entries(txs)
+	out.History, out.Documents, out.Waivers = entries(txs), docsOf(txs), waivers
 	if got := dl.Status(statusAt(st.Document.Expires(), st.Deactivated, now)); got != status {
 		return nil, whole(RuleStatus, fmt.Errorf("the result says %d (%s), the transactions give %d (%s) at %s", status, status, got, got, did.FormatTime(now)))
 	}
@@ -119,22 +184,25 @@ func verify(dl Dialect, result []byte, docs did.Lookup, v keys.Verifier, now tim
 }
 
 // replay validates the transactions oldest first and returns the state they
-// leave; Txid is that of the latest document.
-func replay(txs []transaction, docs did.Lookup, v keys.Verifier) (*idop.State, error) {
+// leave (Txid is that of the latest document) and the waivers granted,
+// index for index (nil when none was).
+func (c Checker) replay(txs []transaction) (*idop.State, []Waiver, error) {
 	var st *idop.State
+	var waivers []Waiver
 	for i := len(txs) - 1; i >= 0; i-- {
 		tx := txs[i]
-		var err error
-		switch {
-		case st != nil:
-			err = idop.Validate(tx.op, st, docs, v, tx.time)
-		case tx.op.Request.Header.Operation == idop.Deactivate:
-			err = &idop.RuleError{Rule: idop.RuleNotFound, Err: errors.New("the history begins with a deactivate, without the document it deactivates")}
-		default:
-			err = idop.ValidateDetached(tx.op, docs, v, tx.time)
+		if st == nil && tx.op.Request.Header.Operation == idop.Deactivate {
+			return nil, nil, at(i, tx, &idop.RuleError{Rule: idop.RuleNotFound, Err: errors.New("the history begins with a deactivate, without the document it deactivates")})
+		}
+		err := c.validate(tx, st, tx.time)
+		if err != nil && c.Waive != nil {
+			var w Waiver
+			if w, err = c.waive(i, tx, st, err); w != WaiveNone {
+				waivers = grant(waivers, len(txs), i, w)
+			}
 		}
 		if err != nil {
-			return nil, at(i, tx, err)
+			return nil, nil, at(i, tx, err)
 		}
 		if tx.op.Request.Header.Operation == idop.Deactivate {
 			st.Deactivated = true
@@ -142,18 +210,76 @@ func replay(txs []transaction, docs did.Lookup, v keys.Verifier) (*idop.State, e
 		}
 		st = &idop.State{Document: tx.op.Document, Txid: tx.txid}
 	}
-	return st, nil
+	return st, waivers, nil
+}
+
+// validate checks tx against st, or on its own when st is nil (the oldest
+// transaction of a result without history); a zero now skips expiry.
+func (c Checker) validate(tx transaction, st *idop.State, now time.Time) error {
+	if st == nil {
+		return idop.ValidateDetached(tx.op, c.Docs, c.Verifier, now)
+	}
+	return idop.Validate(tx.op, st, c.Docs, c.Verifier, now)
+}
+
+// waive asks Waive about tx, which broke a rule with err, and checks it
+// again without what the waiver it grants exempts it from.
+func (c Checker) waive(i int, tx transaction, st *idop.State, err error) (Waiver, error) {
+	w, werr := c.Waive(Broken{Index: i, Txid: tx.txid, Time: tx.time, Op: tx.op, Err: err})
+	switch {
+	case werr != nil:
+		return WaiveNone, werr
+	case w == WaiveExpiry:
+		return w, c.validate(tx, st, time.Time{})
+	case w == WaiveMigrated:
+		return w, idop.ValidateMigrated(tx.op, st, c.Docs, c.Verifier)
+	}
+	return WaiveNone, err
+}
+
+// grant records waiver w for transaction i of n.
+func grant(waivers []Waiver, n, i int, w Waiver) []Waiver {
+	if waivers == nil {
+		waivers = make([]Waiver, n)
+	}
+	waivers[i] = w
+	return waivers
 }
 
 // entries returns the checked transactions as history entries, newest
-// first, and the documents they publish.
-func entries(txs []transaction) ([]Entry, []*did.Document) {
-	h, docs := make([]Entry, len(txs)), make([]*did.Document, len(txs))
+// first.
+func entries(txs []transaction) []Entry {
+	h := make([]Entry, len(txs))
 	for i, tx := range txs {
 		h[i] = NewEntry(tx.op, tx.txid, 0, len(txs)-i, tx.time.Unix())
+	}
+	return h
+}
+
+// docsOf returns the document each transaction publishes, nil for a
+// deactivate.
+func docsOf(txs []transaction) []*did.Document {
+	docs := make([]*did.Document, len(txs))
+	for i, tx := range txs {
 		docs[i] = tx.op.Document
 	}
-	return h, docs
+	return docs
+}
+
+// checkTxids requires in DialectEID the txids EID writes: EVM hashes as
+// 64 lower-case hex digits, without 0x (Elastos.ELA.SideChain.EID
+// internal/didapi/didtype.go, FromTranasactionData: Uint256.String). The
+// nodes of didlight write their ledger's hashes alike.
+func checkTxids(dl Dialect, txs []transaction) error {
+	if dl != DialectEID {
+		return nil
+	}
+	for i, tx := range txs {
+		if len(tx.txid) != 64 || strings.Trim(tx.txid, "0123456789abcdef") != "" {
+			return at(i, tx, &idop.RuleError{Rule: idop.RuleMalformed, Err: fmt.Errorf("txid %s is not 64 lower-case hex digits, as EID writes an EVM hash", excerpt.Quote(tx.txid))})
+		}
+	}
+	return nil
 }
 
 // checkTransactionCount requires transactions exactly when the status
@@ -229,12 +355,12 @@ func readResult(b []byte) (*rawResult, error) {
 }
 
 // parseResult reads a DID's resolve result and decodes its operations.
-func parseResult(b []byte) (did.DID, Status, []transaction, error) {
+func parseResult(dl Dialect, b []byte) (did.DID, Status, []transaction, error) {
 	r, err := readResult(b)
 	if err != nil {
 		return did.DID{}, 0, nil, err
 	}
-	subject, status, err := r.header()
+	subject, status, err := r.header(dl)
 	if err != nil {
 		return did.DID{}, 0, nil, whole(idop.RuleMalformed, err)
 	}
@@ -271,8 +397,11 @@ func readTransaction(d *sdkjson.Decoder) rawTransaction {
 	return t
 }
 
-// header checks the did (full form) and status members.
-func (r *rawResult) header() (did.DID, Status, error) {
+// header checks the did and status members: the did in full form, except
+// that in DialectEID a DID not found is the did as the request gave it,
+// which may be the bare id, and status 1 is not given
+// (Elastos.ELA.SideChain.EID internal/ethapi/didapi.go, ResolveDID).
+func (r *rawResult) header(dl Dialect) (did.DID, Status, error) {
 	if r.did == nil || r.status == nil {
 		return did.DID{}, 0, errors.New("a result needs did and status")
 	}
@@ -280,15 +409,19 @@ func (r *rawResult) header() (did.DID, Status, error) {
 	if err != nil {
 		return did.DID{}, 0, err
 	}
-	if !strings.HasPrefix(s, "did:") {
-		return did.DID{}, 0, fmt.Errorf("did %s is not in full form", excerpt.Quote(s))
+	statuses := []Status{Valid, Expired, Deactivated, NotFound}
+	if dl == DialectEID {
+		statuses = []Status{Valid, Deactivated, NotFound}
 	}
-	subject, err := did.Parse(s)
+	n, err := rawStatus(r.status, statuses...)
 	if err != nil {
 		return did.DID{}, 0, err
 	}
-	n, err := rawStatus(r.status, Valid, Expired, Deactivated, NotFound)
-	return subject, Status(n), err
+	if !strings.HasPrefix(s, "did:") && (dl != DialectEID || n != NotFound) {
+		return did.DID{}, 0, fmt.Errorf("did %s is not in full form", excerpt.Quote(s))
+	}
+	subject, err := did.Parse(s)
+	return subject, n, err
 }
 
 // rawString reads the JSON string of a member.

@@ -28,9 +28,20 @@ func ResolveVerified(req *Request, result []byte, docs did.Lookup, v keys.Verifi
 		return req.failure(req.err), nil
 	}
 	checked, err := resolve.Verify(result, docs, v, now)
-	switch {
-	case err != nil:
+	if err != nil {
 		return Response{}, err
+	}
+	return ResolveChecked(req, checked, now)
+}
+
+// ResolveChecked answers req as ResolveVerified does, from a resolve result
+// already checked (by resolve.Verify, or by core/eid for an EID node's
+// did_resolveDID answer) at now. The error is ErrIncomplete, or a result
+// about another DID.
+func ResolveChecked(req *Request, checked *resolve.Verified, now time.Time) (Response, error) {
+	switch {
+	case req.err != nil:
+		return req.failure(req.err), nil
 	case checked.DID.Key() != req.subject.Key():
 		return Response{}, errors.New("w3c: the resolve result is about " + checked.DID.String() + ", not " + req.requested)
 	case checked.Status != resolve.NotFound && !checked.Complete:

@@ -11,6 +11,7 @@ func TestGlobFindsEverySDKDocument(t *testing.T) {
 		{"elastos-did-sdk/v2.2/*.id.json", 10},
 		{"elastos-did-sdk/*/*.sk", 10},
 		{"idchain/*.json", 1},
+		{"eid/*.json", 1},
 	} {
 		if got := Glob(tc.pattern); len(got) < tc.min {
 			t.Errorf("Glob(%q) = %d files %v, want at least %d", tc.pattern, len(got), got, tc.min)
