@@ -42,6 +42,7 @@ const (
 	STATICCALL   byte = 0xfa
 	RETURN       byte = 0xf3
 	REVERT       byte = 0xfd
+	INVALID      byte = 0xfe
 )
 
 // Asm builds bytecode: opcodes, pushes of constants, and jumps to labels,

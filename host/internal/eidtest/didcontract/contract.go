@@ -24,7 +24,8 @@ var maxABI = []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 // Runtime returns the deployed code. It behaves as the function
 // publishDidTransaction of EID's core/vm/did/did.sol (compiled by solc
 // 0.7.6): any other selector, a call with value, or calldata that is not one
-// ABI-encoded string reverts with no data; otherwise it static-calls the
+// ABI-encoded string reverts with no data (a length above 2^64-1 hits
+// INVALID, as solc's decoder does); otherwise it static-calls the
 // precompile with [32-byte big-endian length][the string's bytes], all the
 // gas left, and a zeroed 32-byte result; it stops if the result is 1 and
 // reverts with Error("diderror") otherwise (a failed call leaves the result
@@ -49,7 +50,7 @@ func Runtime() []byte {
 	a.Push(0x20).Op(DUP2, ADD)                                    // [p, p+32]
 	a.Op(CALLDATASIZE, LT).PushLabel("fail").Op(JUMPI)            // calldatasize < p+32: no length word; [p]
 	a.Op(DUP1, CALLDATALOAD)                                      // [p, len]
-	a.Op(DUP1).Push(maxABI...).Op(LT).PushLabel("fail").Op(JUMPI) // len > 2^64-1
+	a.Op(DUP1).Push(maxABI...).Op(LT).PushLabel("huge").Op(JUMPI) // len > 2^64-1: solc 0.7.6 cannot allocate it
 	a.Op(DUP1, DUP3, ADD).Push(0x20).Op(ADD)                      // [p, len, p+32+len]: the end of the bytes
 	a.Op(CALLDATASIZE, LT).PushLabel("fail").Op(JUMPI)            // calldatasize < end: bytes cut short; [p, len]
 
@@ -72,6 +73,7 @@ func Runtime() []byte {
 	a.Push(reasonWord()...).Push(0x44).Op(MSTORE)         // mem[0x44] = "diderror", left-aligned
 	a.Push(0x64).Push(0).Op(REVERT)                       // revert(0, 100)
 	a.Label("ok").Op(STOP)
+	a.Label("huge").Op(INVALID) // as solc's allocation check does: all the gas is spent
 	return mustBytes(&a)
 }
 
