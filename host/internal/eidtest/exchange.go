@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Exchange is one HTTP exchange with the node: the request body as sent and
@@ -23,10 +24,12 @@ type Exchange struct {
 	Status  int             `json:"status"`  // the HTTP status
 	// Response is the body received when it is one JSON value; Tail the
 	// bytes after it (geth ends its answers with "\n"). A body that is not
-	// JSON is in ResponseText instead.
-	Response     json.RawMessage `json:"response,omitempty"`
-	Tail         string          `json:"tail,omitempty"`
-	ResponseText string          `json:"responseText,omitempty"`
+	// JSON is in ResponseText instead, or in ResponseBytes when it is not
+	// UTF-8 either.
+	Response      json.RawMessage `json:"response,omitempty"`
+	Tail          string          `json:"tail,omitempty"`
+	ResponseText  string          `json:"responseText,omitempty"`
+	ResponseBytes []byte          `json:"responseBytes,omitempty"`
 }
 
 // NewExchange splits a received body into Response and Tail, or keeps it
@@ -42,13 +45,20 @@ func NewExchange(note string, request []byte, status int, body []byte) Exchange 
 			return x
 		}
 	}
-	x.ResponseText = string(body)
+	if utf8.Valid(body) {
+		x.ResponseText = string(body)
+	} else {
+		x.ResponseBytes = bytes.Clone(body)
+	}
 	return x
 }
 
 // Body returns the response body exactly as the node sent it.
 func (x Exchange) Body() []byte {
-	if x.Response == nil {
+	switch {
+	case x.ResponseBytes != nil:
+		return bytes.Clone(x.ResponseBytes)
+	case x.Response == nil:
 		return []byte(x.ResponseText)
 	}
 	return append(bytes.Clone([]byte(x.Response)), x.Tail...)
@@ -73,6 +83,10 @@ func (x Exchange) AppendLine(dst []byte) []byte {
 		dst = append(dst, x.Response...)
 		dst = append(dst, `,"tail":`...)
 		dst = append(dst, str(x.Tail)...)
+	} else if x.ResponseBytes != nil {
+		b, _ := json.Marshal(x.ResponseBytes) // base64
+		dst = append(dst, `,"responseBytes":`...)
+		dst = append(dst, b...)
 	} else {
 		dst = append(dst, `,"responseText":`...)
 		dst = append(dst, str(x.ResponseText)...)

@@ -58,3 +58,23 @@ func TestExchangeLines(t *testing.T) {
 		})
 	}
 }
+
+func FuzzNewExchange(f *testing.F) {
+	for _, b := range []string{"{\"id\":1}\n", "[1,2] ", "not json", "", "{\"a\":\"\\u2028<&>\"}\r\n", "{} {}"} {
+		f.Add([]byte(b))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		x := NewExchange("fuzz", []byte(`{"id":1}`), 200, body)
+		if !bytes.Equal(x.Body(), body) {
+			t.Fatalf("Body() = %q, want %q", x.Body(), body)
+		}
+		line := x.AppendLine(nil)
+		var back Exchange
+		if err := json.Unmarshal(line, &back); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		if !bytes.Equal(back.Body(), body) {
+			t.Fatalf("read back %q, want %q", back.Body(), body)
+		}
+	})
+}
