@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -36,6 +37,9 @@ func NewUpstream(t testing.TB, opts Options) *Upstream {
 	t.Helper()
 	if opts.Checkpoint == "" {
 		opts.Checkpoint = scenario.Final
+	}
+	if !slices.Contains(scenario.Checkpoints, opts.Checkpoint) {
+		t.Fatalf("eidtest: no checkpoint %q; the scenario has %v", opts.Checkpoint, scenario.Checkpoints)
 	}
 	if geth := os.Getenv(GethEnv); geth != "" {
 		l, err := liveNode(geth, opts.Checkpoint)

@@ -131,3 +131,48 @@ func checkResolve(t *testing.T, u *Upstream, did string) {
 		t.Errorf("latest: status %d, %d transactions; all: status %d, first %s", latest.Status, len(latest.Transaction), all.Status, all.Transaction[0].Txid)
 	}
 }
+
+// TestTamperedUpstream serves resolve answers whose newest signature has
+// one character changed, as tests of verifiers will, and checks that only
+// that changed.
+func TestTamperedUpstream(t *testing.T) {
+	flip := func(method string, _ json.RawMessage, answer []byte) []byte {
+		if method != "did_resolveDID" {
+			return answer
+		}
+		i := bytes.Index(answer, []byte(`"signature":"`))
+		if i < 0 {
+			return answer
+		}
+		out := bytes.Clone(answer)
+		at := i + len(`"signature":"`)
+		out[at] = map[bool]byte{true: 'B', false: 'A'}[out[at] == 'A']
+		return out
+	}
+	plain := NewUpstream(t, Options{})
+	tampered := NewUpstream(t, Options{Tamper: flip})
+	did := plain.Manifest.DIDs[0].DID
+	a, b := resolveDID(t, plain, did, true), resolveDID(t, tampered, did, true)
+	if len(a.Transaction) == 0 || len(a.Transaction) != len(b.Transaction) {
+		t.Fatalf("%d and %d transactions", len(a.Transaction), len(b.Transaction))
+	}
+	if a.Transaction[0].Operation.Proof.Signature == b.Transaction[0].Operation.Proof.Signature {
+		t.Error("the newest signature was not changed")
+	}
+	b.Transaction[0].Operation.Proof.Signature = a.Transaction[0].Operation.Proof.Signature
+	if ja, jb := mustJSON(t, a), mustJSON(t, b); ja != jb {
+		t.Errorf("more than the signature changed:\n%s\n%s", ja, jb)
+	}
+	if got := tampered.Requests(); got != 1 {
+		t.Errorf("the tampered upstream saw %d requests, want 1", got)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

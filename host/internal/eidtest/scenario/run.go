@@ -31,6 +31,9 @@ const (
 	Final   = "final"   // erin deactivated, credentials revoked, frank expired, the last refusals
 )
 
+// Checkpoints lists the checkpoints in order.
+var Checkpoints = []string{Created, Active, Final}
+
 // Gas of the scenario's transactions. The precompile charges a fee by
 // EID's getIDTxFee (core/vm/didvalidator.go): a standard DID's operations
 // cost little, a customized DID's scale with its name and life, about
@@ -142,8 +145,7 @@ func (r *runner) head(ctx context.Context) (uint64, time.Time, error) {
 	return h, time.Unix(t, 0).UTC(), nil
 }
 
-// waitUntil waits for a block whose time is after t, or whose height is
-// above height.
+// waitFor waits, two minutes at most, for a head block that ok accepts.
 func (r *runner) waitFor(ctx context.Context, ok func(height uint64, t time.Time) bool) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()

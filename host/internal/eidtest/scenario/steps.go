@@ -332,7 +332,7 @@ func (r *runner) endings(ctx context.Context, c *cast, far time.Time) error {
 	if err := r.revocations(ctx, c); err != nil {
 		return err
 	}
-	if err := r.sameBlock(ctx, c.bob, far); err != nil {
+	if err := r.sameBlock(ctx, c.dave, far); err != nil {
 		return err
 	}
 	// Wait until the chain's time passes frank's and grace's expiry.
@@ -396,7 +396,7 @@ func (r *runner) sameBlock(ctx context.Context, a *actor, far time.Time) error {
 	if err := r.node.Call(ctx, nil, "miner_stop"); err != nil {
 		return fmt.Errorf("scenario: miner_stop: %w", err)
 	}
-	i1, err := r.submit(ctx, spec{name: "update-bob-block-first", intent: "the first of two updates of one DID in one block", route: ViaContract,
+	i1, err := r.submit(ctx, spec{name: "update-" + a.name + "-block-first", intent: "the first of two updates of one DID in one block", route: ViaContract,
 		subject: a.did.String(), operation: idop.Update, expect: accepted, op: op1})
 	if err != nil {
 		return err
@@ -405,7 +405,7 @@ func (r *runner) sameBlock(ctx context.Context, a *actor, far time.Time) error {
 	if err != nil {
 		return err
 	}
-	i2, err := r.submit(ctx, spec{name: "update-bob-block-second", intent: "the second of two updates of one DID in one block, after the first", route: ViaPrecompile,
+	i2, err := r.submit(ctx, spec{name: "update-" + a.name + "-block-second", intent: "the second of two updates of one DID in one block, after the first", route: ViaPrecompile,
 		subject: a.did.String(), operation: idop.Update, expect: refused, op: op2})
 	if err != nil {
 		return err
