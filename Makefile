@@ -158,7 +158,7 @@ eidrecord: eidgeth
 ## eidtest: the tests that take an EID upstream (those importing host/internal/eidtest), against a live private
 ## EID node (EID_GETH=/path/to/geth) on which the scenario runs fresh, instead of the recording.
 eidtest: eidgeth
-	@pkgs=$$($(GO) list -f '{{.ImportPath}} {{join .Imports " "}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... \
+	@pkgs=$$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... \
 		| awk '$$1 ~ /host\/internal\/eidtest$$/ || / github.com\/didlight\/didlight\/host\/internal\/eidtest( |$$)/ {print $$1}'); \
 	echo "live EID tests in: $$pkgs"; \
 	$(GO) test -count=1 -run '^$$' $$pkgs >/dev/null && \

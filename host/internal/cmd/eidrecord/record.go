@@ -39,21 +39,31 @@ func (rc *recorder) post(ctx context.Context, note string, body []byte) error {
 }
 
 // request returns a request body. sdk writes it as the DID SDKs do: no
-// jsonrpc member and a 32-hex-digit id; otherwise JSON-RPC 2.0 with a
-// number id. params nil leaves params out.
-func (rc *recorder) request(sdk bool, method string, params any) map[string]any {
+// jsonrpc member and a 32-hex-digit id, then method and params; otherwise
+// JSON-RPC 2.0 with a number id. params nil leaves params out.
+func (rc *recorder) request(sdk bool, method string, params any) rpcRequest {
 	rc.next++
-	req := map[string]any{"method": method}
+	req := rpcRequest{JSONRPC: "2.0", ID: rc.next, Method: method, Params: params}
 	if sdk {
 		sum := sha256.Sum256([]byte("eidrecord " + strconv.Itoa(rc.next)))
-		req["id"] = hex.EncodeToString(sum[:16])
-	} else {
-		req["jsonrpc"], req["id"] = "2.0", rc.next
-	}
-	if params != nil {
-		req["params"] = params
+		req.JSONRPC, req.ID = "", hex.EncodeToString(sum[:16])
 	}
 	return req
+}
+
+// rpcRequest is a request's members in the order clients write them.
+type rpcRequest struct {
+	JSONRPC string `json:"jsonrpc,omitempty"`
+	ID      any    `json:"id"`
+	Method  string `json:"method"`
+	Params  any    `json:"params,omitempty"`
+}
+
+// didParams is did_resolveDID's param as the SDKs write it: did, then all
+// when true.
+type didParams struct {
+	DID string `json:"did"`
+	All bool   `json:"all,omitempty"`
 }
 
 // call records one request.
@@ -66,9 +76,9 @@ func (rc *recorder) call(ctx context.Context, note string, sdk bool, method stri
 }
 
 // batch records one batch of requests.
-func (rc *recorder) batch(ctx context.Context, note string, reqs ...map[string]any) error {
+func (rc *recorder) batch(ctx context.Context, note string, reqs ...rpcRequest) error {
 	if reqs == nil {
-		reqs = []map[string]any{}
+		reqs = []rpcRequest{}
 	}
 	body, err := json.Marshal(reqs)
 	if err != nil {
@@ -113,8 +123,8 @@ func (rc *recorder) checkpoint(ctx context.Context, m *scenario.Manifest) error 
 	}
 	for _, s := range m.DIDs {
 		qs = append(qs,
-			query{"resolve " + s.Name + ", all, as the SDKs ask", true, "did_resolveDID", []any{map[string]any{"did": s.DID, "all": true}}},
-			query{"resolve " + s.Name + ", latest, as the SDKs ask (all left out)", true, "did_resolveDID", []any{map[string]any{"did": s.DID}}},
+			query{"resolve " + s.Name + ", all, as the SDKs ask", true, "did_resolveDID", []any{didParams{s.DID, true}}},
+			query{"resolve " + s.Name + ", latest, as the SDKs ask (all left out)", true, "did_resolveDID", []any{didParams{s.DID, false}}},
 			query{"resolve " + s.Name + ", all false", false, "did_resolveDID", []any{map[string]any{"did": s.DID, "all": false}}},
 			query{"resolve " + s.Name + " without the did:elastos: prefix, all", false, "did_resolveDID", []any{map[string]any{"did": strings.TrimPrefix(s.DID, "did:elastos:"), "all": true}}},
 			query{"resolve " + s.Name + " with its id upper-cased, all", false, "did_resolveDID", []any{map[string]any{"did": "did:elastos:" + strings.ToUpper(strings.TrimPrefix(s.DID, "did:elastos:")), "all": true}}},
@@ -123,7 +133,7 @@ func (rc *recorder) checkpoint(ctx context.Context, m *scenario.Manifest) error 
 	}
 	alice := m.DIDs[0].DID
 	qs = append(qs,
-		query{"resolve an unknown DID", true, "did_resolveDID", []any{map[string]any{"did": nobody(), "all": true}}},
+		query{"resolve an unknown DID", true, "did_resolveDID", []any{didParams{nobody(), true}}},
 		query{"resolve an empty DID", false, "did_resolveDID", []any{map[string]any{"did": ""}}},
 		query{"resolve a malformed DID", false, "did_resolveDID", []any{map[string]any{"did": "did:elastos:not a did!"}}},
 		query{"resolve another method's DID", false, "did_resolveDID", []any{map[string]any{"did": "did:example:123456789abcdefghi"}}},
@@ -170,7 +180,7 @@ func (rc *recorder) checkpoint(ctx context.Context, m *scenario.Manifest) error 
 // empty one.
 func (rc *recorder) batches(ctx context.Context, alice string) error {
 	if err := rc.batch(ctx, "a batch: head and a resolve, as the SDKs write requests",
-		rc.request(true, "eth_blockNumber", []any{}), rc.request(true, "did_resolveDID", []any{map[string]any{"did": alice, "all": true}})); err != nil {
+		rc.request(true, "eth_blockNumber", []any{}), rc.request(true, "did_resolveDID", []any{didParams{alice, true}})); err != nil {
 		return err
 	}
 	if err := rc.batch(ctx, "a batch whose second request names an unknown method",
