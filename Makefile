@@ -6,7 +6,7 @@ PKGS      ?= ./...
 FUZZTIME  ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run build noshim test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench loadbench w3cbench scalebench wrk
+.PHONY: run build noshim test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench loadbench w3cbench scalebench wrk eidrecord eidtest eidgeth
 
 ## run: start a node on the embedded default store with demo data (and the browser app, with its module).
 run: build
@@ -137,3 +137,29 @@ w3cbench: wrk
 ## of their own (docs/scale.md). SCALEBENCH_FLAGS passes flags (-sizes 10000,100000,1000000, -requests, -cache).
 scalebench:
 	$(GO) run ./host/internal/cmd/scalebench $(SCALEBENCH_FLAGS)
+
+# A real EID node, and everything that talks to it, runs only in a network namespace of its own: EID's SPV
+# client dials the ELA main chain's public peers. Both targets build first, then run inside `unshare -n`
+# (root, or a user namespace), where nothing but loopback exists. docs/eid-testing.md says which geth.
+EID_GETH   ?=
+EID_SOURCE ?=
+EIDTEST_BIN := $(or $(TMPDIR),/tmp)/didlight-eidtest
+
+eidgeth:
+	@[ -n "$(EID_GETH)" ] && [ -x "$(EID_GETH)" ] || { echo "EID_GETH=/path/to/geth is required: a geth built from elastos/Elastos.ELA.SideChain.EID (docs/eid-testing.md)"; exit 1; }
+
+## eidrecord: run the EID scenario on a fresh private EID node (EID_GETH=/path/to/geth) and record its answers into
+## host/internal/eidtest/testdata/recording; EID_SOURCE notes what the geth was built from.
+eidrecord: eidgeth
+	mkdir -p $(EIDTEST_BIN)
+	$(GO) build -o $(EIDTEST_BIN)/eidrecord ./host/internal/cmd/eidrecord
+	unshare -n sh -c 'ip link set lo up && exec "$$0" -geth "$$1" -source "$$2"' $(EIDTEST_BIN)/eidrecord "$(EID_GETH)" "$(EID_SOURCE)"
+
+## eidtest: the tests that take an EID upstream (those importing host/internal/eidtest), against a live private
+## EID node (EID_GETH=/path/to/geth) on which the scenario runs fresh, instead of the recording.
+eidtest: eidgeth
+	@pkgs=$$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... \
+		| awk '$$1 ~ /host\/internal\/eidtest$$/ || / github.com\/didlight\/didlight\/host\/internal\/eidtest( |$$)/ {print $$1}'); \
+	echo "live EID tests in: $$pkgs"; \
+	$(GO) test -count=1 -run '^$$' $$pkgs >/dev/null && \
+	unshare -n sh -c 'ip link set lo up && EID_GETH="$$0" exec $(GO) test -count=1 -timeout 30m $$1' "$(EID_GETH)" "$$pkgs"
