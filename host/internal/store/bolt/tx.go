@@ -191,6 +191,19 @@ func (b *bucket) NextSequence() (uint64, error) {
 	return n, nil
 }
 
+func (b *bucket) SetSequence(n uint64) error {
+	if err := b.tx.CheckWrite(); err != nil {
+		return err
+	}
+	if err := b.create(); err != nil {
+		return err
+	}
+	if err := b.b.SetSequence(n); err != nil {
+		return fmt.Errorf("store: sequence of bucket %q: %w", b.name, err)
+	}
+	return nil
+}
+
 // Cursor and Version make bucket a kv.Source.
 func (b *bucket) Cursor() kv.Cursor {
 	b.tx.CheckRead()
