@@ -116,7 +116,7 @@ func (b *bucket) fill(k []byte) {
 	}
 	after := b.tail
 	if after == nil {
-		after, _ = b.b.Cursor().Last()
+		after, _ = newCursor(b.b).Last()
 	}
 	if after != nil && bytes.Compare(k, after) <= 0 {
 		b.mixed = true
@@ -210,7 +210,7 @@ func (b *bucket) Cursor() kv.Cursor {
 	if b.b == nil {
 		return emptyCursor{}
 	}
-	return b.b.Cursor()
+	return newCursor(b.b)
 }
 
 func (b *bucket) Version() uint64 { return b.version }
