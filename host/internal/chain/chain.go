@@ -108,7 +108,7 @@ func Open(cfg Config) (*Chain, error) {
 		return nil, err
 	}
 	c := cfg.chain()
-	if err := c.db.Update(func(tx store.Tx) error { return c.initStore(tx, cfg.GenesisTime) }); err != nil {
+	if err := c.update(func(tx store.Tx) error { return c.initStore(tx, cfg.GenesisTime) }); err != nil {
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
 	if err := c.db.View(c.load); err != nil {

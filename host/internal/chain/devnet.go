@@ -51,7 +51,7 @@ func (c *Chain) setClock(next func(ledger.Clock, uint32, int64) (ledger.Clock, e
 	if err != nil {
 		return time.Time{}, fmt.Errorf("%w: %v", ErrBadTime, err)
 	}
-	err = c.db.Update(func(tx store.Tx) error { return putMeta(tx, metaClock, record.Clock(clock)) })
+	err = c.update(func(tx store.Tx) error { return putMeta(tx, metaClock, record.Clock(clock)) })
 	if err != nil {
 		return time.Time{}, fmt.Errorf("chain: setting the clock: %w", err)
 	}
@@ -79,7 +79,7 @@ func (c *Chain) PayCoinbasesToDev() error {
 		return err
 	}
 	defer c.mining.Unlock()
-	if err := c.db.Update(func(tx store.Tx) error { return putMeta(tx, metaPayDev, nil) }); err != nil {
+	if err := c.update(func(tx store.Tx) error { return putMeta(tx, metaPayDev, nil) }); err != nil {
 		return fmt.Errorf("chain: paying coinbases to the dev account: %w", err)
 	}
 	c.producer = c.dev.ProgramHash
@@ -113,7 +113,7 @@ func (c *Chain) reset(ctx context.Context, asked time.Time) error {
 	epoch := c.epoch + 1
 	c.mu.RUnlock()
 	var b beginning
-	err := c.db.Update(func(tx store.Tx) error {
+	err := c.update(func(tx store.Tx) error {
 		if asked.IsZero() {
 			was, err := readBegan(tx)
 			if err != nil {

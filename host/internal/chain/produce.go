@@ -166,7 +166,7 @@ func (c *Chain) mine() (*ela.Block, error) {
 	var dropped map[*entry]bool // taken, but no longer in the pool
 	var late []*entry           // taken, but left for a later block
 	var seqs []uint64
-	err := c.db.Update(func(tx store.Tx) error {
+	err := c.update(func(tx store.Tx) error {
 		var entries []*entry
 		entries, taken, dropped = c.pool.forBlock(takes)
 		m = made{evicted: make(map[*entry]error)}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 	"github.com/didlight/didlight/host/internal/store/mem"
@@ -133,21 +132,14 @@ func (f *fixture) revertedOps(n int) [][]*ela.Tx {
 	return blocks
 }
 
-// keptBytes returns the bytes of keys and values the store in db keeps for
-// its snapshots.
+// keptBytes returns the bytes of keys and values the store in db keeps
+// for its snapshots: their records and the undo log.
 func keptBytes(b *testing.B, db store.DB) int {
 	n := 0
 	err := db.View(func(tx store.Tx) error {
-		for k, v := range bucket(tx, bucketSnapshots).Scan(store.Range{}) {
-			n += len(k) + len(v)
-			id, err := record.ParseSeqKey(k)
-			if err != nil {
-				return err
-			}
-			for _, name := range snapshotted() {
-				for k, v := range bucket(tx, snapshotBucket(id, name)).Scan(store.Range{}) {
-					n += len(k) + len(v)
-				}
+		for _, name := range []string{bucketSnapshots, bucketUndo} {
+			for k, v := range bucket(tx, name).ScanShared(store.Range{}) {
+				n += len(k) + len(v)
 			}
 		}
 		return nil

@@ -230,7 +230,7 @@ func (c *Chain) commitPool(entries []*entry) error {
 		return c.logPool(entries)
 	}
 	var seqs []uint64
-	err := c.db.Update(func(tx store.Tx) (err error) {
+	err := c.update(func(tx store.Tx) (err error) {
 		seqs, err = c.storePool(tx, entries)
 		return err
 	})
@@ -342,7 +342,7 @@ func (c *Chain) reloadPool(logged []wal.Record) error {
 	if len(drop) == 0 {
 		return nil
 	}
-	return c.db.Update(func(tx store.Tx) error {
+	return c.update(func(tx store.Tx) error {
 		b := bucket(tx, bucketPool)
 		for _, k := range drop {
 			if err := b.Delete(k); err != nil {
