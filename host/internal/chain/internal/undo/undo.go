@@ -9,8 +9,13 @@
 package undo
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
@@ -55,30 +60,53 @@ func (l Log) Undo(tx store.Tx, mark uint64) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	for k, v := range entries.Scan(store.Range{Reverse: true}) {
+	// Read them all first, then apply and delete them: a scan resumed
+	// after each delete costs more than the delete.
+	var keys [][]byte
+	var undos []*record.Undo
+	for k, v := range entries.ScanShared(store.Range{Reverse: true}) {
 		if len(k) != 8 {
-			return n, fmt.Errorf("undo: entry key %x: %w", k, store.ErrCorrupt)
+			return 0, fmt.Errorf("undo: entry key %x: %w", k, store.ErrCorrupt)
 		}
 		if binary.BigEndian.Uint64(k) <= mark {
 			break
 		}
 		u, err := record.ParseUndo(v)
 		if err != nil {
-			return n, err
+			return 0, err
 		}
+		keys, undos = append(keys, bytes.Clone(k)), append(undos, u)
+	}
+	for _, u := range oldestFirst(undos) {
 		if err := apply(raw(tx), u); err != nil {
-			return n, fmt.Errorf("undo: %s: %w", u, err)
+			return 0, fmt.Errorf("undo: %s: %w", u, err)
 		}
+	}
+	for _, k := range slices.Backward(keys) { // oldest first: each delete at the end of what is left
 		if err := entries.Delete(k); err != nil {
-			return n, err
+			return len(undos), err
 		}
-		n++
 	}
 	if t, ok := tx.(*loggedTx); ok {
 		t.seen = nil
 	}
-	return n, nil
+	return len(undos), nil
+}
+
+// oldestFirst returns, of undos (newest first), the oldest entry of each
+// key and of each sequence, which is what the key or the sequence held at
+// the mark, sorted by bucket and key: applying only those gives back the
+// same, and in key order each write lands next to the last.
+func oldestFirst(undos []*record.Undo) []*record.Undo {
+	oldest := make(map[string]*record.Undo, len(undos))
+	for _, u := range undos {
+		oldest[seenKey(u.Bucket, u.Key)] = u // u.Key is nil for a sequence
+	}
+	out := slices.Collect(maps.Values(oldest))
+	slices.SortFunc(out, func(a, b *record.Undo) int {
+		return cmp.Or(strings.Compare(a.Bucket, b.Bucket), bytes.Compare(a.Key, b.Key)) // a sequence's nil key first
+	})
+	return out
 }
 
 // Append writes u as the log's next entry, within tx: for building a log
