@@ -64,7 +64,7 @@ func (c *Chain) Run(ctx context.Context) error {
 			}
 		}
 		last = time.Now()
-		_, err := c.Mine(ctx)
+		_, err := c.produce(ctx, tick == nil)
 		took = time.Since(last)
 		if err != nil && !errors.Is(err, store.ErrClosed) && ctx.Err() == nil {
 			return err
@@ -100,7 +100,12 @@ func (c *Chain) awaitGap(ctx context.Context, until time.Time) bool {
 // it. Each identity operation is validated again at the block's time,
 // without verifying its signatures again; one no longer valid (its document
 // expired meanwhile) leaves the mempool.
-func (c *Chain) Mine(ctx context.Context) (*ela.Block, error) {
+func (c *Chain) Mine(ctx context.Context) (*ela.Block, error) { return c.produce(ctx, false) }
+
+// produce is Mine; with ready, it makes no block (and returns nil) when no
+// stored transaction waits once it holds c.mining: a reset or a revert
+// that took the mempool out meanwhile leaves nothing to mine.
+func (c *Chain) produce(ctx context.Context, ready bool) (*ela.Block, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -111,6 +116,9 @@ func (c *Chain) Mine(ctx context.Context) (*ela.Block, error) {
 	defer c.mining.Unlock()
 	if c.isClosed() {
 		return nil, errClosed
+	}
+	if ready && len(c.pool.ready()) == 0 {
+		return nil, nil
 	}
 	return c.mine()
 }
