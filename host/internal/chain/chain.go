@@ -32,6 +32,7 @@ type Config struct {
 	DevSeed      string           // "" means DefaultDevSeed
 	Arbiters     int              // arbiter keys confirming each block; 0 means 1
 	BlockTime    time.Duration    // 0 mines as soon as transactions arrive; else a block per interval
+	NoMining     bool             // Run makes no block until SetMining(true): blocks only when a control asks (Mine, MineBlocks, IncreaseTime)
 	Now          func() time.Time // the wall clock; nil means time.Now
 	Engine       Engine           // nil means Native
 	Logger       *slog.Logger     // nil discards
@@ -93,6 +94,7 @@ type Chain struct {
 	poolInMemory bool     // the store is not durable and there is no log: the mempool is kept in memory only (poollog.go)
 	cache        readCache
 
+	manual    atomic.Bool   // Run makes no block (Config.NoMining, SetMining)
 	received  atomic.Uint64 // transactions SubmitTx was given
 	admitting atomic.Int64  // SubmitTx calls under way
 	wake      chan struct{} // tells Run that transactions arrived
@@ -192,6 +194,7 @@ func (cfg *Config) chain() *Chain {
 	if cfg.Follower {
 		c.follower = newFollower(cfg.DevSeed)
 	}
+	c.manual.Store(cfg.NoMining)
 	c.genesis = c.genesisAt(GenesisTime)
 	return c
 }

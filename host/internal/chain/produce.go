@@ -63,12 +63,25 @@ func (c *Chain) Run(ctx context.Context) error {
 				continue
 			}
 		}
+		if c.manual.Load() {
+			continue
+		}
 		last = time.Now()
 		_, err := c.produce(ctx, tick == nil)
 		took = time.Since(last)
 		if err != nil && !errors.Is(err, store.ErrClosed) && ctx.Err() == nil {
 			return err
 		}
+	}
+}
+
+// SetMining turns Run's blocks off (false: none until a control asks, as
+// Config.NoMining) or on again (true: as Config.BlockTime says; the
+// transactions waiting are mined at once).
+func (c *Chain) SetMining(on bool) {
+	c.manual.Store(!on)
+	if on {
+		c.signal()
 	}
 }
 

@@ -128,6 +128,40 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// With NoMining, Run makes no block, neither when transactions arrive nor
+// on an interval, until a control asks (Mine) or SetMining turns it on.
+func TestNoMining(t *testing.T) {
+	for _, interval := range []time.Duration{0, 5 * time.Millisecond} {
+		t.Run(interval.String(), func(t *testing.T) {
+			f := newFixture(t, Config{NoMining: true, BlockTime: interval, Now: time.Now})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error)
+			go func() { done <- f.c.Run(ctx) }()
+			defer func() {
+				cancel()
+				if err := <-done; err != nil {
+					t.Errorf("Run: %v", err)
+				}
+			}()
+			pay := f.submit(f.transfer(f.dev(), newWallet("x").ph, 1))
+			time.Sleep(20 * (instantGap + interval)) // many times what Run waits before a block
+			if h, _, _ := f.c.Tip(); h != 0 || f.c.Stats().Mempool != 1 {
+				t.Fatalf("height %d with %d pooled before any control, want 0 with 1", h, f.c.Stats().Mempool)
+			}
+			if b := f.mine(); len(b.Transactions) != 2 || b.Transactions[1].Hash() != pay {
+				t.Errorf("Mine made a block of %d transactions, want the coinbase and the payment", len(b.Transactions))
+			}
+			sub, stop := f.c.Subscribe()
+			defer stop()
+			f.submit(f.transfer(f.dev(), newWallet("y").ph, 1))
+			f.c.SetMining(true)
+			if h := <-sub; h != 2 {
+				t.Errorf("the block after SetMining(true) at height %d, want 2", h)
+			}
+		})
+	}
+}
+
 // Reset takes the chain back to its genesis, empties the mempool and fails
 // the requests waiting for a block.
 func TestReset(t *testing.T) {
