@@ -34,8 +34,10 @@ const gapShare = 4
 // Config.BlockTime 0, a block as soon as stored transactions wait in the
 // mempool (but, while others are being admitted, no sooner than
 // instantGap, or gapShare times what making the last block took, after
-// it); otherwise a block every BlockTime, empty or not. It returns nil
-// when stopped, or the error of a block that could not be stored.
+// it); otherwise a block every BlockTime, empty or not. A block it cannot
+// make (the store failed, the tip carries the last time a block can) is
+// logged, and tried again at the next occasion. It returns nil when
+// stopped.
 func (c *Chain) Run(ctx context.Context) error {
 	var tick <-chan time.Time
 	if c.blockTime > 0 {
@@ -70,10 +72,14 @@ func (c *Chain) Run(ctx context.Context) error {
 		_, err := c.produce(ctx, tick == nil)
 		took = time.Since(last)
 		if err != nil && !errors.Is(err, store.ErrClosed) && ctx.Err() == nil {
-			return err
+			c.log.Error(logCannotMine, "err", err) // and again at the next occasion: no block the producer cannot make stops the node
 		}
 	}
 }
+
+// logCannotMine is the message Run logs, with the attribute err, for a
+// block it cannot make.
+const logCannotMine = "cannot make a block; trying again when transactions arrive or the interval ends"
 
 // SetMining turns Run's blocks off (false: none until a control asks, as
 // Config.NoMining) or on again (true: as Config.BlockTime says; the
