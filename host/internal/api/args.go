@@ -129,6 +129,21 @@ func (a args) quantity(name string, most uint64) (uint64, bool, *jsonrpc.Error) 
 	return 0, false, badArg(name, wantQuantity, v)
 }
 
+// amount reads an amount of ELA that must be given: a decimal string of at
+// most eight places, not negative (ela.ParseFixed64).
+func (a args) amount(name string) (ela.Fixed64, *jsonrpc.Error) {
+	const want = "an amount of ELA as a decimal string, such as \"1.5\""
+	s, err := a.str(name, want)
+	if err != nil {
+		return 0, err
+	}
+	v, perr := ela.ParseFixed64(s)
+	if perr != nil || v < 0 {
+		return 0, badArg(name, want, a[name])
+	}
+	return v, nil
+}
+
 // time reads a time (parseTimeParam), and whether it was given.
 func (a args) time(name string) (time.Time, bool, *jsonrpc.Error) {
 	v, ok := a[name]
