@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 )
@@ -114,21 +113,7 @@ func prepareRevert(t *testing.T, dir string) (after, before string) {
 // revertState is storedState with the ids of the snapshots kept.
 func revertState(t *testing.T, c *Chain, db store.DB) string {
 	t.Helper()
-	var ids []uint64
-	err := db.View(func(tx store.Tx) error {
-		for k := range bucket(tx, bucketSnapshots).Scan(store.Range{}) {
-			id, err := record.ParseSeqKey(k)
-			if err != nil {
-				return err
-			}
-			ids = append(ids, id)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf("%s\nsnapshots %v", storedState(t, c, db), ids)
+	return fmt.Sprintf("%s\nsnapshots %v", storedState(t, c, db), snapshotIDs(t, db))
 }
 
 // revertOnce copies the store in prepared to dir, runs the revert child

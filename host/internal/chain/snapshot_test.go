@@ -33,8 +33,14 @@ func (f *fixture) stateOf() string {
 // snapshots returns the ids of the snapshots the chain keeps.
 func (f *fixture) snapshots() []uint64 {
 	f.t.Helper()
+	return snapshotIDs(f.t, f.db)
+}
+
+// snapshotIDs returns the ids of the snapshots the store in db keeps.
+func snapshotIDs(t testing.TB, db store.DB) []uint64 {
+	t.Helper()
 	var ids []uint64
-	err := f.db.View(func(tx store.Tx) error {
+	err := db.View(func(tx store.Tx) error {
 		for k := range bucket(tx, bucketSnapshots).Scan(store.Range{}) {
 			id, err := record.ParseSeqKey(k)
 			if err != nil {
@@ -45,7 +51,7 @@ func (f *fixture) snapshots() []uint64 {
 		return nil
 	})
 	if err != nil {
-		f.t.Fatal(err)
+		t.Fatal(err)
 	}
 	return ids
 }

@@ -17,18 +17,8 @@ import (
 // nothing; each DID ends as its plan says, the short-lived ones expiring
 // once the chain's time passes them.
 func TestSeed(t *testing.T) {
-	c, err := chain.Open(chain.Config{DB: mem.New()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx) }()
-	defer func() {
-		cancel()
-		<-done
-		c.Close()
-	}()
+	c := runningChain(t)
+	ctx := context.Background()
 
 	people, _ := plan(c.DevAccount().Seed)
 	ops := 0
