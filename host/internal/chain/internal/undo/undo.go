@@ -64,7 +64,7 @@ func (l Log) Undo(tx store.Tx, mark uint64) (int, error) {
 	// after each delete costs more than the delete.
 	var keys [][]byte
 	var undos []*record.Undo
-	for k, v := range entries.ScanShared(store.Range{Reverse: true}) {
+	for k, v := range entries.Scan(store.Range{Reverse: true}) { // copies: the entries outlive the scan
 		if len(k) != 8 {
 			return 0, fmt.Errorf("undo: entry key %x: %w", k, store.ErrCorrupt)
 		}
@@ -75,7 +75,7 @@ func (l Log) Undo(tx store.Tx, mark uint64) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		keys, undos = append(keys, bytes.Clone(k)), append(undos, u)
+		keys, undos = append(keys, k), append(undos, u)
 	}
 	for _, u := range oldestFirst(undos) {
 		if err := apply(raw(tx), u); err != nil {
