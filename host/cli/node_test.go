@@ -208,9 +208,10 @@ func TestDemoIdempotent(t *testing.T) {
 // A devnet control given while --demo seeds the chain never stops the
 // node: it keeps serving, says why the demo stopped if the control took
 // the chain's blocks back (a revert, a reset), finishes the demo if not,
-// prints its banner, and exits 0 on SIGTERM. The controls are sent as soon
-// as the node answers, as a test suite would (the node logs where it
-// listens before it seeds).
+// prints its banner, and exits 0 on SIGTERM. The controls are sent once
+// the seeding has made a block, as a test suite would as soon as the node
+// answers (the node logs where it listens before it seeds); a block every
+// 20 ms makes the seeding last a second or so, so that they land during it.
 func TestDemoUnderControls(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -223,8 +224,11 @@ func TestDemoUnderControls(t *testing.T) {
 		{"mine and move the clock", []string{"dev_mine [2]", "dev_increaseTime [2592000]", "evm_increaseTime [60]"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := spawnNode(t, "--mem", "--demo", "--genesis-time", "2025-03-01T00:00:00Z")
+			c := spawnNode(t, "--mem", "--demo", "--genesis-time", "2025-03-01T00:00:00Z", "--block-time", "20ms")
 			c.rest, c.rpc = c.listening()
+			for height := uint32(0); height < 2; c.get("/block/height", &height) {
+				time.Sleep(5 * time.Millisecond)
+			}
 			for _, call := range tc.controls {
 				method, params, _ := strings.Cut(call, " ")
 				var v json.RawMessage
