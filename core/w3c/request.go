@@ -46,11 +46,12 @@ type Request struct {
 	subject   did.DID
 	requested string // the DID as asked for, full form
 
-	versionID   string // versionId: a txid, lower case once checked
-	hasVersion  bool
-	timeText    string    // versionTime as given
-	versionTime time.Time // and as read
-	atTime      bool
+	versionID    string // versionId: a txid, lower case once checked
+	hasVersion   bool
+	timeText     string    // versionTime as given
+	versionTime  time.Time // and as read
+	atTime       bool
+	versionInURL bool // the version is a parameter of the DID URL, not an option: a bad one makes the DID URL invalid
 
 	fragment    string // as written, percent-encoded
 	hasFragment bool
@@ -94,6 +95,31 @@ func ParseRequest(didURL, options, accept string) *Request {
 	r := &Request{}
 	r.err = r.parse(didURL, options, accept)
 	return r
+}
+
+// QueryIsOptions reports whether query, the HTTP query of a request whose
+// DID was appended to the binding's endpoint as it is (not
+// percent-encoded), holds resolution options rather than a DID URL's own
+// query: whether it names options only (versionId, versionTime,
+// expandRelativeUrls, accept, verificationRelationship). The binding asks
+// a client that gives options to percent-encode the DID, but clients
+// append them to the DID as it is, and expect a resolution result (the
+// W3C-CCG test suite does); a query that selects within the document
+// (service, serviceType, relativeRef) or names anything else stays the
+// DID URL's.
+func QueryIsOptions(query string) bool {
+	pairs, _, ok := splitQuery(query, true)
+	if !ok || len(pairs) == 0 {
+		return false
+	}
+	for _, p := range pairs {
+		switch p.name {
+		case paramVersionID, paramVersionTime, optionExpandRelative, optionAccept, optionVerificationRel:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // DID returns the DID the request is about, and false when the request is
@@ -163,6 +189,7 @@ func (r *Request) readParams(u didURL) (map[string]bool, *Error) {
 		if !r.set(p) {
 			return nil, fail(InvalidDIDURL, "unknown DID parameter "+echo(p.name)+": did:elastos reads "+paramsKnown)
 		}
+		r.versionInURL = r.versionInURL || p.name == paramVersionID || p.name == paramVersionTime
 	}
 	return seen, nil
 }
@@ -222,9 +249,13 @@ func (r *Request) set(p param) bool {
 
 // checkParams checks the values of the parameters and options read.
 func (r *Request) checkParams() *Error {
+	invalidVersion := InvalidOptions
+	if r.versionInURL {
+		invalidVersion = InvalidDIDURL
+	}
 	switch {
 	case r.hasVersion && r.atTime:
-		return fail(InvalidOptions, "versionId and versionTime exclude each other: give one")
+		return fail(invalidVersion, "versionId and versionTime exclude each other: give one")
 	case r.hasService && r.service == "", r.hasServiceType && r.serviceType == "":
 		return fail(InvalidDIDURL, "service and serviceType need a value")
 	case r.hasRelativeRef && !r.hasService && !r.hasServiceType:
@@ -232,14 +263,14 @@ func (r *Request) checkParams() *Error {
 	}
 	if r.hasVersion {
 		if len(r.versionID) != txidHexLength || strings.TrimLeft(r.versionID, "0123456789abcdefABCDEF") != "" {
-			return fail(InvalidOptions, "versionId "+echo(r.versionID)+" is not a transaction id (64 hex digits)")
+			return fail(invalidVersion, "versionId "+echo(r.versionID)+" is not a transaction id (64 hex digits)")
 		}
 		r.versionID = strings.ToLower(r.versionID)
 	}
 	if r.atTime {
 		t, err := time.Parse(time.RFC3339Nano, r.timeText)
 		if err != nil {
-			return fail(InvalidOptions, "versionTime "+echo(r.timeText)+" is not "+versionTimeLayoutHint)
+			return fail(invalidVersion, "versionTime "+echo(r.timeText)+" is not "+versionTimeLayoutHint)
 		}
 		r.versionTime = t.UTC()
 	}

@@ -358,10 +358,13 @@ func TestRequestErrors(t *testing.T) {
 		{d + "?hl=zQm", "", w3c.FeatureNotSupported, "hl"},
 		{d + "?versionId=1&versionId=2", "", w3c.InvalidDIDURL, "twice"},
 		{d + "?versionId=%zz", "", w3c.InvalidDIDURL, "query has '%'"},
-		{d + "?versionId=abc", "", w3c.InvalidOptions, "64 hex digits"},
-		{d + "?versionTime=yesterday", "", w3c.InvalidOptions, "XML datetime"},
-		{d + "?versionTime=2026-03-01T12:00:00", "", w3c.InvalidOptions, "XML datetime"},
-		{d + "?versionId=" + h.entries[0].Txid + "&versionTime=2026-03-01T12:00:00Z", "", w3c.InvalidOptions, "exclude each other"},
+		{d + "?versionId=abc", "", w3c.InvalidDIDURL, "64 hex digits"}, // a DID parameter: the DID URL is invalid
+		{d + "?versionTime=yesterday", "", w3c.InvalidDIDURL, "XML datetime"},
+		{d + "?versionTime=2026-03-01T12:00:00", "", w3c.InvalidDIDURL, "XML datetime"},
+		{d + "?versionId=" + h.entries[0].Txid + "&versionTime=2026-03-01T12:00:00Z", "", w3c.InvalidDIDURL, "exclude each other"},
+		{d, "versionId=abc", w3c.InvalidOptions, "64 hex digits"}, // an option: the options are
+		{d, "versionTime=yesterday", w3c.InvalidOptions, "XML datetime"},
+		{d + "#primary", "versionTime=yesterday", w3c.InvalidOptions, "XML datetime"},
 		{d, "versionId=" + h.entries[0].Txid + "&versionTime=2026-03-01T12:00:00Z", w3c.InvalidOptions, "exclude each other"},
 		{d + "?versionId=" + h.entries[0].Txid, "versionId=" + h.entries[0].Txid, w3c.InvalidOptions, "twice"},
 		{d, "foo=bar", w3c.InvalidOptions, `unknown option "foo"`},

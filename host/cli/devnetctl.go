@@ -26,8 +26,9 @@ var devnetControls = []devnetControl{
 		`  ID=$(didlight devnet snapshot)`, 0,
 		func(ctx context.Context, cl *client.Client, _ []string) (string, error) { return cl.Snapshot(ctx) }},
 	{"revert", "put a running devnet's chain back as a snapshot found it", "ID", `Puts the node's chain back as snapshot ID found it (dev_revert): blocks,
-indexes, mempool and clock; that snapshot and every later one are dropped.
-Prints the tip it went back to.`,
+indexes, mempool and clock; that snapshot and the earlier ones are kept
+(revert to it again at will), the later ones dropped. Prints the tip it
+went back to.`,
 		`  didlight devnet revert 0x1`, 1,
 		func(ctx context.Context, cl *client.Client, args []string) (string, error) {
 			return blockLine(cl.Revert(ctx, args[0]))

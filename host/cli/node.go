@@ -79,7 +79,7 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 		return err
 	}
 	c, err := chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Arbiters: cfg.arbiters, BlockTime: cfg.blockTime, Engine: engine, Logger: log, Follower: cfg.follow != "", GenesisTime: cfg.genesisTime,
-		MempoolLog: mempoolLog(cfg)})
+		MempoolLog: mempoolLog(cfg), NoMining: cfg.noMining})
 	if err != nil {
 		return err
 	}
@@ -104,6 +104,7 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 	}
 	self.Store(running)
 	defer closeWith(&err, running.Stop)
+	log.Info("listening", "rest", running.RESTURL(), "rpc", running.RPCURL()) // before the demo is seeded, and the banner printed
 	// Demo seeding stops when the node is told to stop, or stops by itself.
 	seedCtx, stopSeeding := context.WithCancel(ctx)
 	defer stopSeeding()
@@ -113,14 +114,7 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 	}()
 
 	if cfg.demo {
-		rep, err := demo.Seed(seedCtx, c)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil // interrupted while seeding: a clean stop
-			}
-			return fmt.Errorf("demo: %w", err)
-		}
-		log.Info("demo seeded", "dids", rep.DIDs, "published", rep.Published)
+		seedDemo(seedCtx, c, cfg.noMining, log)
 	}
 	printBanner(stdout, cfg, c, running.Server, where, mod)
 	select {
@@ -129,6 +123,28 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 	}
 	log.Info("stopping: HTTP first, then the block producer; then the store closes")
 	return nil
+}
+
+// seedDemo publishes the demo on c (on a chain that mines nothing until
+// asked, its blocks are mined as it goes). It never stops the node: a
+// control that resets or reverts the chain meanwhile stops the seeding,
+// and the log says so, as it says why seeding failed otherwise.
+func seedDemo(ctx context.Context, c *chain.Chain, noMining bool, log *slog.Logger) {
+	if noMining {
+		c.SetMining(true)
+		defer c.SetMining(false)
+	}
+	rep, err := demo.Seed(ctx, c)
+	switch {
+	case err == nil:
+		log.Info("demo seeded", "dids", rep.DIDs, "published", rep.Published)
+	case ctx.Err() != nil: // the node is stopping
+	case errors.Is(err, chain.ErrReset):
+		log.Warn("demo seeding stopped: a control reset or reverted the chain under it; start the node with --demo again to seed the rest",
+			"published", rep.Published)
+	default:
+		log.Error("demo seeding failed; the node serves the chain as it is", "published", rep.Published, "err", err)
+	}
 }
 
 // openStore opens the store the flags name and says where it is.
@@ -168,8 +184,11 @@ func printBanner(w io.Writer, cfg nodeConfig, c *chain.Chain, srv *api.Server, w
 	acct := c.DevAccount()
 	height, _, _ := c.Tip()
 	blocks := "mined as soon as transactions arrive"
-	if cfg.blockTime > 0 {
+	switch {
+	case cfg.blockTime > 0:
 		blocks = "mined every " + cfg.blockTime.String()
+	case cfg.noMining:
+		blocks = "mined only when asked (dev_mine, evm_mine, dev_increaseTime)"
 	}
 	if cfg.follow != "" {
 		blocks = "following " + cfg.follow

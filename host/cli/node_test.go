@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -33,11 +32,21 @@ type child struct {
 	rest, rpc string // the URLs it printed
 	banner    string
 	stderr    *syncBuffer
+	lines     chan string // stdout, line by line
 }
 
 // startNodeProcess starts `didlight node args...` and waits until it prints
 // that it is ready.
 func startNodeProcess(t *testing.T, args ...string) *child {
+	t.Helper()
+	c := spawnNode(t, args...)
+	c.waitReady()
+	return c
+}
+
+// spawnNode starts `didlight node args...`, its stdout's lines going to
+// c.lines.
+func spawnNode(t *testing.T, args ...string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"node", "--rest-addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), childEnv+"=1")
@@ -45,27 +54,33 @@ func startNodeProcess(t *testing.T, args ...string) *child {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &child{t: t, cmd: cmd, stderr: &syncBuffer{}}
+	c := &child{t: t, cmd: cmd, stderr: &syncBuffer{}, lines: make(chan string)}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	lines := make(chan string)
 	go func() {
-		defer close(lines)
+		defer close(c.lines)
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			lines <- sc.Text()
+			c.lines <- sc.Text()
 		}
 	}()
+	return c
+}
+
+// waitReady reads the node's banner until it says it is ready, and takes
+// its URLs from it.
+func (c *child) waitReady() {
+	c.t.Helper()
 	var banner strings.Builder
 	timeout := time.After(60 * time.Second)
 	for {
 		select {
-		case line, ok := <-lines:
+		case line, ok := <-c.lines:
 			if !ok {
-				t.Fatalf("didlight node exited before it was ready:\n%s\nstderr:\n%s", banner.String(), c.stderr)
+				c.t.Fatalf("didlight node exited before it was ready:\n%s\nstderr:\n%s", banner.String(), c.stderr)
 			}
 			banner.WriteString(line + "\n")
 			if f := strings.Fields(line); len(f) == 3 && f[0]+" "+f[1] == "REST API" {
@@ -76,13 +91,16 @@ func startNodeProcess(t *testing.T, args ...string) *child {
 			if strings.HasPrefix(line, "ready") {
 				c.banner = banner.String()
 				if c.rest == "" || c.rpc == "" {
-					t.Fatalf("the banner lacks the URLs:\n%s", c.banner)
+					c.t.Fatalf("the banner lacks the URLs:\n%s", c.banner)
 				}
-				go io.Copy(io.Discard, stdout)
-				return c
+				go func() {
+					for range c.lines {
+					}
+				}()
+				return
 			}
 		case <-timeout:
-			t.Fatalf("didlight node not ready after 60s:\n%s\nstderr:\n%s", banner.String(), c.stderr)
+			c.t.Fatalf("didlight node not ready after 60s:\n%s\nstderr:\n%s", banner.String(), c.stderr)
 		}
 	}
 }
@@ -185,6 +203,98 @@ func TestDemoIdempotent(t *testing.T) {
 	if heights[0] == 0 || totals[0] < 24 || heights[1] != heights[0] || totals[1] != totals[0] {
 		t.Errorf("demo runs: heights %v, DIDs %v; want a few dozen DIDs, the same both times", heights, totals)
 	}
+}
+
+// A devnet control given while --demo seeds the chain never stops the
+// node: it keeps serving, says why the demo stopped if the control took
+// the chain's blocks back (a revert, a reset), finishes the demo if not,
+// prints its banner, and exits 0 on SIGTERM. The controls are sent once
+// the seeding has made a block, as a test suite would as soon as the node
+// answers (the node logs where it listens before it seeds); a block every
+// 20 ms makes the seeding last a second or so, so that they land during it.
+func TestDemoUnderControls(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		controls []string // method and params, one call each
+		stopped  bool     // the seeding stops
+	}{
+		{"snapshot and revert", []string{"dev_snapshot []", `dev_revert ["0x1"]`}, true},
+		{"evm_snapshot and evm_revert", []string{"evm_snapshot []", `evm_revert ["0x1"]`}, true},
+		{"reset", []string{"dev_reset []"}, true},
+		{"mine and move the clock", []string{"dev_mine [2]", "dev_increaseTime [2592000]", "evm_increaseTime [60]"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := spawnNode(t, "--mem", "--demo", "--genesis-time", "2025-03-01T00:00:00Z", "--block-time", "20ms")
+			c.rest, c.rpc = c.listening()
+			for height := uint32(0); height < 2; c.get("/block/height", &height) {
+				time.Sleep(5 * time.Millisecond)
+			}
+			for _, call := range tc.controls {
+				method, params, _ := strings.Cut(call, " ")
+				var v json.RawMessage
+				c.call(method, params, &v)
+			}
+			c.waitReady()
+			var q struct{ Total int }
+			c.call("query", `{"query":"{}","limit":256}`, &q)
+			log := c.stderr.String()
+			switch stopped := strings.Contains(log, "demo seeding stopped"); {
+			case stopped != tc.stopped:
+				t.Errorf("the log says the seeding stopped: %v, want %v:\n%s", stopped, tc.stopped, log)
+			case !tc.stopped && (q.Total < 24 || !strings.Contains(log, "demo seeded")):
+				t.Errorf("%d DIDs after the seeding, want the demo's; log:\n%s", q.Total, log)
+			}
+			c.stop()
+			if strings.Contains(c.stderr.String(), "level=ERROR") {
+				t.Errorf("errors logged:\n%s", c.stderr)
+			}
+		})
+	}
+}
+
+// --no-mining with --demo: the demo's blocks are mined as it is seeded,
+// then none until a control asks.
+func TestNoMiningDemo(t *testing.T) {
+	c := startNodeProcess(t, "--mem", "--demo", "--no-mining")
+	if !strings.Contains(c.banner, "mined only when asked") {
+		t.Errorf("the banner does not say blocks are mined only when asked:\n%s", c.banner)
+	}
+	var q struct{ Total int }
+	c.call("query", `{"query":"{}","limit":256}`, &q)
+	var height, after uint32
+	c.get("/block/height", &height)
+	var tip struct{ Height uint32 }
+	c.call("dev_mine", "[2]", &tip)
+	c.get("/block/height", &after)
+	if q.Total < 24 || tip.Height != height+2 || after != height+2 {
+		t.Errorf("%d DIDs seeded at height %d; dev_mine [2] answered %d, the chain at %d; want the demo, then two blocks", q.Total, height, tip.Height, after)
+	}
+	c.stop()
+}
+
+// listening waits for the line the node logs once it listens, and returns
+// the URLs it names.
+func (c *child) listening() (rest, rpc string) {
+	c.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		for line := range strings.Lines(c.stderr.String()) {
+			if !strings.Contains(line, "msg=listening") {
+				continue
+			}
+			for _, f := range strings.Fields(line) {
+				if v, ok := strings.CutPrefix(f, "rest="); ok {
+					rest = v
+				} else if v, ok := strings.CutPrefix(f, "rpc="); ok {
+					rpc = v
+				}
+			}
+			return rest, rpc
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.t.Fatalf("the node logged no listening line:\n%s", c.stderr)
+	return "", ""
 }
 
 // syncBuffer is a bytes.Buffer safe for a writer and readers at once.

@@ -19,6 +19,7 @@ type nodeConfig struct {
 	restAddr   string
 	rpcAddr    string
 	blockTime  time.Duration
+	noMining   bool
 	arbiters   int
 	devSeed    string
 	demo       bool
@@ -66,6 +67,7 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.StringVar(&c.restAddr, "rest-addr", "127.0.0.1:20334", "host:port of the REST API (/api/v1)")
 	fs.StringVar(&c.rpcAddr, "rpc-addr", "127.0.0.1:20336", "host:port of the JSON-RPC API and the DID-SDK endpoints (/idtx, /resolve, /reset)")
 	durationFlag(fs, &c.blockTime, "block-time", 0, "mine a block every interval (5s, 1m…), empty or not; 0 mines as soon as transactions arrive")
+	fs.BoolVar(&c.noMining, "no-mining", false, "mine no block until a control asks (dev_mine, evm_mine, dev_increaseTime), as Anvil's --no-mining; /idtx then waits for one")
 	fs.IntVar(&c.arbiters, "arbiters", 1, "number of arbiter keys that sign each block's DPoS confirm")
 	fs.StringVar(&c.devSeed, "dev-seed", "didlight", "seed of the dev account's and arbiters' keys")
 	fs.BoolVar(&c.demo, "demo", false, "publish demo DIDs (services, credentials, updates, deactivations, expiries) unless already there")
@@ -127,6 +129,10 @@ func (c *nodeConfig) check(extra []string, set map[string]bool) error {
 		return errors.New("--datadir is empty: give a directory, or --mem")
 	case c.blockTime < 0:
 		return fmt.Errorf("--block-time %v is negative", c.blockTime)
+	case c.noMining && set["block-time"]:
+		return errors.New("--no-mining and --block-time exclude each other: one mines nothing until asked, the other a block every interval")
+	case c.noMining && c.follow != "":
+		return errors.New("--no-mining and --follow exclude each other: a follower makes no blocks; its upstream's apply")
 	case c.arbiters < 1 || c.arbiters > chain.MaxArbiters:
 		return fmt.Errorf("--arbiters %d: want 1 to %d", c.arbiters, chain.MaxArbiters)
 	case c.devSeed == "":

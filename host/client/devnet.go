@@ -24,7 +24,8 @@ func (c *Client) Snapshot(ctx context.Context) (string, error) {
 }
 
 // Revert calls dev_revert: the chain goes back to snapshot id, which is
-// dropped with every later one. It returns the tip it went back to.
+// kept with the earlier ones (a later Revert may go back to it again); the
+// later ones are dropped. It returns the tip it went back to.
 func (c *Client) Revert(ctx context.Context, id string) (Block, error) {
 	var b Block
 	return b, c.devCall(ctx, "dev_revert", map[string]string{"id": id}, &b)

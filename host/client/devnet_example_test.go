@@ -31,7 +31,10 @@ func ExampleClient_Snapshot() {
 	fmt.Println("mined up to", b.Height)
 	b, err = c.Revert(ctx, id)
 	fmt.Println("reverted to", b.Height, err)
-	_, err = c.Revert(ctx, id) // a revert drops the snapshot
+	c.Mine(ctx)
+	b, err = c.Revert(ctx, id) // the snapshot is kept: back to it again
+	fmt.Println("reverted again to", b.Height, err)
+	_, err = c.Revert(ctx, "0x9") // never taken
 	var re *client.RPCError
 	fmt.Println(errors.As(err, &re), re.Code)
 
@@ -48,6 +51,7 @@ func ExampleClient_Snapshot() {
 	// snapshot 0x1 <nil>
 	// mined up to 4
 	// reverted to 0 <nil>
+	// reverted again to 0 <nil>
 	// true -32602
 	// reset to 0 <nil>
 	// next block at 2025-07-01T00:00:00Z <nil>

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"time"
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/excerpt"
@@ -32,6 +33,7 @@ const (
 	wantVerbosity = "0 (raw hex), 1 (transaction hashes) or 2 (full transactions)"
 	wantHex       = "a signed transaction in hex"
 	wantAddress   = "an address: base58check, such as E… or i…"
+	wantQuantity  = "a whole number, its decimal string or a hex quantity such as \"0x1e\""
 )
 
 // maxAddresses bounds listunspent's addresses, so that one call cannot ask
@@ -105,6 +107,51 @@ func wholeNumber(v json.RawMessage, most uint64) (uint64, bool) {
 		return 0, false
 	}
 	return uint64(f), true
+}
+
+// quantity reads a whole number from 0 to most, and whether it was given:
+// a JSON number, a string of decimal digits, or a hex quantity ("0x…", as
+// the Ethereum devnets' controls take numbers).
+func (a args) quantity(name string, most uint64) (uint64, bool, *jsonrpc.Error) {
+	v, ok := a[name]
+	if !ok {
+		return 0, false, nil
+	}
+	if n, ok := wholeNumber(v, most); ok {
+		return n, true, nil
+	}
+	var s string
+	if json.Unmarshal(v, &s) == nil && len(s) > 2 && len(s) <= 18 && (s[:2] == "0x" || s[:2] == "0X") {
+		if n, err := strconv.ParseUint(s[2:], 16, 64); err == nil && n <= most {
+			return n, true, nil
+		}
+	}
+	return 0, false, badArg(name, wantQuantity, v)
+}
+
+// amount reads an amount of ELA that must be given: a decimal string of at
+// most eight places, not negative (ela.ParseFixed64).
+func (a args) amount(name string) (ela.Fixed64, *jsonrpc.Error) {
+	const want = "an amount of ELA as a decimal string, such as \"1.5\""
+	s, err := a.str(name, want)
+	if err != nil {
+		return 0, err
+	}
+	v, perr := ela.ParseFixed64(s)
+	if perr != nil || v < 0 {
+		return 0, badArg(name, want, a[name])
+	}
+	return v, nil
+}
+
+// time reads a time (parseTimeParam), and whether it was given.
+func (a args) time(name string) (time.Time, bool, *jsonrpc.Error) {
+	v, ok := a[name]
+	if !ok {
+		return time.Time{}, false, nil
+	}
+	t, err := parseTimeParam(v)
+	return t, err == nil, err
 }
 
 // flag reads a boolean, false when absent. 1 and 0 are read as true and

@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/jsonrpc"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/chain"
 )
 
 // The chain's general JSON-RPC methods: those of the ID side chain node
@@ -183,11 +187,38 @@ func (s *Server) broadcastRaw(ctx context.Context, raw []byte) (any, *restError)
 	return s.submit(ctx, raw)
 }
 
-// received answers getreceivedbyaddress [address]: the ELA the address
-// holds in unspent outputs (despite the name; Elastos.ELA.SideChain
-// service.go, GetReceivedByAddress).
-func (s *Server) received(_ context.Context, addr ela.ProgramHash) (any, *restError) {
-	return s.balance(addr, ela.ELAAssetID())
+// received answers getreceivedbyaddress [address, spendable]: the ELA the
+// address holds in unspent outputs; with spendable, only in those it may
+// spend now (Chain.Spendable), as the ELA main chain's history nodes read
+// it (Elastos.ELA tx_history branches, servers/interfaces.go,
+// GetReceivedByAddress), which the Essentials wallet asks.
+func (s *Server) received(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	a, err := readArgs(params, "address", "spendable")
+	if err != nil {
+		return nil, err
+	}
+	addr, err := a.address("address")
+	if err != nil {
+		return nil, err
+	}
+	spendable, err := a.flag("spendable")
+	if err != nil {
+		return nil, err
+	}
+	if !spendable {
+		return rpcAnswer(s.balance(addr, ela.ELAAssetID()))
+	}
+	utxos, rerr := s.unspent(addr)
+	if rerr != nil {
+		return nil, rerr.rpc()
+	}
+	var sum ela.Fixed64
+	for _, u := range utxos {
+		if u.Asset == ela.ELAAssetID() && s.chain.Spendable(u) {
+			sum += u.Value
+		}
+	}
+	return sum.String(), nil
 }
 
 // unspentOutput is an element of listunspent's result (Elastos.ELA.SideChain.ID
@@ -204,21 +235,134 @@ type unspentOutput struct {
 	TxType        ela.TxType `json:"txtype"`
 }
 
-// listUnspent answers listunspent [addresses]: the unspent outputs of each
-// address in chain order, null when there are none (as the side chain
-// answers).
-func (s *Server) listUnspent(_ context.Context, addrs []ela.ProgramHash) (any, *restError) {
-	utxos, err := s.unspent(addrs...)
+func toUnspentOutput(u chain.UTXO) unspentOutput {
+	return unspentOutput{AssetID: u.Asset.String(), Txid: u.Txid.String(), VOut: u.Index, Address: u.Address.Address(),
+		Amount: u.Value.String(), Confirmations: u.Confirmations, OutputLock: u.OutputLock, TxType: u.TxType}
+}
+
+// The kinds of outputs the main chain's wallet calls select (utxotype):
+// every one, those that are votes (outputs of type OTVote in transactions
+// of version 0x09 or later), those that are not, and (getutxosbyamount)
+// those no pooled transaction spends. This chain's transactions are of the
+// side chain's form, without output types: no output is a vote.
+const (
+	utxoMixed  = "mixed"
+	utxoVote   = "vote"
+	utxoNormal = "normal"
+	utxoUnused = "unused"
+)
+
+// utxoType reads a utxotype parameter, one of kinds; mixed when absent.
+func (a args) utxoType(name string, kinds ...string) (string, *jsonrpc.Error) {
+	v, ok := a[name]
+	if !ok {
+		return utxoMixed, nil
+	}
+	var t string
+	if json.Unmarshal(v, &t) != nil || !slices.Contains(kinds, t) {
+		return "", badArg(name, orList(kinds), v)
+	}
+	return t, nil
+}
+
+// orList joins words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// selects reports whether an output of kind utxoType is u: none is a vote.
+func (s *Server) selects(utxoType string, u chain.UTXO) bool {
+	switch utxoType {
+	case utxoVote:
+		return false
+	case utxoUnused:
+		return !s.chain.PoolSpends(u.Txid, u.Index)
+	}
+	return true
+}
+
+// listUnspent answers listunspent [addresses, utxotype, spendable]: the
+// unspent outputs of each address in chain order, null when there are none
+// (as the side chain answers); utxotype and spendable select among them as
+// the ELA main chain does (Elastos.ELA servers/interfaces.go, ListUnspent,
+// spendable in its tx_history branches), which the Essentials wallet sends
+// (the ID side chain ignores both).
+func (s *Server) listUnspent(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	a, err := readArgs(params, "addresses", "utxotype", "spendable")
 	if err != nil {
 		return nil, err
 	}
-	if len(utxos) == 0 {
+	addrs, err := a.addresses("addresses")
+	if err != nil {
+		return nil, err
+	}
+	kind, err := a.utxoType("utxotype", utxoMixed, utxoVote, utxoNormal)
+	if err != nil {
+		return nil, err
+	}
+	spendable, err := a.flag("spendable")
+	if err != nil {
+		return nil, err
+	}
+	utxos, rerr := s.unspent(addrs...)
+	if rerr != nil {
+		return nil, rerr.rpc()
+	}
+	var out []unspentOutput
+	for _, u := range utxos {
+		if s.selects(kind, u) && (!spendable || s.chain.Spendable(u)) {
+			out = append(out, toUnspentOutput(u))
+		}
+	}
+	if len(out) == 0 {
 		return json.RawMessage("null"), nil
 	}
-	out := make([]unspentOutput, len(utxos))
-	for i, u := range utxos {
-		out[i] = unspentOutput{AssetID: u.Asset.String(), Txid: u.Txid.String(), VOut: u.Index, Address: u.Address.Address(),
-			Amount: u.Value.String(), Confirmations: u.Confirmations, OutputLock: u.OutputLock, TxType: u.TxType}
+	return out, nil
+}
+
+// utxosByAmount answers getutxosbyamount [address, amount, utxotype], the
+// ELA main chain's (Elastos.ELA servers/interfaces.go, GetUTXOsByAmount),
+// which ela-cli's wallet and the Essentials wallet call to pick the inputs
+// of a payment: the address's unspent outputs of utxotype (mixed, vote,
+// normal or unused) that may be spent now, in chain order, until they hold
+// amount (ELA, a decimal string); -32602 when they hold less.
+func (s *Server) utxosByAmount(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	a, err := readArgs(params, "address", "amount", "utxotype")
+	if err != nil {
+		return nil, err
+	}
+	addr, err := a.address("address")
+	if err != nil {
+		return nil, err
+	}
+	amount, err := a.amount("amount")
+	if err != nil {
+		return nil, err
+	}
+	kind, err := a.utxoType("utxotype", utxoMixed, utxoVote, utxoNormal, utxoUnused)
+	if err != nil {
+		return nil, err
+	}
+	utxos, rerr := s.unspent(addr)
+	if rerr != nil {
+		return nil, rerr.rpc()
+	}
+	out := []unspentOutput{}
+	var total ela.Fixed64
+	for _, u := range utxos {
+		if total >= amount {
+			break
+		}
+		if u.Asset == ela.ELAAssetID() && s.selects(kind, u) && s.chain.Spendable(u) {
+			total += u.Value
+			out = append(out, toUnspentOutput(u))
+		}
+	}
+	if total < amount {
+		return nil, jsonrpc.InvalidParams(fmt.Sprintf("amount: not enough unspent outputs: %s of utxotype %s holds %s that may be spent now, less than %s", addr.Address(), kind, total, amount))
 	}
 	return out, nil
 }

@@ -129,7 +129,7 @@ func TestDevClockRefusals(t *testing.T) {
 		{"dev_reset", map[string]any{"time": 0}, "genesis time 0 is out of range"},
 		{"dev_reset", map[string]any{"time": "1969-12-31T23:59:59Z"}, "genesis time -1 is out of range"},
 		{"dev_reset", map[string]any{"time": "2025-13-01T00:00:00Z"}, "is neither an RFC 3339 time"},
-		{"dev_reset", []any{1, 2}, "params array holds 2 elements"},
+		{"dev_reset", []any{1, 2}, "params holds 2 values; the method takes at most 1: time"},
 	} {
 		before := n.state()
 		checkRPCError(t, c.method, n.call(c.method, c.params), -32602, "Invalid params", c.want)

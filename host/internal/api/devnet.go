@@ -4,36 +4,25 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/jsonrpc"
 	"github.com/didlight/didlight/host/internal/chain"
 )
 
-// Devnet controls, as local chains offer them: mine a block now, move the
+// Devnet controls, as local chains offer them: mine blocks now, move the
 // chain clock forward or set the next block's time, reset the chain to a
-// genesis time, take a snapshot and revert to it. A node that is not a
-// devnet does not serve them.
-
-// devMine answers dev_mine (no params, or an empty object): {height, hash}
-// of the block mined, empty if the mempool was.
-func (s *Server) devMine(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	if err := s.devnetOnly("dev_mine", params, &struct{}{}); err != nil {
-		return nil, err
-	}
-	b, err := s.chain.Mine(ctx)
-	if err != nil {
-		return nil, jsonrpc.Errorf(codeServerError, "Server error", "mining failed: %v", err)
-	}
-	return struct {
-		Height uint32 `json:"height"`
-		Hash   string `json:"hash"`
-	}{b.Header.Height, b.Hash().String()}, nil
-}
+// genesis time, take a snapshot and revert to it. Each takes its params by
+// name, or by position as the Anvil and Hardhat method it mirrors does
+// (controlArgs); evm.go serves those methods' own names. A node that is
+// not a devnet does not serve them.
 
 // codeServerError is the JSON-RPC code of a devnet control that failed.
 const codeServerError = -32000
@@ -42,86 +31,153 @@ const codeServerError = -32000
 // seconds, which end in 2106.
 const maxIncrease = 50 * 365 * 24 * 3600
 
-// devIncreaseTime answers dev_increaseTime {seconds: N > 0}: {time} is the
-// chain time afterwards, in Unix seconds. Later blocks are stamped with it,
-// and expiry is judged against it.
-func (s *Server) devIncreaseTime(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	var p struct {
-		Seconds *int64 `json:"seconds"`
-	}
-	if err := s.devnetOnly("dev_increaseTime", params, &p); err != nil {
-		return nil, err
-	}
-	if p.Seconds == nil || *p.Seconds <= 0 || *p.Seconds > maxIncrease {
-		return nil, jsonrpc.InvalidParams(fmt.Sprintf("seconds must be a whole number from 1 to %d", maxIncrease))
-	}
-	t, err := s.chain.IncreaseTime(time.Duration(*p.Seconds) * time.Second)
-	if err != nil {
-		return nil, jsonrpc.Errorf(codeServerError, "Server error", "moving the chain time failed: %v", err)
-	}
-	return struct {
-		Time int64 `json:"time"`
-	}{t.Unix()}, nil
+// tipAnswer is what dev_mine and dev_revert answer: the tip afterwards.
+type tipAnswer struct {
+	Height uint32 `json:"height"`
+	Hash   string `json:"hash"`
 }
 
-// devSetNextBlockTime answers dev_setNextBlockTime {time: T}, T an RFC
-// 3339 time or Unix seconds after the tip's time: {time} is T in Unix
+// timeAnswer is what the clock controls answer: a time, Unix seconds.
+type timeAnswer struct {
+	Time int64 `json:"time"`
+}
+
+// devMine answers dev_mine: [blocks, interval] or {blocks, interval}, as
+// anvil_mine takes them, both optional: that many blocks (1 if not given),
+// each after the first stamped interval seconds after the one before if
+// given. It answers the last block's {height, hash}.
+func (s *Server) devMine(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	a, err := s.controlArgs("dev_mine", params, "blocks", "interval")
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.mineBlocks(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	return tipAnswer{b.Header.Height, b.Hash().String()}, nil
+}
+
+// mineBlocks mines the blocks a asks for (blocks, interval).
+func (s *Server) mineBlocks(ctx context.Context, a args) (*ela.Block, *jsonrpc.Error) {
+	blocks, given, err := a.quantity("blocks", math.MaxUint32)
+	if err != nil {
+		return nil, err
+	}
+	if !given {
+		blocks = 1
+	}
+	if blocks < 1 || blocks > chain.MaxMineBlocks {
+		return nil, jsonrpc.InvalidParams(fmt.Sprintf("blocks must be a whole number from 1 to %d", chain.MaxMineBlocks))
+	}
+	interval, _, err := a.quantity("interval", maxIncrease)
+	if err != nil {
+		return nil, err
+	}
+	b, cerr := s.chain.MineBlocks(ctx, int(blocks), time.Duration(interval)*time.Second)
+	if cerr != nil {
+		return nil, controlFailure("mining", cerr)
+	}
+	return b, nil
+}
+
+// controlFailure reports a control the chain refused: a time or a snapshot
+// it cannot take as invalid params, anything else as a server error doing
+// what.
+func controlFailure(what string, err error) *jsonrpc.Error {
+	if chain.KindOf(err) == chain.KindInvalid {
+		return jsonrpc.InvalidParams(err.Error())
+	}
+	return jsonrpc.Errorf(codeServerError, "Server error", "%s failed: %v", what, err)
+}
+
+// devIncreaseTime answers dev_increaseTime [seconds] or {seconds}, N > 0:
+// it moves the chain clock N seconds forward and mines a block stamped
+// with it; {time} is the chain time afterwards, in Unix seconds. Later
+// blocks are stamped from it, and expiry is judged against it.
+func (s *Server) devIncreaseTime(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	a, err := s.controlArgs("dev_increaseTime", params, "seconds")
+	if err != nil {
+		return nil, err
+	}
+	d, err := a.increase()
+	if err != nil {
+		return nil, err
+	}
+	t, cerr := s.chain.IncreaseTime(d)
+	if cerr != nil {
+		return nil, controlFailure("moving the chain time", cerr)
+	}
+	return timeAnswer{t.Unix()}, nil
+}
+
+// increase reads the seconds param of an increase of the chain time.
+func (a args) increase() (time.Duration, *jsonrpc.Error) {
+	const name = "seconds"
+	if _, err := a.required(name, wantQuantity); err != nil {
+		return 0, err
+	}
+	n, _, err := a.quantity(name, math.MaxUint64)
+	if err != nil {
+		return 0, err
+	}
+	if n < 1 || n > maxIncrease {
+		return 0, jsonrpc.InvalidParams(fmt.Sprintf("seconds must be a whole number from 1 to %d", maxIncrease))
+	}
+	return time.Duration(n) * time.Second, nil
+}
+
+// devSetNextBlockTime answers dev_setNextBlockTime [T] or {time: T}, T an
+// RFC 3339 time or Unix seconds after the tip's time: {time} is T in Unix
 // seconds. The next block carries T exactly, later ones T plus the time
 // elapsed since; no block is made.
 func (s *Server) devSetNextBlockTime(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	var p struct {
-		Time json.RawMessage `json:"time"`
-	}
-	if err := s.devnetOnly("dev_setNextBlockTime", params, &p); err != nil {
+	a, err := s.controlArgs("dev_setNextBlockTime", params, "time")
+	if err != nil {
 		return nil, err
 	}
-	if p.Time == nil {
-		return nil, jsonrpc.InvalidParams("time is missing: want an RFC 3339 time or Unix seconds")
-	}
-	t, perr := parseTimeParam(p.Time)
-	if perr != nil {
-		return nil, perr
-	}
-	next, err := s.chain.SetNextBlockTime(t)
-	if err != nil && chain.KindOf(err) == chain.KindInvalid {
-		return nil, jsonrpc.InvalidParams(err.Error())
-	}
+	next, err := s.setNextBlockTime(a)
 	if err != nil {
-		return nil, jsonrpc.Errorf(codeServerError, "Server error", "setting the next block time failed: %v", err)
+		return nil, err
 	}
-	return struct {
-		Time int64 `json:"time"`
-	}{next.Unix()}, nil
+	return timeAnswer{next.Unix()}, nil
 }
 
-// devReset answers dev_reset, with no params or {time: T}: it wipes the
-// chain back to its genesis block, begun at T (an RFC 3339 time or Unix
-// seconds) if given, else where it began. {height, hash, time} describe
-// the genesis block.
-func (s *Server) devReset(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	var p struct {
-		Time json.RawMessage `json:"time"`
+// setNextBlockTime sets the time the next block carries to a's time.
+func (s *Server) setNextBlockTime(a args) (time.Time, *jsonrpc.Error) {
+	t, given, err := a.time("time")
+	if err != nil {
+		return time.Time{}, err
 	}
-	if err := s.devnetOnly("dev_reset", params, &p); err != nil {
+	if !given {
+		return time.Time{}, jsonrpc.InvalidParams("time is missing: want an RFC 3339 time or Unix seconds")
+	}
+	next, cerr := s.chain.SetNextBlockTime(t)
+	if cerr != nil {
+		return time.Time{}, controlFailure("setting the next block time", cerr)
+	}
+	return next, nil
+}
+
+// devReset answers dev_reset, with no params, [T] or {time: T}: it wipes
+// the chain back to its genesis block, begun at T (an RFC 3339 time or
+// Unix seconds) if given, else where it began. {height, hash, time}
+// describe the genesis block.
+func (s *Server) devReset(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	a, err := s.controlArgs("dev_reset", params, "time")
+	if err != nil {
 		return nil, err
 	}
-	var at time.Time
-	if p.Time != nil {
-		var perr *jsonrpc.Error
-		if at, perr = parseTimeParam(p.Time); perr != nil {
-			return nil, perr
-		}
-	}
-	err := s.resetAt(ctx, at)
-	if err != nil && chain.KindOf(err) == chain.KindInvalid {
-		return nil, jsonrpc.InvalidParams(err.Error())
-	}
+	at, _, err := a.time("time")
 	if err != nil {
-		return nil, jsonrpc.Errorf(codeServerError, "Server error", "reset failed: %v", err)
+		return nil, err
 	}
-	b, _, err := s.chain.BlockByHeight(0)
-	if err != nil {
-		return nil, jsonrpc.Errorf(codeServerError, "Server error", "reading the genesis block: %v", err)
+	if cerr := s.resetAt(ctx, at); cerr != nil {
+		return nil, controlFailure("reset", cerr)
+	}
+	b, _, cerr := s.chain.BlockByHeight(0)
+	if cerr != nil {
+		return nil, jsonrpc.Errorf(codeServerError, "Server error", "reading the genesis block: %v", cerr)
 	}
 	return struct {
 		Height uint32 `json:"height"`
@@ -134,45 +190,64 @@ func (s *Server) devReset(ctx context.Context, params json.RawMessage) (any, *js
 // a hex string ("0x1", as Anvil and Hardhat name theirs), which dev_revert
 // takes.
 func (s *Server) devSnapshot(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	if err := s.devnetOnly("dev_snapshot", params, &struct{}{}); err != nil {
-		return nil, err
-	}
-	id, err := s.chain.Snapshot()
+	id, err := s.snapshot("dev_snapshot", params)
 	if err != nil {
-		return nil, jsonrpc.Errorf(codeServerError, "Server error", "snapshot failed: %v", err)
+		return nil, err
 	}
 	return struct {
 		ID string `json:"id"`
-	}{"0x" + strconv.FormatUint(id, 16)}, nil
+	}{id}, nil
 }
 
-// devRevert answers dev_revert {id}: the chain, its mempool, indexes and
-// clock go back to snapshot id (a hex string "0x…" or a number), which is
-// dropped with every later one; {height, hash} name the tip then. An
-// unknown id is refused with -32602, and nothing changes.
-func (s *Server) devRevert(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	var p struct {
-		ID json.RawMessage `json:"id"`
+// snapshot takes a snapshot for method, which takes no params, and
+// returns its id as a hex quantity.
+func (s *Server) snapshot(method string, params json.RawMessage) (string, *jsonrpc.Error) {
+	if _, err := s.controlArgs(method, params); err != nil {
+		return "", err
 	}
-	if err := s.devnetOnly("dev_revert", params, &p); err != nil {
-		return nil, err
-	}
-	id, perr := parseSnapshotID(p.ID)
-	if perr != nil {
-		return nil, perr
-	}
-	err := s.chain.Revert(ctx, id)
-	if err != nil && chain.KindOf(err) == chain.KindInvalid {
-		return nil, jsonrpc.InvalidParams(fmt.Sprintf("no snapshot 0x%x: never taken, or dropped by a revert to it or to an earlier one", id))
-	}
+	id, err := s.chain.Snapshot()
 	if err != nil {
-		return nil, jsonrpc.Errorf(codeServerError, "Server error", "revert failed: %v", err)
+		return "", jsonrpc.Errorf(codeServerError, "Server error", "snapshot failed: %v", err)
+	}
+	return "0x" + strconv.FormatUint(id, 16), nil
+}
+
+// devRevert answers dev_revert [id] or {id}: the chain, its mempool,
+// indexes and clock go back to snapshot id (a hex string "0x…" or a
+// number), which is kept, with the earlier ones; the later ones are
+// dropped. {height, hash} name the tip then. An unknown id is refused
+// with -32602, and nothing changes.
+func (s *Server) devRevert(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	id, reverted, err := s.revert(ctx, "dev_revert", params)
+	switch {
+	case err != nil:
+		return nil, err
+	case !reverted:
+		return nil, jsonrpc.InvalidParams(fmt.Sprintf("no snapshot 0x%x: never taken, or dropped by a revert to an earlier one", id))
 	}
 	height, hash, _ := s.chain.Tip()
-	return struct {
-		Height uint32 `json:"height"`
-		Hash   string `json:"hash"`
-	}{height, hash.String()}, nil
+	return tipAnswer{height, hash.String()}, nil
+}
+
+// revert reverts the chain to the snapshot method's params name, and
+// reports whether there is one by that id: a revert to an unknown id
+// changes nothing, and each method answers it in its own way.
+func (s *Server) revert(ctx context.Context, method string, params json.RawMessage) (id uint64, reverted bool, err *jsonrpc.Error) {
+	a, err := s.controlArgs(method, params, "id")
+	if err != nil {
+		return 0, false, err
+	}
+	if id, err = parseSnapshotID(a["id"]); err != nil {
+		return 0, false, err
+	}
+	cerr := s.chain.Revert(ctx, id)
+	if errors.Is(cerr, chain.ErrUnknownSnapshot) {
+		return id, false, nil
+	}
+	if cerr != nil {
+		return id, false, jsonrpc.Errorf(codeServerError, "Server error", "revert failed: %v", cerr)
+	}
+	return id, true, nil
 }
 
 // parseSnapshotID reads the id param of dev_revert: "0x" and hex digits,
@@ -218,10 +293,15 @@ func parseTimeParam(raw json.RawMessage) (time.Time, *jsonrpc.Error) {
 
 // parseTime reads a time a devnet control is given: RFC 3339 (a fraction
 // of a second is dropped, block times being whole seconds) or a whole
-// number of Unix seconds.
+// number of Unix seconds, in decimal or as a hex quantity ("0x…").
 func parseTime(text string) (time.Time, error) {
 	if secs, err := strconv.ParseInt(text, 10, 64); err == nil {
 		return time.Unix(secs, 0).UTC(), nil
+	}
+	if hex, ok := strings.CutPrefix(text, "0x"); ok { // a hex quantity, as Anvil and Hardhat take timestamps
+		if secs, err := strconv.ParseInt(hex, 16, 64); err == nil {
+			return time.Unix(secs, 0).UTC(), nil
+		}
 	}
 	t, err := time.Parse(time.RFC3339, text)
 	if err != nil {
@@ -230,15 +310,28 @@ func parseTime(text string) (time.Time, error) {
 	return t.UTC().Truncate(time.Second), nil
 }
 
-// devnetOnly refuses name on a node that is not a devnet, and decodes its
-// params into v; a call without params is an empty object.
-func (s *Server) devnetOnly(name string, params json.RawMessage, v any) *jsonrpc.Error {
+// controlArgs refuses the control name on a node that is not a devnet,
+// and reads its params: by name, by position in names (the form Anvil's
+// and Hardhat's methods take), or as an array holding one object of them
+// by name.
+func (s *Server) controlArgs(name string, params json.RawMessage, names ...string) (args, *jsonrpc.Error) {
 	if !s.chain.Devnet() {
-		return jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "Method not found", "%s is served by devnet nodes only", name)
+		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "Method not found", "%s is served by devnet nodes only", name)
 	}
-	switch string(bytes.TrimSpace(params)) {
-	case "", "null", "[]":
-		return nil
+	if obj, ok := soleObject(params); ok && len(names) > 0 {
+		params = obj
 	}
-	return jsonrpc.DecodeParams(params, v)
+	return readArgs(params, names...)
+}
+
+// soleObject returns the object params holds if it is an array of one
+// object.
+func soleObject(params json.RawMessage) (json.RawMessage, bool) {
+	var list []json.RawMessage
+	params = bytes.TrimSpace(params)
+	if len(params) == 0 || params[0] != '[' || json.Unmarshal(params, &list) != nil || len(list) != 1 {
+		return nil, false
+	}
+	obj := bytes.TrimSpace(list[0])
+	return obj, len(obj) > 0 && obj[0] == '{'
 }

@@ -58,6 +58,8 @@ func FuzzRPC(f *testing.F) {
 		`{"method":"dev_setNextBlockTime","params":{"time":"2025-06-01T00:00:00Z"}}`,
 		`{"method":"dev_reset","params":[{"time":1}]}`,
 		`{"method":"dev_revert","params":{"id":"0xffffffffffffffff1"}}`,
+		`{"method":"dev_mine","params":["0x2",60]}`, `{"method":"evm_increaseTime","params":["0x3c"]}`,
+		`{"method":"evm_mine","params":[{"timestamp":1,"blocks":2}]}`, `{"method":"evm_revert","params":["0x1"]}`,
 		`{"method":"resolvecredential","params":{"id":"#a","issuer":5}}`,
 		`{"id":null,"jsonrpc":"","method":"getblock","params":{"blockhash":"` + strings.Repeat("0", 64) + `","verbosity":"2"}}`,
 		`[{"method":"getblockhash","params":["0"]},{"method":"listunspent","params":[["EYGSgJEYrhjKe3vgiazVWR8RnAtiqERGjK"]]}]`,
@@ -91,10 +93,12 @@ func FuzzRPC(f *testing.F) {
 // input with.
 func FuzzChainParams(f *testing.F) {
 	methods := []string{"getblockhash", "getblock", "getblockbyheight", "getrawtransaction", "sendrawtransaction",
-		"getreceivedbyaddress", "listunspent", "getblockcount", "eth_blockNumber"}
+		"getreceivedbyaddress", "listunspent", "getblockcount", "eth_blockNumber", "getutxosbyamount"}
 	for i, seed := range []string{
 		`[0]`, `["` + strings.Repeat("0", 64) + `", 0]`, `{"height":"4294967295"}`, `["` + strings.Repeat("0", 64) + `", 1]`,
-		`["0a00"]`, `{"address":"EYGSgJEYrhjKe3vgiazVWR8RnAtiqERGjK"}`, `[["EYGSgJEYrhjKe3vgiazVWR8RnAtiqERGjK", 5]]`, `{}`, `[]`,
+		`["0a00"]`, `{"address":"EYGSgJEYrhjKe3vgiazVWR8RnAtiqERGjK","spendable":true}`, `[["EYGSgJEYrhjKe3vgiazVWR8RnAtiqERGjK", 5]]`, `{}`, `[]`,
+		`{"addresses":["EYGSgJEYrhjKe3vgiazVWR8RnAtiqERGjK"],"utxotype":"mixed","spendable":true}`,
+		`{"address":"EYGSgJEYrhjKe3vgiazVWR8RnAtiqERGjK","amount":"1.5","utxotype":"unused"}`,
 	} {
 		f.Add(byte(i), []byte(seed))
 	}

@@ -199,7 +199,7 @@ func TestErrorDataNamesParameters(t *testing.T) {
 		{"resolvedid", `{"did":7}`, "did: want a string"},
 		{"did_listCredentials", `[{"did":"x","limit":[]}]`, "limit: want an integer"},
 		{"resolvedid", `{"did":"x","al":true}`, `unknown parameter \"al\": want did or all`},
-		{"dev_increaseTime", `{"seconds":"60"}`, "seconds: want an integer"},
+		{"dev_increaseTime", `{"seconds":"sixty"}`, "seconds: want a whole number"},
 	} {
 		r := n.decode(n.post("", fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`, c.method, c.params)))
 		if r.Error == nil || !strings.Contains(string(r.Error.Data), c.want) || strings.Contains(string(r.Error.Data), "Go ") {

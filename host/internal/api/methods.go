@@ -51,6 +51,12 @@ var methods = map[string]rpcMethod{
 	"dev_reset":            {serve: (*Server).devReset, access: control},
 	"dev_snapshot":         {serve: (*Server).devSnapshot, access: control},
 	"dev_revert":           {serve: (*Server).devRevert, access: control},
+	// The same under the names of the Ethereum devnets' test helpers (evm.go).
+	"evm_snapshot":              {serve: (*Server).evmSnapshot, access: control},
+	"evm_revert":                {serve: (*Server).evmRevert, access: control},
+	"evm_mine":                  {serve: (*Server).evmMine, access: control},
+	"evm_increaseTime":          {serve: (*Server).evmIncreaseTime, access: control},
+	"evm_setNextBlockTimestamp": {serve: (*Server).evmSetNextBlockTimestamp, access: control},
 
 	// The chain's general reads.
 	"getblockcount":        {serve: noArgs((*Server).getBlockCount)},
@@ -61,8 +67,9 @@ var methods = map[string]rpcMethod{
 	"getblockbyheight":     {serve: oneArg("height", args.height, (*Server).blockAtHeight)},
 	"getrawtransaction":    {serve: (*Server).getRawTransaction},
 	"getrawmempool":        {serve: noArgs((*Server).getRawMempool)},
-	"getreceivedbyaddress": {serve: oneArg("address", args.address, (*Server).received)},
-	"listunspent":          {serve: oneArg("addresses", args.addresses, (*Server).listUnspent)},
+	"getreceivedbyaddress": {serve: (*Server).received},
+	"listunspent":          {serve: (*Server).listUnspent},
+	"getutxosbyamount":     {serve: (*Server).utxosByAmount},
 	"getconnectioncount":   {serve: noArgs((*Server).getConnectionCount)},
 	"getneighbors":         {serve: noArgs((*Server).getNeighbors)},
 	"getnodestate":         {serve: noArgs((*Server).getNodeState)},

@@ -49,10 +49,10 @@ func TestRPCErrors(t *testing.T) {
 		{"listcredentials without did", `{"jsonrpc":"2.0","method":"listcredentials","params":{"skip":1},"id":4}`, -32602, "Invalid params", "did is missing", "4"},
 		{"listcredentials with a negative skip", `{"jsonrpc":"2.0","method":"did_listCredentials","params":[{"did":"` + alice.did.String() + `","skip":-2}],"id":4}`, -32602, "Invalid params", "skip is -2", "4"},
 		{"listcredentials with a fractional limit", `{"jsonrpc":"2.0","method":"listcredentials","params":{"did":"x","limit":1.5},"id":4}`, -32602, "Invalid params", "limit", "4"},
-		{"dev_increaseTime without seconds", `{"jsonrpc":"2.0","method":"dev_increaseTime","params":{},"id":5}`, -32602, "Invalid params", "seconds must be", "5"},
-		{"dev_increaseTime backwards", `{"jsonrpc":"2.0","method":"dev_increaseTime","params":[{"seconds":-60}],"id":5}`, -32602, "Invalid params", "seconds must be", "5"},
+		{"dev_increaseTime without seconds", `{"jsonrpc":"2.0","method":"dev_increaseTime","params":{},"id":5}`, -32602, "Invalid params", "seconds is missing", "5"},
+		{"dev_increaseTime backwards", `{"jsonrpc":"2.0","method":"dev_increaseTime","params":[{"seconds":-60}],"id":5}`, -32602, "Invalid params", "seconds: want a whole number", "5"},
 		{"dev_increaseTime too far", `{"jsonrpc":"2.0","method":"dev_increaseTime","params":{"seconds":9000000000},"id":5}`, -32602, "Invalid params", "seconds must be", "5"},
-		{"dev_mine with params", `{"jsonrpc":"2.0","method":"dev_mine","params":{"blocks":2},"id":6}`, -32602, "Invalid params", "blocks", "6"},
+		{"dev_mine with an unknown param", `{"jsonrpc":"2.0","method":"dev_mine","params":{"blocks":2,"time":1},"id":6}`, -32602, "Invalid params", `unknown parameter \"time\"; the method takes at most 2: blocks, interval`, "6"},
 	} {
 		for _, path := range []string{"", "resolve"} {
 			r := n.decode(n.post(path, tc.body))

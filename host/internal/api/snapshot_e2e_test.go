@@ -8,8 +8,9 @@ import (
 	"github.com/didlight/didlight/core/ela"
 )
 
-// dev_snapshot and dev_revert put chain, mempool and indexes back; later
-// snapshots go; an unknown id is refused and changes nothing.
+// dev_snapshot and dev_revert put chain, mempool and indexes back; the
+// snapshot reverted to stays and later ones go; an unknown id is refused
+// and changes nothing.
 func TestDevSnapshot(t *testing.T) {
 	n := startNode(t, time.Hour) // blocks only when dev_mine asks
 	alice, bob := newIdentity(t, "alice"), newIdentity(t, "bob")
@@ -49,7 +50,7 @@ func TestDevSnapshot(t *testing.T) {
 		want   string
 	}{
 		{nil, "id is missing"},
-		{map[string]any{"id": "0x9"}, "no snapshot 0x9: never taken, or dropped by a revert to it or to an earlier one"},
+		{map[string]any{"id": "0x9"}, "no snapshot 0x9: never taken, or dropped by a revert to an earlier one"},
 		{map[string]any{"id": 0}, "no snapshot 0x0"},
 		{map[string]any{"id": "1"}, `id \"1\" is not a snapshot id: want the id dev_snapshot gave`},
 		{map[string]any{"id": "0xzz"}, "want the id dev_snapshot gave"},
@@ -94,4 +95,10 @@ func TestDevSnapshot(t *testing.T) {
 	if now := n.state(); now != then {
 		t.Errorf("after dev_revert 3:\n%s\nwant\n%s", now, then)
 	}
+	n.result("dev_mine", nil, &tip)
+	n.result("dev_revert", map[string]any{"id": "0x1"}, &tip)
+	if now := n.state(); now != then {
+		t.Errorf("after dev_revert 0x1 again:\n%s\nwant\n%s", now, then)
+	}
+	checkRPCError(t, "dev_revert 0x3 after 0x1", n.call("dev_revert", map[string]any{"id": "0x3"}), -32602, "Invalid params", "no snapshot 0x3")
 }

@@ -29,18 +29,21 @@ func (s *Server) serveIdentifier(w http.ResponseWriter, r *http.Request) {
 
 // identifierOf reads the DID or DID URL of a request and the resolution
 // options given apart from it. As the binding writes it (and the Universal
-// Resolver reads it, ResolveServlet), a percent-encoded DID (the path
-// starts with did%3A) is followed by the options as the HTTP query;
-// otherwise the HTTP query is the DID URL's own. The path is decoded once:
-// a fragment arrives as %23. A path that does not decode is passed as it
-// is, for core/w3c to refuse.
+// Resolver reads it, ResolveServlet), a percent-encoded DID or DID URL (the
+// path starts with did%3A) is followed by the options as the HTTP query;
+// so is a DID as it is, when the HTTP query names options only
+// (w3c.QueryIsOptions), as clients send them; otherwise the HTTP query is
+// the DID URL's own. The path is decoded once: a fragment arrives as %23,
+// a DID URL's query given with options as %3F. A path that does not decode
+// is passed as it is, for core/w3c to refuse.
 func identifierOf(r *http.Request) (id, options string) {
 	raw := strings.TrimPrefix(r.URL.EscapedPath(), identifiersPath)
 	id, err := url.PathUnescape(raw)
 	if err != nil {
 		id = raw
 	}
-	if len(raw) >= len("did%3A") && strings.EqualFold(raw[:len("did%3A")], "did%3A") {
+	encoded := len(raw) >= len("did%3A") && strings.EqualFold(raw[:len("did%3A")], "did%3A")
+	if encoded || w3c.QueryIsOptions(r.URL.RawQuery) {
 		return id, r.URL.RawQuery
 	}
 	if r.URL.RawQuery != "" || r.URL.ForceQuery {

@@ -124,10 +124,14 @@ func (n *node) checkVerified(d did.DID, path, accept string, docs did.Lookup) {
 	n.ok("/block/details/height/"+itoa(height), &block)
 	rawPath, query, hasQuery := strings.Cut(path, "?")
 	id, _ := url.PathUnescape(rawPath)
-	if hasQuery {
+	var options string
+	switch {
+	case w3c.QueryIsOptions(query):
+		options = query // as the binding reads them (identifierOf)
+	case hasQuery:
 		id += "?" + query
 	}
-	resp, err := w3c.ResolveVerified(w3c.ParseRequest(id, "", accept), result, docs, keys.Native{}, time.Unix(block.Time, 0))
+	resp, err := w3c.ResolveVerified(w3c.ParseRequest(id, options, accept), result, docs, keys.Native{}, time.Unix(block.Time, 0))
 	if err != nil {
 		n.t.Errorf("%s: the light client refuses the node's history: %v", path, err)
 		return
@@ -184,7 +188,11 @@ func TestW3CResolution(t *testing.T) {
 		t.Errorf("the document:\n %s\nwant\n %s", doc, want)
 	}
 
-	// Historical versions, by txid and by time, in either form of the binding.
+	// Historical versions, by txid and by time: as resolution options in
+	// the HTTP query, after the DID as it is (as clients send them) or
+	// percent-encoded (as the binding writes it), a resolution result; as
+	// the DID parameters of a DID URL, its query percent-encoded, a
+	// dereferencing result.
 	encoded := strings.ReplaceAll(a, ":", "%3A")
 	for _, tc := range []struct{ path, version, next string }{
 		{a + "?versionId=" + create, create, update},
@@ -193,11 +201,16 @@ func TestW3CResolution(t *testing.T) {
 		{a + "?versionTime=" + url.QueryEscape(createdAt), create, update},
 		{a + "?versionTime=" + url.QueryEscape(updatedAt), update, ""},
 		{encoded + "?versionTime=" + url.QueryEscape(updatedAt), update, ""},
+		{a + "%3FversionId%3D" + create, create, update},
+		{url.PathEscape(a + "?versionTime=" + createdAt), create, update},
 	} {
 		got := n.w3c(tc.path)
-		meta := "contentMetadata"
-		if strings.HasPrefix(tc.path, "did%3A") {
-			meta = "didDocumentMetadata" // the options of a DID, not the parameters of a DID URL
+		meta, contentType := "didDocumentMetadata", w3c.MediaResolution // the options of a DID
+		if strings.Contains(tc.path, "%3F") {
+			meta, contentType = "contentMetadata", w3c.MediaDereferencing // the parameters of a DID URL
+		}
+		if got.header.Get("Content-Type") != contentType {
+			t.Errorf("%s: Content-Type %s, want %s", tc.path, got.header.Get("Content-Type"), contentType)
 		}
 		var next any
 		if tc.next != "" {
@@ -257,7 +270,10 @@ func TestW3CResolution(t *testing.T) {
 		}
 	}
 
-	// Errors: invalid, unknown, unsupported.
+	// Errors: invalid, unknown, unsupported. Those of a DID (with options
+	// or not) are in a resolution result, those of a DID URL in a
+	// dereferencing result: one whose query is percent-encoded, or holds
+	// more than options.
 	bogus := newIdentity(t, "w3c never published").did.String()
 	for _, tc := range []struct {
 		path   string
@@ -265,6 +281,10 @@ func TestW3CResolution(t *testing.T) {
 		status int
 		typ    w3c.ErrorType
 	}{
+		{a + "?versionTime=notatime", "", 400, w3c.InvalidOptions},
+		{a + "%3FversionTime%3Dnotatime", "", 400, w3c.InvalidDIDURL},
+		{a + "%3FversionId%3D" + strings.Repeat("0", 64), "", 404, w3c.NotFound},
+		{a + "?versionId=" + strings.Repeat("0", 64) + "&service=hive", "", 404, w3c.NotFound},
 		{bogus, "", 404, w3c.NotFound},
 		{"did:elastos:nosuchcorp", "", 404, w3c.NotFound},
 		{"did:elastos:", "", 400, w3c.InvalidDID},
@@ -289,13 +309,18 @@ func TestW3CResolution(t *testing.T) {
 		{a + "%23primary", w3c.MediaResolution, 406, w3c.RepresentationNotSupported},
 	} {
 		got := n.w3c(tc.path, tc.accept)
-		meta := "didResolutionMetadata"
-		if strings.Contains(tc.path, "?") && !strings.HasPrefix(tc.path, "did%3A") || strings.Contains(tc.path, "%23") || strings.Contains(tc.path, "/") {
-			meta = "dereferencingMetadata"
+		meta, contentType := "didResolutionMetadata", w3c.MediaResolution
+		_, query, _ := strings.Cut(tc.path, "?")
+		if !strings.HasPrefix(tc.path, "did%3A") && (strings.Contains(query, "service") || strings.Contains(query, "unknown")) ||
+			strings.Contains(tc.path, "%3F") || strings.Contains(tc.path, "%23") || strings.Contains(tc.path, "/") {
+			meta, contentType = "dereferencingMetadata", w3c.MediaDereferencing
 		}
 		detail, _ := got.get(meta, "error", "detail").(string)
 		if got.status != tc.status || got.get(meta, "error", "type") != string(tc.typ) || detail == "" || len(detail) > 500 {
 			t.Errorf("%.80s, Accept %q: %d %.300s, want %d %s", tc.path, tc.accept, got.status, got.body, tc.status, tc.typ)
+		}
+		if tc.status != 406 && got.header.Get("Content-Type") != contentType {
+			t.Errorf("%.80s: Content-Type %s, want %s", tc.path, got.header.Get("Content-Type"), contentType)
 		}
 	}
 
@@ -339,7 +364,7 @@ func TestW3CResolution(t *testing.T) {
 	if got := n.w3c("did:elastos:W3CCORP?service=shop"); got.status != 303 || got.header.Get("Location") != "https://shop.example.org/W3CCorp" {
 		t.Errorf("the transferred DID's service: %d %v", got.status, got.header)
 	}
-	if got := n.w3c("did:elastos:W3CCorp?versionId=" + corpCreate); got.status != 200 || len(got.get("contentStream", "controller").([]any)) != 3 {
+	if got := n.w3c("did:elastos:W3CCorp?versionId=" + corpCreate); got.status != 200 || len(got.get("didDocument", "controller").([]any)) != 3 {
 		t.Errorf("the version before the transfer: %d %s", got.status, got.body)
 	}
 

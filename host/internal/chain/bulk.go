@@ -174,7 +174,7 @@ func (c *Chain) MinePrepared(ctx context.Context, txs []*Prepared) (*ela.Block, 
 		return nil, &BlockError{Height: height, Tx: pos, Err: err}
 	}
 	var b *ela.Block
-	err = c.db.Update(func(tx store.Tx) error {
+	err = c.update(func(tx store.Tx) error {
 		w := newBatch(c, tx, t)
 		refuse := func(pos int, err error) error { return &BlockError{Height: height, Tx: pos, Err: err} }
 		txids, fees, err := c.applyAll(ctx, w, entries, height, refuse)

@@ -32,6 +32,7 @@ type Config struct {
 	DevSeed      string           // "" means DefaultDevSeed
 	Arbiters     int              // arbiter keys confirming each block; 0 means 1
 	BlockTime    time.Duration    // 0 mines as soon as transactions arrive; else a block per interval
+	NoMining     bool             // Run makes no block until SetMining(true): blocks only when a control asks (Mine, MineBlocks, IncreaseTime)
 	Now          func() time.Time // the wall clock; nil means time.Now
 	Engine       Engine           // nil means Native
 	Logger       *slog.Logger     // nil discards
@@ -93,6 +94,7 @@ type Chain struct {
 	poolInMemory bool     // the store is not durable and there is no log: the mempool is kept in memory only (poollog.go)
 	cache        readCache
 
+	manual    atomic.Bool   // Run makes no block (Config.NoMining, SetMining)
 	received  atomic.Uint64 // transactions SubmitTx was given
 	admitting atomic.Int64  // SubmitTx calls under way
 	wake      chan struct{} // tells Run that transactions arrived
@@ -108,7 +110,7 @@ func Open(cfg Config) (*Chain, error) {
 		return nil, err
 	}
 	c := cfg.chain()
-	if err := c.db.Update(func(tx store.Tx) error { return c.initStore(tx, cfg.GenesisTime) }); err != nil {
+	if err := c.update(func(tx store.Tx) error { return c.initStore(tx, cfg.GenesisTime) }); err != nil {
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
 	if err := c.db.View(c.load); err != nil {
@@ -192,6 +194,7 @@ func (cfg *Config) chain() *Chain {
 	if cfg.Follower {
 		c.follower = newFollower(cfg.DevSeed)
 	}
+	c.manual.Store(cfg.NoMining)
 	c.genesis = c.genesisAt(GenesisTime)
 	return c
 }
@@ -375,8 +378,8 @@ func (c *Chain) isClosed() bool {
 func (c *Chain) DevAccount() Account { return c.dev }
 
 // Devnet reports whether the chain is a development chain that accepts the
-// devnet controls (Mine, IncreaseTime, SetNextBlockTime, Reset, ResetAt,
-// Snapshot, Revert, SubmitRequest). Every chain this package opens is one,
+// devnet controls (Mine, MineBlocks, IncreaseTime, MoveClock,
+// SetNextBlockTime, Reset, ResetAt, Snapshot, Revert, SubmitRequest). Every chain this package opens is one,
 // except a follower's (Config.Follower).
 func (c *Chain) Devnet() bool { return c.follower == nil }
 

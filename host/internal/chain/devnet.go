@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
@@ -26,6 +27,61 @@ func (c *Chain) IncreaseTime(d time.Duration) (time.Time, error) {
 	}, true)
 }
 
+// MoveClock moves the devnet clock forward by d (whole seconds, at least
+// one) without making a block, as Anvil's and Hardhat's evm_increaseTime
+// do: the next block carries the new time. It returns how far the chain's
+// time is then ahead of the wall clock (negative: behind, for a chain
+// begun in the past).
+func (c *Chain) MoveClock(d time.Duration) (time.Duration, error) {
+	if _, err := c.setClock(func(clock ledger.Clock, _ uint32, now int64) (ledger.Clock, error) {
+		return clock.Advance(d, now)
+	}, false); err != nil {
+		return 0, err
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return time.Duration(c.clock.Skew) * time.Second, nil
+}
+
+// MaxMineBlocks is the most blocks one MineBlocks makes.
+const MaxMineBlocks = 10_000
+
+// MineBlocks makes n blocks now (1 to MaxMineBlocks), the first from the
+// mempool, and returns the last; with interval (whole seconds) each after
+// the first is stamped interval after the one before, and the clock goes
+// on from the last, as anvil_mine does.
+func (c *Chain) MineBlocks(ctx context.Context, n int, interval time.Duration) (*ela.Block, error) {
+	switch {
+	case n < 1 || n > MaxMineBlocks:
+		return nil, fmt.Errorf("chain: mining %d blocks, want 1 to %d", n, MaxMineBlocks)
+	case interval < 0 || interval%time.Second != 0:
+		return nil, fmt.Errorf("%w: interval %s, want whole seconds", ErrBadTime, interval)
+	}
+	if err := c.lockControl(ctx); err != nil {
+		return nil, err
+	}
+	defer c.mining.Unlock()
+	var b *ela.Block
+	for i := range n {
+		if err := ctx.Err(); err != nil {
+			return b, err
+		}
+		if i > 0 && interval > 0 {
+			next := func(clock ledger.Clock, tip uint32, now int64) (ledger.Clock, error) {
+				return clock.SetNext(int64(tip)+int64(interval/time.Second), tip, now)
+			}
+			if err := c.storeClock(next); err != nil {
+				return b, err
+			}
+		}
+		var err error
+		if b, err = c.mine(); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
 // SetNextBlockTime makes the next block carry t exactly, and later blocks t
 // plus the time elapsed since; t must be after the tip's time. It makes no
 // block, and returns t.
@@ -43,29 +99,41 @@ func (c *Chain) setClock(next func(ledger.Clock, uint32, int64) (ledger.Clock, e
 		return time.Time{}, err
 	}
 	defer c.mining.Unlock()
-	c.mu.RLock()
-	clock, tip := c.clock, c.tip.Time
-	c.mu.RUnlock()
-	now := c.now().Unix()
-	clock, err := next(clock, tip, now)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("%w: %v", ErrBadTime, err)
+	if err := c.storeClock(next); err != nil {
+		return time.Time{}, err
 	}
-	err = c.db.Update(func(tx store.Tx) error { return putMeta(tx, metaClock, record.Clock(clock)) })
-	if err != nil {
-		return time.Time{}, fmt.Errorf("chain: setting the clock: %w", err)
-	}
-	c.mu.Lock()
-	c.clock = clock
-	c.mu.Unlock()
 	if !mine {
-		return time.Unix(int64(clock.BlockTime(tip, now)), 0).UTC(), nil
+		c.mu.RLock()
+		clock, tip := c.clock, c.tip.Time
+		c.mu.RUnlock()
+		return time.Unix(int64(clock.BlockTime(tip, c.now().Unix())), 0).UTC(), nil
 	}
 	b, err := c.mine()
 	if err != nil {
 		return time.Time{}, err
 	}
 	return time.Unix(int64(b.Header.Timestamp), 0).UTC(), nil
+}
+
+// storeClock stores the clock next returns, given the current one, the
+// tip's time and the wall clock's, and makes it the chain's; the caller
+// holds c.mining.
+func (c *Chain) storeClock(next func(ledger.Clock, uint32, int64) (ledger.Clock, error)) error {
+	c.mu.RLock()
+	clock, tip := c.clock, c.tip.Time
+	c.mu.RUnlock()
+	clock, err := next(clock, tip, c.now().Unix())
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrBadTime, err)
+	}
+	err = c.update(func(tx store.Tx) error { return putMeta(tx, metaClock, record.Clock(clock)) })
+	if err != nil {
+		return fmt.Errorf("chain: setting the clock: %w", err)
+	}
+	c.mu.Lock()
+	c.clock = clock
+	c.mu.Unlock()
+	return nil
 }
 
 // PayCoinbasesToDev makes the coinbases of the blocks the chain makes from
@@ -79,7 +147,7 @@ func (c *Chain) PayCoinbasesToDev() error {
 		return err
 	}
 	defer c.mining.Unlock()
-	if err := c.db.Update(func(tx store.Tx) error { return putMeta(tx, metaPayDev, nil) }); err != nil {
+	if err := c.update(func(tx store.Tx) error { return putMeta(tx, metaPayDev, nil) }); err != nil {
 		return fmt.Errorf("chain: paying coinbases to the dev account: %w", err)
 	}
 	c.producer = c.dev.ProgramHash
@@ -113,7 +181,7 @@ func (c *Chain) reset(ctx context.Context, asked time.Time) error {
 	epoch := c.epoch + 1
 	c.mu.RUnlock()
 	var b beginning
-	err := c.db.Update(func(tx store.Tx) error {
+	err := c.update(func(tx store.Tx) error {
 		if asked.IsZero() {
 			was, err := readBegan(tx)
 			if err != nil {

@@ -112,7 +112,7 @@ func (c *Chain) Apply(ctx context.Context, b *ela.Block, cf *ela.Confirm) error 
 	if err != nil {
 		return refuse(pos, err)
 	}
-	err = c.db.Update(func(tx store.Tx) error { return c.applyBlock(ctx, tx, b, entries, cf, refuse) })
+	err = c.update(func(tx store.Tx) error { return c.applyBlock(ctx, tx, b, entries, cf, refuse) })
 	if err != nil {
 		if _, ok := errors.AsType[*BlockError](err); ok || ctx.Err() != nil {
 			return err

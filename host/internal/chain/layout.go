@@ -29,7 +29,11 @@ const (
 	bucketOwned     = "owned"       // PostingKey(owner's DID key, sequence) → credential id; its sequence counts declares
 	bucketFields    = "fields"      // FieldKey(FieldPrefix(path, value), chunk) → bitmap.Container: postings of the views (viewIndex) by creation sequence
 	bucketCounts    = "counts"      // CountKey(bucket, prefix) → how many keys of the bucket have the prefix; views: how many
-	bucketSnapshots = "snapshots"   // snapshot id (record.SeqKey) → record.Snapshot; the copies are buckets "snap/ID/NAME" (snapshot.go)
+
+	bucketSnapshots   = "undo/snapshots" // snapshot id (record.SeqKey) → record.Snapshot; its sequence gives the ids (snapshot.go)
+	bucketUndo        = "undo/log"       // the undo log (package undo) of what was written since the oldest snapshot
+	bucketSnapshotsV1 = "snapshots"      // store formats 7 and older: id → record.SnapshotV1, the copies in "snap/ID/NAME"; upgraded (snapshotv1.go)
+
 	metaGenesis     = "genesis"     // the genesis block's hash
 	metaTip         = "tip"         // record.Tip
 	metaNodeID      = "node"        // the node's random id

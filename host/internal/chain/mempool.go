@@ -27,6 +27,9 @@ type entry struct {
 
 	id *identity // the identity operation it carries, or nil
 
+	within bool   // it may be pooled only while the chain's epoch is in (SubmitRequestIn)
+	wantIn uint64 // that epoch
+
 	// Set under the mempool's lock.
 	epoch     uint64     // the chain's epoch when it was pooled
 	seq       uint64     // the pool bucket's key, if stored there, else 0
@@ -93,6 +96,9 @@ func (p *mempool) add(e *entry, at position) (bool, error) {
 	}
 	if at != p.at {
 		return false, nil
+	}
+	if e.within && at.epoch != e.wantIn {
+		return false, ErrReset
 	}
 	if err := p.rules.Add(e.poolTx(), e); err != nil {
 		return false, asReject(err)

@@ -135,7 +135,7 @@ func (c *Chain) storeKept() error {
 		return nil
 	}
 	var seqs []uint64
-	err := c.db.Update(func(tx store.Tx) (err error) {
+	err := c.update(func(tx store.Tx) (err error) {
 		seqs, err = c.storePool(tx, kept)
 		return err
 	})

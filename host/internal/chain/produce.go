@@ -34,8 +34,10 @@ const gapShare = 4
 // Config.BlockTime 0, a block as soon as stored transactions wait in the
 // mempool (but, while others are being admitted, no sooner than
 // instantGap, or gapShare times what making the last block took, after
-// it); otherwise a block every BlockTime, empty or not. It returns nil
-// when stopped, or the error of a block that could not be stored.
+// it); otherwise a block every BlockTime, empty or not. A block it cannot
+// make (the store failed, the tip carries the last time a block can) is
+// logged, and tried again at the next occasion. It returns nil when
+// stopped.
 func (c *Chain) Run(ctx context.Context) error {
 	var tick <-chan time.Time
 	if c.blockTime > 0 {
@@ -63,12 +65,29 @@ func (c *Chain) Run(ctx context.Context) error {
 				continue
 			}
 		}
+		if c.manual.Load() {
+			continue
+		}
 		last = time.Now()
-		_, err := c.Mine(ctx)
+		_, err := c.produce(ctx, tick == nil)
 		took = time.Since(last)
 		if err != nil && !errors.Is(err, store.ErrClosed) && ctx.Err() == nil {
-			return err
+			c.log.Error(logCannotMine, "err", err) // and again at the next occasion: no block the producer cannot make stops the node
 		}
+	}
+}
+
+// logCannotMine is the message Run logs, with the attribute err, for a
+// block it cannot make.
+const logCannotMine = "cannot make a block; trying again when transactions arrive or the interval ends"
+
+// SetMining turns Run's blocks off (false: none until a control asks, as
+// Config.NoMining) or on again (true: as Config.BlockTime says; the
+// transactions waiting are mined at once).
+func (c *Chain) SetMining(on bool) {
+	c.manual.Store(!on)
+	if on {
+		c.signal()
 	}
 }
 
@@ -100,7 +119,12 @@ func (c *Chain) awaitGap(ctx context.Context, until time.Time) bool {
 // it. Each identity operation is validated again at the block's time,
 // without verifying its signatures again; one no longer valid (its document
 // expired meanwhile) leaves the mempool.
-func (c *Chain) Mine(ctx context.Context) (*ela.Block, error) {
+func (c *Chain) Mine(ctx context.Context) (*ela.Block, error) { return c.produce(ctx, false) }
+
+// produce is Mine; with ready, it makes no block (and returns nil) when no
+// stored transaction waits once it holds c.mining: a reset or a revert
+// that took the mempool out meanwhile leaves nothing to mine.
+func (c *Chain) produce(ctx context.Context, ready bool) (*ela.Block, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -111,6 +135,9 @@ func (c *Chain) Mine(ctx context.Context) (*ela.Block, error) {
 	defer c.mining.Unlock()
 	if c.isClosed() {
 		return nil, errClosed
+	}
+	if ready && len(c.pool.ready()) == 0 {
+		return nil, nil
 	}
 	return c.mine()
 }
@@ -166,7 +193,7 @@ func (c *Chain) mine() (*ela.Block, error) {
 	var dropped map[*entry]bool // taken, but no longer in the pool
 	var late []*entry           // taken, but left for a later block
 	var seqs []uint64
-	err := c.db.Update(func(tx store.Tx) error {
+	err := c.update(func(tx store.Tx) error {
 		var entries []*entry
 		entries, taken, dropped = c.pool.forBlock(takes)
 		m = made{evicted: make(map[*entry]error)}

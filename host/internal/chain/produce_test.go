@@ -3,7 +3,10 @@ package chain
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -126,6 +129,95 @@ func TestRun(t *testing.T) {
 		}
 		checkIndexes(t, f.c)
 	}
+}
+
+// With NoMining, Run makes no block, neither when transactions arrive nor
+// on an interval, until a control asks (Mine) or SetMining turns it on.
+func TestNoMining(t *testing.T) {
+	for _, interval := range []time.Duration{0, 5 * time.Millisecond} {
+		t.Run(interval.String(), func(t *testing.T) {
+			f := newFixture(t, Config{NoMining: true, BlockTime: interval, Now: time.Now})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error)
+			go func() { done <- f.c.Run(ctx) }()
+			defer func() {
+				cancel()
+				if err := <-done; err != nil {
+					t.Errorf("Run: %v", err)
+				}
+			}()
+			pay := f.submit(f.transfer(f.dev(), newWallet("x").ph, 1))
+			time.Sleep(20 * (instantGap + interval)) // many times what Run waits before a block
+			if h, _, _ := f.c.Tip(); h != 0 || f.c.Stats().Mempool != 1 {
+				t.Fatalf("height %d with %d pooled before any control, want 0 with 1", h, f.c.Stats().Mempool)
+			}
+			if b := f.mine(); len(b.Transactions) != 2 || b.Transactions[1].Hash() != pay {
+				t.Errorf("Mine made a block of %d transactions, want the coinbase and the payment", len(b.Transactions))
+			}
+			sub, stop := f.c.Subscribe()
+			defer stop()
+			f.submit(f.transfer(f.dev(), newWallet("y").ph, 1))
+			f.c.SetMining(true)
+			if h := <-sub; h != 2 {
+				t.Errorf("the block after SetMining(true) at height %d, want 2", h)
+			}
+		})
+	}
+}
+
+// A block Run cannot make (the tip carries the last time a block can)
+// does not stop it: it logs why and tries again when more transactions
+// arrive, and makes blocks again once a control lets it (a reset).
+func TestRunGoesOn(t *testing.T) {
+	logs := &logBuffer{}
+	f := newFixture(t, Config{Now: time.Now, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	if _, err := f.c.SetNextBlockTime(time.Unix(ledger.MaxBlockTime, 0)); err != nil {
+		t.Fatal(err)
+	}
+	f.mine()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- f.c.Run(ctx) }()
+	f.submit(f.transfer(f.dev(), newWallet("x").ph, 1))
+	for !strings.Contains(logs.String(), "cannot make a block") {
+		select {
+		case err := <-done:
+			t.Fatalf("Run returned %v, want it to go on", err)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	sub, stop := f.c.Subscribe()
+	defer stop()
+	if err := f.c.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	<-sub
+	f.submit(f.transfer(f.dev(), newWallet("y").ph, 1))
+	if h := <-sub; h != 1 {
+		t.Errorf("after the reset Run made block %d, want 1", h)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
+
+// logBuffer is a log's output, safe for the logger and the test at once.
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // Reset takes the chain back to its genesis, empties the mempool and fails

@@ -175,6 +175,21 @@ func (c *Chain) UTXOs(addrs ...ela.ProgramHash) ([]UTXO, error) {
 	return out, err
 }
 
+// Spendable reports whether u may be spent as the ELA main chain's wallet
+// calls judge it (listunspent's spendable, getutxosbyamount): a coinbase
+// output only once CoinbaseMaturity blocks have followed its own, to the
+// tip (Elastos.ELA servers/interfaces.go leaves out those with
+// bestHeight - height < CoinbaseMaturity; a devnet's maturity is 0).
+func (c *Chain) Spendable(u UTXO) bool {
+	return u.TxType != ela.TxCoinBase || u.Confirmations-1 >= c.params.CoinbaseMaturity
+}
+
+// PoolSpends reports whether a pooled transaction spends output index of
+// transaction txid.
+func (c *Chain) PoolSpends(txid ela.Hash, index uint16) bool {
+	return c.pool.spent(ela.Input{TxID: txid, Index: index})
+}
+
 // Asset returns the asset whose id is h: the transaction that registered
 // it. The chain registers one, ELA, in its genesis block.
 func (c *Chain) Asset(h ela.Hash) (*ela.Asset, error) {

@@ -24,11 +24,35 @@ const devSpread = 16
 // mempool before its block, or pending when the chain is reset, gets that
 // error. Someone must produce blocks (Run, Mine) for it to return.
 func (c *Chain) SubmitRequest(ctx context.Context, req idop.Request) (ela.Hash, error) {
+	return c.submitRequest(ctx, req, nil)
+}
+
+// Epoch returns the chain's epoch, which each reset and each revert moves
+// on: what the chain holds in one epoch is not taken back before the next.
+func (c *Chain) Epoch() uint64 {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.epoch
+}
+
+// SubmitRequestIn is SubmitRequest for a caller that publishes on the
+// chain as it was in epoch (Epoch), such as a task seeding it: once a
+// reset or a revert has moved the chain on, the request is not admitted
+// and gets ErrReset, as it would had it been pending then.
+func (c *Chain) SubmitRequestIn(ctx context.Context, epoch uint64, req idop.Request) (ela.Hash, error) {
+	return c.submitRequest(ctx, req, &epoch)
+}
+
+// submitRequest is SubmitRequest, in epoch if it is not nil.
+func (c *Chain) submitRequest(ctx context.Context, req idop.Request, epoch *uint64) (ela.Hash, error) {
 	if err := req.Check(); err != nil {
 		return ela.Hash{}, reject(ledger.Payload, err)
 	}
 	for {
-		e, err := c.fundAndAdmit(ctx, req)
+		if epoch != nil && c.Epoch() != *epoch {
+			return ela.Hash{}, ErrReset
+		}
+		e, err := c.fundAndAdmit(ctx, req, epoch)
 		if err != nil {
 			return ela.Hash{}, err
 		}
@@ -48,7 +72,7 @@ func (c *Chain) SubmitRequest(ctx context.Context, req idop.Request) (ela.Hash, 
 // no pooled transaction spends and no other request has claimed, waiting
 // for a block when there is none, and admits it. It returns nil when
 // another transaction spent the output first.
-func (c *Chain) fundAndAdmit(ctx context.Context, req idop.Request) (*entry, error) {
+func (c *Chain) fundAndAdmit(ctx context.Context, req idop.Request, epoch *uint64) (*entry, error) {
 	tip, stop := c.Subscribe()
 	defer stop()
 	for {
@@ -57,7 +81,7 @@ func (c *Chain) fundAndAdmit(ctx context.Context, req idop.Request) (*entry, err
 			return nil, err
 		}
 		if tx != nil {
-			e, err := c.admit(tx.Bytes())
+			e, err := c.admit(tx.Bytes(), epoch)
 			c.pool.unclaim(coin)
 			if r, ok := errors.AsType[*RejectError](err); ok && r.Code == int(ledger.DoubleSpend) {
 				return nil, nil

@@ -4,30 +4,73 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/chain/internal/undo"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
-// A devnet snapshot (Snapshot, Revert) is a copy, in the chain's own
-// store, of every bucket the chain keeps (meta and allBuckets: blocks,
-// indexes, the stored mempool, the clock), taken in one store transaction.
-// A revert copies them back and drops the snapshot and every later one,
-// in one store transaction too, so that a node killed during either comes
-// back before or after it. Each snapshot costs a copy of the chain's
-// state, in time and in space (docs/devnet.md measures it).
+// A devnet snapshot (Snapshot, Revert) is a mark in an undo log kept in
+// the chain's own store (undoLog): while a snapshot lives, every store
+// transaction that changes the chain's buckets (meta and allBuckets:
+// blocks, indexes, the stored mempool, the clock, the counters) also logs
+// what each key and bucket sequence held before, once per transaction.
+// Taking a snapshot writes its record and nothing else; a revert undoes
+// the entries after its mark, newest first, and drops them, so it costs
+// what changed since. Each runs in one store transaction, so that a node
+// killed during either comes back before or after it. What lives in
+// memory (the head, the mempool, the documents kept) is read again from
+// the store after a revert, as after a reset.
+//
+// A revert keeps the snapshot it went back to, and the earlier ones, and
+// drops the later ones: they name states the revert took out of the
+// chain's history (docs/devnet.md says why).
 
 // ErrUnknownSnapshot is the error of Revert given an id that names no
-// snapshot (never taken, or dropped by a revert); it is wrapped with the
-// id.
+// snapshot (never taken, or dropped by a revert to an earlier one); it is
+// wrapped with the id.
 var ErrUnknownSnapshot = errors.New("chain: no such snapshot")
 
-// snapshotted returns the buckets a snapshot copies.
+// undoLog is the chain's undo log: it covers the buckets a snapshot gives
+// back (snapshotted).
+var undoLog = undo.Log{Name: bucketUndo, Covered: func(name string) bool {
+	return name == bucketMeta || isChainBucket[name]
+}}
+
+// isChainBucket holds the names of allBuckets.
+var isChainBucket = func() map[string]bool {
+	m := map[string]bool{}
+	for _, name := range allBuckets {
+		m[name] = true
+	}
+	return m
+}()
+
+// snapshotted returns the buckets a snapshot gives back.
 func snapshotted() []string { return append([]string{bucketMeta}, allBuckets...) }
 
-// snapshotBucket names the copy of bucket name kept by snapshot id.
-func snapshotBucket(id uint64, name string) string { return fmt.Sprintf("snap/%d/%s", id, name) }
+// update runs fn in a store Update, its writes to the chain's buckets
+// logged while a snapshot lives (undoLog), so that a revert can undo them.
+// Every write of the chain goes through it.
+func (c *Chain) update(fn func(store.Tx) error) error {
+	return c.db.Update(func(tx store.Tx) error {
+		if snapshotsLive(tx) {
+			tx = undoLog.Tx(tx)
+		}
+		return fn(tx)
+	})
+}
+
+// snapshotsLive reports whether the store holds a snapshot, of this
+// format or of an older one that the store's upgrade turns into one.
+func snapshotsLive(tx store.Tx) bool {
+	for _, name := range []string{bucketSnapshots, bucketSnapshotsV1} {
+		for range bucket(tx, name).ScanShared(store.Range{}) {
+			return true
+		}
+	}
+	return false
+}
 
 // Snapshot takes a snapshot of the chain as it is: its blocks, indexes,
 // stored mempool and clock. It returns the snapshot's id, which Revert
@@ -40,22 +83,20 @@ func (c *Chain) Snapshot() (uint64, error) {
 	var id uint64
 	unstored := c.pool.unstored()
 	var seqs []uint64
-	err := c.db.Update(func(tx store.Tx) error {
+	err := c.update(func(tx store.Tx) error {
 		snaps := bucket(tx, bucketSnapshots)
 		var err error
 		if id, err = snaps.NextSequence(); err != nil {
 			return err
 		}
-		if seqs, err = c.storePool(tx, unstored); err != nil { // the log's or memory's entries join the bucket the snapshot copies
+		if seqs, err = c.storePool(tx, unstored); err != nil { // the log's or memory's entries join the bucket, which snapshots cover
 			return err
 		}
-		rec := record.Snapshot{Wall: c.now().Unix()}
-		for _, name := range snapshotted() {
-			if err := copyBucket(tx, name, snapshotBucket(id, name)); err != nil {
-				return err
-			}
-			rec.Buckets = append(rec.Buckets, name)
+		mark, err := undoLog.Mark(tx)
+		if err != nil {
+			return err
 		}
+		rec := record.Snapshot{Wall: c.now().Unix(), Mark: mark}
 		return snaps.Put(record.SeqKey(id), rec.Bytes())
 	})
 	if err != nil {
@@ -70,9 +111,9 @@ func (c *Chain) Snapshot() (uint64, error) {
 
 // Revert puts the chain back as snapshot id found it: blocks, indexes,
 // mempool and the clock's reading (the time that passed since is taken
-// out), and drops that snapshot and every later one. Callers of
-// SubmitRequest still waiting get ErrReset. An id that names no snapshot
-// gets ErrUnknownSnapshot and changes nothing.
+// out). It keeps that snapshot and the earlier ones, and drops the later
+// ones. Callers of SubmitRequest still waiting get ErrReset. An id that
+// names no snapshot gets ErrUnknownSnapshot and changes nothing.
 func (c *Chain) Revert(ctx context.Context, id uint64) error {
 	if err := c.lockControl(ctx); err != nil {
 		return err
@@ -82,7 +123,11 @@ func (c *Chain) Revert(ctx context.Context, id uint64) error {
 	epoch := c.epoch + 1
 	c.mu.RUnlock()
 	received := c.received.Load()
-	err := c.db.Update(func(tx store.Tx) error { return c.revert(tx, id, epoch, received) })
+	var undone int
+	err := c.update(func(tx store.Tx) (err error) {
+		undone, err = c.revert(tx, id, epoch, received)
+		return err
+	})
 	if errors.Is(err, ErrUnknownSnapshot) {
 		return err
 	}
@@ -111,72 +156,51 @@ func (c *Chain) Revert(ctx context.Context, id uint64) error {
 	if err := c.reloadPool(nil); err != nil {
 		return fmt.Errorf("chain: revert to snapshot %d: pooling its mempool: %w", id, err)
 	}
-	c.log.Info("reverted to a snapshot", "id", id, "height", h.tip.Height, "epoch", h.epoch)
+	c.log.Info("reverted to a snapshot", "id", id, "height", h.tip.Height, "epoch", h.epoch, "undone", undone)
 	return nil
 }
 
-// revert copies snapshot id back within tx, as epoch (its pooled
-// transactions restamped so that they are pooled again), keeping the count
-// of transactions received, and drops it and every later snapshot.
-func (c *Chain) revert(tx store.Tx, id, epoch, received uint64) error {
-	v, ok := bucket(tx, bucketSnapshots).Get(record.SeqKey(id))
+// revert undoes, within tx, what was written since snapshot id, as epoch
+// (its pooled transactions restamped so that they are pooled again),
+// keeping the count of transactions received; it drops the later
+// snapshots and returns how many undo entries it applied.
+func (c *Chain) revert(tx store.Tx, id, epoch, received uint64) (int, error) {
+	snaps := bucket(tx, bucketSnapshots)
+	v, ok := snaps.Get(record.SeqKey(id))
 	if !ok {
-		return fmt.Errorf("%w: %d", ErrUnknownSnapshot, id)
+		return 0, fmt.Errorf("%w: %d", ErrUnknownSnapshot, id)
 	}
 	rec, err := record.ParseSnapshot(v)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	for _, name := range snapshotted() {
-		if !slices.Contains(rec.Buckets, name) {
-			if err := tx.DeleteBucket(name); err != nil {
-				return err
-			}
-		}
+	undone, err := undoLog.Undo(tx, rec.Mark)
+	if err != nil {
+		return undone, err
 	}
-	for _, name := range rec.Buckets {
-		if err := copyBucket(tx, snapshotBucket(id, name), name); err != nil {
-			return err
+	for k := range snaps.Scan(store.Range{Start: record.SeqKey(id + 1)}) {
+		if err := snaps.Delete(k); err != nil {
+			return undone, err
 		}
 	}
 	if err := c.upgrade(tx); err != nil { // a snapshot an older version took
-		return err
+		return undone, err
 	}
 	if err := restampPool(tx, epoch); err != nil {
-		return err
+		return undone, err
 	}
 	clock, err := readClock(tx)
 	if err != nil {
-		return err
+		return undone, err
 	}
 	clock = clock.Rewound(rec.Wall, c.now().Unix())
 	meta := map[string][]byte{metaEpoch: record.U64(epoch), metaReceived: record.U64(received), metaClock: record.Clock(clock)}
 	for key, v := range meta {
 		if err := putMeta(tx, key, v); err != nil {
-			return err
+			return undone, err
 		}
 	}
-	return dropSnapshots(tx, id)
-}
-
-// copyBucket makes bucket to a copy of bucket from: its keys and its
-// sequence (which the store sets only by counting up to it).
-func copyBucket(tx store.Tx, from, to string) error {
-	if err := tx.DeleteBucket(to); err != nil {
-		return err
-	}
-	src, dst := bucket(tx, from), bucket(tx, to)
-	for k, v := range src.Scan(store.Range{}) {
-		if err := dst.Put(k, v); err != nil {
-			return err
-		}
-	}
-	for dst.Sequence() < src.Sequence() {
-		if _, err := dst.NextSequence(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return undone, nil
 }
 
 // restampPool rewrites the epoch of every stored pooled transaction.
@@ -189,30 +213,6 @@ func restampPool(tx store.Tx, epoch uint64) error {
 		}
 		p.Epoch = epoch
 		if err := pool.Put(k, p.Bytes()); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// dropSnapshots deletes snapshot id and every later one.
-func dropSnapshots(tx store.Tx, id uint64) error {
-	snaps := bucket(tx, bucketSnapshots)
-	for k, v := range snaps.Scan(store.Range{Start: record.SeqKey(id)}) {
-		later, err := record.ParseSeqKey(k)
-		if err != nil {
-			return err
-		}
-		rec, err := record.ParseSnapshot(v)
-		if err != nil {
-			return err
-		}
-		for _, name := range rec.Buckets {
-			if err := tx.DeleteBucket(snapshotBucket(later, name)); err != nil {
-				return err
-			}
-		}
-		if err := snaps.Delete(k); err != nil {
 			return err
 		}
 	}

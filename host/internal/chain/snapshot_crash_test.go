@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 )
 
@@ -36,9 +37,10 @@ func revertChild(dir string) error {
 	select {}
 }
 
-// A node killed while it reverts comes back before the revert or after
-// it, never in between: the child is killed at random times from when it
-// begins a revert of a chain of a few hundred DIDs.
+// A node killed while it reverts comes back before the revert or after it,
+// never in between, with an undo log that still reverts to the snapshot:
+// the child is killed at random times from when it begins a revert, to a
+// snapshot reverted to once already, of a chain of a few hundred DIDs.
 func TestRevertCrash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills child processes; skipped with -short")
@@ -53,7 +55,7 @@ func TestRevertCrash(t *testing.T) {
 		dir := t.TempDir()
 		d := time.Duration(rand.Int64N(int64(2 * took)))
 		revertOnce(t, prepared, dir, d)
-		got := reopenedState(t, dir)
+		got, again := reopenedState(t, dir)
 		switch got {
 		case before:
 			outcomes["before"]++
@@ -62,6 +64,9 @@ func TestRevertCrash(t *testing.T) {
 		default:
 			t.Fatalf("kill %d, %s into the revert: the chain is neither before nor after it:\n%s\nbefore:\n%s\nafter:\n%s", i, d, got, before, after)
 		}
+		if again != after {
+			t.Fatalf("kill %d, %s into the revert: reverting once more left\n%s\nwant\n%s", i, d, again, after)
+		}
 	}
 	t.Logf("a revert took %s; 12 kills within twice that: %v", took, outcomes)
 	if outcomes["before"] == 0 {
@@ -69,9 +74,11 @@ func TestRevertCrash(t *testing.T) {
 	}
 }
 
-// prepareRevert builds a chain in dir with snapshot 1 taken half-way
-// (300 DIDs, then 300 more and a pooled payment), and returns the states
-// (storedState) a revert to it must leave, and the chain's state before it.
+// prepareRevert builds a chain in dir with snapshot 1 taken after 300 DIDs
+// and reverted to once, after 300 more and a pooled payment; then 100 more
+// DIDs, snapshot 2, 50 more and another pooled payment. It returns the
+// states (revertState) a revert to snapshot 1 must leave, and the chain's
+// state before it.
 func prepareRevert(t *testing.T, dir string) (after, before string) {
 	db, err := bolt.Open(dir, bolt.Options{})
 	if err != nil {
@@ -79,16 +86,34 @@ func prepareRevert(t *testing.T, dir string) (after, before string) {
 	}
 	f := newFixture(t, Config{DB: db})
 	f.publishUsers("revert a", 300)
-	after = storedState(t, f.c, db)
 	if _, err := f.c.Snapshot(); err != nil {
 		t.Fatal(err)
 	}
+	after = revertState(t, f.c, db)
 	f.publishUsers("revert b", 300)
 	f.submit(f.transfer(f.dev(), newWallet("w").ph, 500_000_000))
-	before = storedState(t, f.c, db)
+	if err := f.c.Revert(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	if again := revertState(t, f.c, db); again != after {
+		t.Fatalf("after the first revert:\n%s\nwant\n%s", again, after)
+	}
+	f.publishUsers("revert c", 100)
+	if _, err := f.c.Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	f.publishUsers("revert d", 50)
+	f.submit(f.transfer(f.dev(), newWallet("v").ph, 500_000_000))
+	before = revertState(t, f.c, db)
 	f.c.Close()
 	db.Close()
 	return after, before
+}
+
+// revertState is storedState with the ids of the snapshots kept.
+func revertState(t *testing.T, c *Chain, db store.DB) string {
+	t.Helper()
+	return fmt.Sprintf("%s\nsnapshots %v", storedState(t, c, db), snapshotIDs(t, db))
 }
 
 // revertOnce copies the store in prepared to dir, runs the revert child
@@ -128,8 +153,9 @@ func revertOnce(t *testing.T, prepared, dir string, d time.Duration) time.Durati
 }
 
 // reopenedState opens the chain a killed child left in dir and returns
-// its storedState.
-func reopenedState(t *testing.T, dir string) string {
+// its revertState, then that of the chain reverted to snapshot 1 once
+// more.
+func reopenedState(t *testing.T, dir string) (state, again string) {
 	t.Helper()
 	db, err := bolt.Open(dir, bolt.Options{LockTimeout: 10 * time.Second})
 	if err != nil {
@@ -141,5 +167,9 @@ func reopenedState(t *testing.T, dir string) string {
 		t.Fatalf("reopen after the kill: %v", err)
 	}
 	defer c.Close()
-	return storedState(t, c, db)
+	state = revertState(t, c, db)
+	if err := c.Revert(context.Background(), 1); err != nil {
+		t.Fatalf("reverting once more after the kill: %v", err)
+	}
+	return state, revertState(t, c, db)
 }

@@ -33,8 +33,14 @@ func (f *fixture) stateOf() string {
 // snapshots returns the ids of the snapshots the chain keeps.
 func (f *fixture) snapshots() []uint64 {
 	f.t.Helper()
+	return snapshotIDs(f.t, f.db)
+}
+
+// snapshotIDs returns the ids of the snapshots the store in db keeps.
+func snapshotIDs(t testing.TB, db store.DB) []uint64 {
+	t.Helper()
 	var ids []uint64
-	err := f.db.View(func(tx store.Tx) error {
+	err := db.View(func(tx store.Tx) error {
 		for k := range bucket(tx, bucketSnapshots).Scan(store.Range{}) {
 			id, err := record.ParseSeqKey(k)
 			if err != nil {
@@ -45,7 +51,7 @@ func (f *fixture) snapshots() []uint64 {
 		return nil
 	})
 	if err != nil {
-		f.t.Fatal(err)
+		t.Fatal(err)
 	}
 	return ids
 }
@@ -146,22 +152,7 @@ func (f *fixture) resolveStatus(d did.DID) string {
 
 func TestSnapshotRevert(t *testing.T) {
 	for _, backend := range []string{"mem", "bolt", "bolt+log"} {
-		t.Run(backend, func(t *testing.T) {
-			cfg := Config{GenesisTime: began2025}
-			if backend != "mem" {
-				dir := t.TempDir()
-				db, err := bolt.Open(dir, bolt.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { db.Close() })
-				cfg.DB = db
-			}
-			if backend == "bolt+log" {
-				cfg.MempoolLog = filepath.Join(t.TempDir(), MempoolLogFile)
-			}
-			testSnapshotRevert(t, newFixture(t, cfg))
-		})
+		t.Run(backend, func(t *testing.T) { testSnapshotRevert(t, newFixture(t, backendConfig(t, backend))) })
 	}
 }
 
@@ -215,8 +206,8 @@ func testSnapshotRevert(t *testing.T, f *fixture) {
 	if a, b := f.resolveStatus(alice.did()), f.resolveStatus(bob.did()); a != aliceThen || b != bobThen {
 		t.Errorf("after Revert(1) alice resolves %s, bob %s; want %s, %s", a, b, aliceThen, bobThen)
 	}
-	if ids := f.snapshots(); len(ids) != 0 {
-		t.Errorf("snapshots after Revert(1): %v; want none (1 and the later 2 dropped)", ids)
+	if ids := f.snapshots(); !slices.Equal(ids, []uint64{1}) {
+		t.Errorf("snapshots after Revert(1): %v; want [1] (1 kept, the later 2 dropped)", ids)
 	}
 	if err := f.c.Revert(ctx, 2); !errors.Is(err, ErrUnknownSnapshot) {
 		t.Errorf("Revert(2) after Revert(1): %v, want ErrUnknownSnapshot", err)
@@ -232,6 +223,167 @@ func testSnapshotRevert(t *testing.T, f *fixture) {
 	if id, err := f.c.Snapshot(); err != nil || id != 3 {
 		t.Errorf("Snapshot() after the revert = %d, %v; want 3", id, err)
 	}
+
+	// Snapshot 1 is still there: reverting to it again gives the same
+	// chain, and drops 3.
+	f.clock.advance(time.Hour)
+	if err := f.c.Revert(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if now := f.stateOf(); now != then {
+		t.Errorf("after a second Revert(1):\n%s\nwant\n%s", now, then)
+	}
+	if ids := f.snapshots(); !slices.Equal(ids, []uint64{1}) {
+		t.Errorf("snapshots after a second Revert(1): %v; want [1]", ids)
+	}
+}
+
+// A snapshot can be reverted to again and again, each time after other
+// changes, and reverting to one keeps the earlier ones: snapshot 1, then
+// 2; reverts to 2 (keeping 1 and 2), then to 1 (keeping 1), each given
+// back as it was.
+func TestRevertAgain(t *testing.T) {
+	for _, backend := range []string{"mem", "bolt", "bolt+log"} {
+		t.Run(backend, func(t *testing.T) {
+			f := newFixture(t, backendConfig(t, backend))
+			ctx := context.Background()
+			f.split(f.dev(), 8)
+			first := f.stateOf()
+			if id, err := f.c.Snapshot(); err != nil || id != 1 {
+				t.Fatalf("Snapshot() = %d, %v; want 1", id, err)
+			}
+			change := func(name string) {
+				u := newUser(name)
+				u.last = f.publish(u.create(t, u.document(t, GenesisTime.AddDate(5, 0, 0), []did.Service{service("hub", "Hub")})))
+				f.publish(u.update(t, u.document(t, GenesisTime.AddDate(6, 0, 0), nil)))
+				f.submit(f.transfer(f.dev(), newWallet(name).ph, ela.OneELA)) // pooled
+				if _, err := f.c.IncreaseTime(time.Hour); err != nil {
+					t.Fatal(err)
+				}
+				f.clock.advance(time.Minute)
+			}
+			change("between 1 and 2")
+			second := f.stateOf()
+			if id, err := f.c.Snapshot(); err != nil || id != 2 {
+				t.Fatalf("Snapshot() = %d, %v; want 2", id, err)
+			}
+			for round := range 3 {
+				change(fmt.Sprint("after 2, round ", round))
+				if err := f.c.Revert(ctx, 2); err != nil {
+					t.Fatal(err)
+				}
+				if now := f.stateOf(); now != second {
+					t.Fatalf("round %d: after Revert(2):\n%s\nwant\n%s", round, now, second)
+				}
+				if ids := f.snapshots(); !slices.Equal(ids, []uint64{1, 2}) {
+					t.Errorf("round %d: snapshots after Revert(2): %v; want [1 2]", round, ids)
+				}
+			}
+			for round := range 2 {
+				change(fmt.Sprint("after 1, round ", round))
+				if err := f.c.Revert(ctx, 1); err != nil {
+					t.Fatal(err)
+				}
+				if now := f.stateOf(); now != first {
+					t.Fatalf("round %d: after Revert(1):\n%s\nwant\n%s", round, now, first)
+				}
+				if ids := f.snapshots(); !slices.Equal(ids, []uint64{1}) {
+					t.Errorf("round %d: snapshots after Revert(1): %v; want [1]", round, ids)
+				}
+			}
+		})
+	}
+}
+
+// backendConfig configures a chain on a store of backend: mem, bolt (the
+// mempool in the store) or bolt+log (with a mempool log).
+func backendConfig(t *testing.T, backend string) Config {
+	cfg := Config{GenesisTime: began2025}
+	if backend != "mem" {
+		db, err := bolt.Open(t.TempDir(), bolt.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		cfg.DB = db
+	}
+	if backend == "bolt+log" {
+		cfg.MempoolLog = filepath.Join(t.TempDir(), MempoolLogFile)
+	}
+	return cfg
+}
+
+// A snapshot costs what changes after it: taking one writes nothing but
+// its record, whatever the chain holds; a block logs a few entries for
+// each key it writes; a revert undoes them and leaves none.
+func TestSnapshotCost(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.publishUsers("cost", 200)
+	keys := f.storedKeys()
+	id, err := f.c.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := f.logged(id); n != 0 {
+		t.Errorf("%d undo entries after the snapshot, want 0", n)
+	}
+	if grown := f.storedKeys() - keys; grown != 1 {
+		t.Errorf("the snapshot added %d keys to the store, want 1 (its record)", grown)
+	}
+	written := f.storedKeys()
+	u := newUser("cost")
+	f.publish(u.create(t, u.document(t, GenesisTime.AddDate(5, 0, 0), nil)))
+	written = f.storedKeys() - written
+	if n := f.logged(id); n == 0 || n > written+20 {
+		t.Errorf("%d undo entries after a block that wrote %d keys more", n, written)
+	}
+	if err := f.c.Revert(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.logged(id); n > 10 {
+		t.Errorf("%d undo entries after the revert, want only those of its own writes (epoch, clock, count received)", n)
+	}
+}
+
+// storedKeys counts the keys of every bucket the chain and its snapshots
+// keep.
+func (f *fixture) storedKeys() int {
+	f.t.Helper()
+	n := 0
+	err := f.db.View(func(tx store.Tx) error {
+		for _, name := range append(snapshotted(), bucketSnapshots, bucketUndo) {
+			for range bucket(tx, name).ScanShared(store.Range{}) {
+				n++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return n
+}
+
+// logged returns how many undo entries come after snapshot id's mark.
+func (f *fixture) logged(id uint64) int {
+	f.t.Helper()
+	var n int
+	err := f.db.View(func(tx store.Tx) error {
+		v, ok := bucket(tx, bucketSnapshots).Get(record.SeqKey(id))
+		if !ok {
+			return fmt.Errorf("no snapshot %d", id)
+		}
+		rec, err := record.ParseSnapshot(v)
+		if err != nil {
+			return err
+		}
+		n, _, err = undoLog.Size(tx, rec.Mark)
+		return err
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return n
 }
 
 // A snapshot lives in the store: a chain reopened on it can revert to it.

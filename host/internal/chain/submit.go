@@ -26,15 +26,16 @@ import (
 // Transactions are validated concurrently: callers submitting at once use
 // every core, and their mempool writes share store commits.
 func (c *Chain) SubmitTx(raw []byte) (ela.Hash, error) {
-	e, err := c.admit(raw)
+	e, err := c.admit(raw, nil)
 	if err != nil {
 		return ela.Hash{}, err
 	}
 	return e.txid, nil
 }
 
-// admit validates raw, pools it and stores it.
-func (c *Chain) admit(raw []byte) (*entry, error) {
+// admit validates raw, pools it and stores it; with epoch, only while the
+// chain is in that epoch (ErrReset once it is not).
+func (c *Chain) admit(raw []byte, epoch *uint64) (*entry, error) {
 	if c.isClosed() {
 		return nil, errClosed
 	}
@@ -47,6 +48,9 @@ func (c *Chain) admit(raw []byte) (*entry, error) {
 	e, err := c.prepare(bytes.Clone(raw))
 	if err != nil {
 		return nil, err
+	}
+	if epoch != nil {
+		e.within, e.wantIn = true, *epoch
 	}
 	if err := c.enter(e); err != nil {
 		return nil, err
@@ -117,6 +121,9 @@ func (c *Chain) enter(e *entry) error {
 	}
 	for {
 		at, err := c.validate(e)
+		if e.within && at != (position{}) && at.epoch != e.wantIn {
+			return ErrReset // judged on a chain its submitter does not publish on
+		}
 		if err != nil {
 			return err
 		}
@@ -230,7 +237,7 @@ func (c *Chain) commitPool(entries []*entry) error {
 		return c.logPool(entries)
 	}
 	var seqs []uint64
-	err := c.db.Update(func(tx store.Tx) (err error) {
+	err := c.update(func(tx store.Tx) (err error) {
 		seqs, err = c.storePool(tx, entries)
 		return err
 	})
@@ -342,7 +349,7 @@ func (c *Chain) reloadPool(logged []wal.Record) error {
 	if len(drop) == 0 {
 		return nil
 	}
-	return c.db.Update(func(tx store.Tx) error {
+	return c.update(func(tx store.Tx) error {
 		b := bucket(tx, bucketPool)
 		for _, k := range drop {
 			if err := b.Delete(k); err != nil {

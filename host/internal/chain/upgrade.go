@@ -17,8 +17,10 @@ import (
 // skip tables and without the documents; stores of format 5 keep each
 // DID's key and document with its view, rather than the documents in a
 // bucket of their own (bucketDocs); stores of format 6 keep the views as
-// JSON text with skip tables rather than in encoded form (find.Encode).
-const storeFormat = 7
+// JSON text with skip tables rather than in encoded form (find.Encode);
+// stores of format 7 keep each devnet snapshot as a copy of the chain's
+// buckets rather than as a mark in an undo log (snapshotv1.go).
+const storeFormat = 8
 
 // upgrade brings a store written by an older version to storeFormat, in
 // the Update that opens it, so that every read may assume the current
@@ -33,6 +35,11 @@ func (c *Chain) upgrade(tx store.Tx) error {
 	case format > storeFormat:
 		return fmt.Errorf("the store is of format %d, newer than this version's %d", format, storeFormat)
 	}
+	if format < 8 { // first, so that what the upgrade writes is logged after the snapshots
+		if err := convertSnapshots(tx); err != nil {
+			return fmt.Errorf("turning the snapshots of format %d into snapshots of format %d: %w", max(format, 1), storeFormat, err)
+		}
+	}
 	if format < 2 {
 		for _, name := range []string{bucketHistory, bucketCredHist} {
 			if err := c.upgradeEntries(bucket(tx, name)); err != nil {
@@ -40,8 +47,10 @@ func (c *Chain) upgrade(tx store.Tx) error {
 			}
 		}
 	}
-	if err := c.upgradeViews(tx, format); err != nil {
-		return fmt.Errorf("upgrading the views to format %d: %w", storeFormat, err)
+	if format < 7 {
+		if err := c.upgradeViews(tx, format); err != nil {
+			return fmt.Errorf("upgrading the views to format %d: %w", storeFormat, err)
+		}
 	}
 	if format < 4 {
 		if err := c.buildIndexes(tx); err != nil {

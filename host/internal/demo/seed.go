@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/internal/chain"
@@ -40,14 +41,20 @@ type Report struct {
 // account, DID after DID, so that every fresh demo chain creates them in
 // the same order (the order query answers in). It returns when every
 // operation is in a block, or with the first error (ctx ending included).
+//
+// Seeding publishes on the chain as it found it: once a reset or a revert
+// takes the chain's blocks back (its epoch moves on), Seed stops with an
+// error wrapping chain.ErrReset, having published nothing since. Seeding
+// again resumes, on the chain as it then is.
 func Seed(ctx context.Context, c *chain.Chain) (Report, error) {
 	people, err := plan(c.DevAccount().Seed)
 	if err != nil {
 		return Report{}, err
 	}
 	rep := Report{DIDs: len(people)}
+	s := seeder{c: c, epoch: c.Epoch()}
 	for i := range people {
-		n, err := people[i].seed(ctx, c)
+		n, err := people[i].seed(ctx, s)
 		rep.Published += n
 		if err != nil {
 			return rep, err
@@ -56,20 +63,42 @@ func Seed(ctx context.Context, c *chain.Chain) (Report, error) {
 	return rep, nil
 }
 
+// seeder publishes on a chain in the epoch it found it in.
+type seeder struct {
+	c     *chain.Chain
+	epoch uint64
+}
+
+// submit publishes req and waits for its block; chain.ErrReset once the
+// chain left the seeder's epoch.
+func (s seeder) submit(ctx context.Context, req idop.Request) (ela.Hash, error) {
+	return s.c.SubmitRequestIn(ctx, s.epoch, req)
+}
+
+// moved reports, as an error wrapping chain.ErrReset, that the chain left
+// the seeder's epoch: what was read of it may be of another chain.
+func (s seeder) moved() error {
+	if s.c.Epoch() != s.epoch {
+		return fmt.Errorf("demo: %w", chain.ErrReset)
+	}
+	return nil
+}
+
 // seed publishes the operations of p's plan that the chain lacks, those on
 // its DID and then those on its declared credential, and returns how many it
 // published.
-func (p *person) seed(ctx context.Context, c *chain.Chain) (int, error) {
-	n, err := p.seedDID(ctx, c)
+func (p *person) seed(ctx context.Context, s seeder) (int, error) {
+	n, err := p.seedDID(ctx, s)
 	if err != nil || !p.declare {
 		return n, err
 	}
-	m, err := p.seedCredential(ctx, c)
+	m, err := p.seedCredential(ctx, s)
 	return n + m, err
 }
 
 // seedDID publishes the operations on p's DID that its history lacks.
-func (p *person) seedDID(ctx context.Context, c *chain.Chain) (int, error) {
+func (p *person) seedDID(ctx context.Context, s seeder) (int, error) {
+	c := s.c
 	subject := did.FromKey(p.key.Public())
 	done, last, err := history(c, subject)
 	if err != nil {
@@ -77,6 +106,9 @@ func (p *person) seedDID(ctx context.Context, c *chain.Chain) (int, error) {
 	}
 	ops := p.ops()
 	if len(done) > len(ops) || !slices.Equal(done, ops[:len(done)]) {
+		if err := s.moved(); err != nil {
+			return 0, err
+		}
 		return 0, fmt.Errorf("demo: %s has operations %v, not a start of the demo's %v", subject, done, ops)
 	}
 	published := 0
@@ -85,7 +117,7 @@ func (p *person) seedDID(ctx context.Context, c *chain.Chain) (int, error) {
 		if err != nil {
 			return published, fmt.Errorf("demo: %s %s: %w", op, subject, err)
 		}
-		txid, err := c.SubmitRequest(ctx, req)
+		txid, err := s.submit(ctx, req)
 		if err != nil {
 			return published, fmt.Errorf("demo: %s %s: %w", op, subject, err)
 		}
@@ -97,7 +129,8 @@ func (p *person) seedDID(ctx context.Context, c *chain.Chain) (int, error) {
 
 // seedCredential declares p's first credential unless the chain knows it,
 // and revokes it if the plan says so and it is not revoked yet.
-func (p *person) seedCredential(ctx context.Context, c *chain.Chain) (int, error) {
+func (p *person) seedCredential(ctx context.Context, s seeder) (int, error) {
+	c := s.c
 	subject := did.FromKey(p.key.Public())
 	primary := did.URL{DID: subject, Fragment: did.PrimaryKey}
 	id := did.URL{DID: subject, Fragment: p.credentials[0].fragment}
@@ -121,7 +154,7 @@ func (p *person) seedCredential(ctx context.Context, c *chain.Chain) (int, error
 		reqs = append(reqs, req)
 	}
 	for i, req := range reqs {
-		if _, err := c.SubmitRequest(ctx, req); err != nil {
+		if _, err := s.submit(ctx, req); err != nil {
 			return i, fmt.Errorf("demo: %s %s: %w", req.Header.Operation, id, err)
 		}
 	}

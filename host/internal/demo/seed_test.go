@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 	"time"
 
@@ -16,18 +17,8 @@ import (
 // nothing; each DID ends as its plan says, the short-lived ones expiring
 // once the chain's time passes them.
 func TestSeed(t *testing.T) {
-	c, err := chain.Open(chain.Config{DB: mem.New()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx) }()
-	defer func() {
-		cancel()
-		<-done
-		c.Close()
-	}()
+	c := runningChain(t)
+	ctx := context.Background()
 
 	people, _ := plan(c.DevAccount().Seed)
 	ops := 0
@@ -77,4 +68,104 @@ func TestSeed(t *testing.T) {
 			t.Errorf("credential %s: status %v (%v), want %v", id, status, err, want)
 		}
 	}
+}
+
+// Seeding goes on through the devnet controls that leave the chain's
+// blocks as they are, and stops, with an error wrapping chain.ErrReset and
+// nothing published after, through those that take blocks back (a reset,
+// a revert): each control is given once the seeding has made a few
+// blocks. Seeding again then completes the demo.
+func TestSeedUnderControls(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		control func(c *chain.Chain, before uint64) error // before: a snapshot taken before seeding
+		stops   bool
+	}{
+		{"mine", func(c *chain.Chain, _ uint64) error { _, err := c.Mine(ctx); return err }, false},
+		{"mine blocks", func(c *chain.Chain, _ uint64) error { _, err := c.MineBlocks(ctx, 3, time.Minute); return err }, false},
+		{"increase time", func(c *chain.Chain, _ uint64) error { _, err := c.IncreaseTime(time.Hour); return err }, false},
+		{"move the clock", func(c *chain.Chain, _ uint64) error { _, err := c.MoveClock(time.Hour); return err }, false},
+		{"set the next block time", func(c *chain.Chain, _ uint64) error {
+			_, _, tip := c.Tip()
+			_, err := c.SetNextBlockTime(time.Unix(tip+3600, 0))
+			return err
+		}, false},
+		{"snapshot", func(c *chain.Chain, _ uint64) error { _, err := c.Snapshot(); return err }, false},
+		{"pay coinbases to the dev account", func(c *chain.Chain, _ uint64) error { return c.PayCoinbasesToDev() }, false},
+		{"reset", func(c *chain.Chain, _ uint64) error { return c.Reset(ctx) }, true},
+		{"reset to a time", func(c *chain.Chain, _ uint64) error {
+			return c.ResetAt(ctx, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC))
+		}, true},
+		{"snapshot and revert", func(c *chain.Chain, _ uint64) error {
+			id, err := c.Snapshot()
+			if err == nil {
+				err = c.Revert(ctx, id)
+			}
+			return err
+		}, true},
+		{"revert to before the seeding", func(c *chain.Chain, before uint64) error { return c.Revert(ctx, before) }, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := runningChain(t)
+			before, err := c.Snapshot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			tips, stop := c.Subscribe()
+			defer stop()
+			seeded := make(chan error, 1)
+			go func() { _, err := Seed(ctx, c); seeded <- err }()
+			for h := range tips {
+				if h >= 5 {
+					break
+				}
+			}
+			if err := tc.control(c, before); err != nil {
+				t.Fatalf("the control: %v", err)
+			}
+			height, hash, _ := c.Tip()
+			pool := len(c.Mempool())
+			err = <-seeded
+			switch {
+			case tc.stops && !errors.Is(err, chain.ErrReset):
+				t.Fatalf("Seed after the control: %v, want an error wrapping chain.ErrReset", err)
+			case !tc.stops && err != nil:
+				t.Fatalf("Seed after the control: %v, want the demo seeded", err)
+			}
+			if tc.stops {
+				if h, got, _ := c.Tip(); h != height || got != hash || len(c.Mempool()) != pool {
+					t.Errorf("the chain moved after Seed stopped: tip %d %s with %d pooled, was %d %s with %d", h, got, len(c.Mempool()), height, hash, pool)
+				}
+			}
+			rep, err := Seed(ctx, c)
+			if err != nil || rep.DIDs == 0 {
+				t.Fatalf("Seed again: %+v, %v", rep, err)
+			}
+			if again, err := Seed(ctx, c); err != nil || again.Published != 0 {
+				t.Errorf("a third Seed = %+v, %v; want the demo complete", again, err)
+			}
+		})
+	}
+}
+
+// runningChain returns a chain in memory whose producer runs until the
+// test ends.
+func runningChain(t *testing.T) *chain.Chain {
+	t.Helper()
+	c, err := chain.Open(chain.Config{DB: mem.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+		c.Close()
+	})
+	return c
 }

@@ -231,6 +231,78 @@ func TestScanWhileModifying(t *testing.T) {
 	})
 }
 
+// TestScanCommittedThenDeleted: scans and writes of a bucket whose keys
+// were committed (on many pages) and then deleted in the transaction,
+// some of them or all: the empty pages bbolt keeps until the commit are
+// skipped, whichever way the scan goes, and a bucket emptied so reads
+// as empty (bbolt's own Cursor.Last never returns on one).
+func TestScanCommittedThenDeleted(t *testing.T) {
+	const n = 3000 // keys 0 ... 2999, on many pages
+	cases := []struct {
+		name    string
+		deleted func(x int) bool
+	}{
+		{"all", func(int) bool { return true }},
+		{"all but the first", func(x int) bool { return x > 0 }},
+		{"all but the last", func(x int) bool { return x < n-1 }},
+		{"the first half", func(x int) bool { return x < n/2 }},
+		{"the last half", func(x int) bool { return x >= n/2 }},
+		{"the middle", func(x int) bool { return x > 10 && x < n-10 }},
+	}
+	forEachBackend(t, func(t *testing.T, db store.DB) {
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				var keys []string
+				update(t, db, func(tx store.Tx) error {
+					if err := tx.DeleteBucket("b"); err != nil {
+						return err
+					}
+					b := bucket(t, tx, "b")
+					for x := range n {
+						if err := b.Put(numKey(x), make([]byte, 100)); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				for x := range n {
+					if !c.deleted(x) {
+						keys = append(keys, string(numKey(x)))
+					}
+				}
+				update(t, db, func(tx store.Tx) error {
+					b := bucket(t, tx, "b")
+					for k := range b.Scan(store.Range{Reverse: true}) { // delete as an undo log is undone, newest first
+						x, err := strconv.Atoi(string(k[1:]))
+						if err != nil {
+							return err
+						}
+						if c.deleted(x) {
+							if err := b.Delete(k); err != nil {
+								return err
+							}
+						}
+					}
+					for _, reverse := range []bool{false, true} {
+						var got []string
+						for k := range b.Scan(store.Range{Reverse: reverse}) {
+							got = append(got, string(k))
+						}
+						want := keys
+						if reverse {
+							want = reversed(keys)
+						}
+						if !slices.Equal(got, want) {
+							t.Errorf("reverse %v: scanned %d keys %.40q..., want %d %.40q...", reverse, len(got), got, len(want), want)
+						}
+					}
+					return b.Put(numKey(n), nil) // an append after the deletes
+				})
+			})
+		}
+	})
+}
+
 // numKey is the key for number x: "k" and x in five digits, so keys sort
 // like their numbers.
 func numKey(x int) []byte { return fmt.Appendf(nil, "k%05d", x) }

@@ -101,6 +101,11 @@ type Bucket interface {
 	// NextSequence increments the bucket's counter and returns the new value
 	// (1 for the first call). It is part of the transaction like any write.
 	NextSequence() (uint64, error)
+	// SetSequence sets the bucket's counter to n, lower or higher, keys
+	// untouched: for giving a bucket back the counter it had (an undo
+	// log's revert). It fails as Put does in a View or after the
+	// transaction.
+	SetSequence(n uint64) error
 }
 
 // Range selects the keys a Scan visits. The zero Range visits every key in

@@ -251,6 +251,57 @@ func TestSequence(t *testing.T) {
 	})
 }
 
+// TestSetSequence: a bucket's counter can be set to any value, lower
+// too, keys untouched; NextSequence counts on from it; a rolled back
+// Update leaves it; a View may not set it.
+func TestSetSequence(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db store.DB) {
+		putAll(t, db, "a", "1")
+		set := func(b store.Bucket, n uint64) {
+			t.Helper()
+			if err := b.SetSequence(n); err != nil {
+				t.Fatal(err)
+			}
+		}
+		update(t, db, func(tx store.Tx) error {
+			a, c := bucket(t, tx, "a"), bucket(t, tx, "c")
+			set(a, 40)
+			if n, err := a.NextSequence(); err != nil || n != 41 {
+				t.Errorf("NextSequence after SetSequence(40) = %d, %v; want 41", n, err)
+			}
+			set(a, 7)
+			set(c, 9) // a bucket that was never written
+			return nil
+		})
+		err := db.Update(func(tx store.Tx) error {
+			set(bucket(t, tx, "a"), 1000)
+			return errFail
+		})
+		wantErr(t, "failing update", err, errFail)
+		view(t, db, func(tx store.Tx) error {
+			a, c := bucket(t, tx, "a"), bucket(t, tx, "c")
+			if a.Sequence() != 7 || c.Sequence() != 9 {
+				t.Errorf("sequences %d and %d after commit and rollback, want 7 and 9", a.Sequence(), c.Sequence())
+			}
+			wantErr(t, "SetSequence in a View", a.SetSequence(3), store.ErrReadOnly)
+			return nil
+		})
+		if got := dumpDB(t, db, "a"); !slices.Equal(got, []string{"1=v:1"}) {
+			t.Errorf("keys of a: %q, want [1=v:1]", got)
+		}
+		update(t, db, func(tx store.Tx) error {
+			set(bucket(t, tx, "c"), 0) // back to zero: an empty bucket, as never written
+			return nil
+		})
+		view(t, db, func(tx store.Tx) error {
+			if c := bucket(t, tx, "c"); c.Sequence() != 0 {
+				t.Errorf("sequence of c %d after SetSequence(0), want 0", c.Sequence())
+			}
+			return nil
+		})
+	})
+}
+
 // TestDeleteBucket: deleting a bucket empties it for every handle on it,
 // the handles stay writable, and other buckets are untouched.
 func TestDeleteBucket(t *testing.T) {

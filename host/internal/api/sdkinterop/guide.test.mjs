@@ -1,11 +1,11 @@
 // The example of docs/testing.md: a test file of a DID app that starts at a
 // fixed chain time, shares a DID published once, and gives every test the
-// chain as that left it (a snapshot before each test, a revert after).
+// chain as that left it (a snapshot once, a revert to it after each test).
 import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, beforeEach, mock, test } from 'node:test';
+import { after, afterEach, before, mock, test } from 'node:test';
 import { DIDBackend, DIDStore, Mnemonic, RootIdentity, SimulatedIDChainAdapter } from '@elastosfoundation/did-js-sdk';
 
 const node = process.env.DIDLIGHT_RPC_URL ?? 'http://127.0.0.1:20336/';
@@ -33,10 +33,7 @@ before(async () => {
   identity = await RootIdentity.createFromMnemonic(Mnemonic.getInstance(Mnemonic.ENGLISH).generate(), '', store, storepass, true);
   alice = await identity.newDid(storepass, 0);
   await alice.publish(storepass); // shared by every test of the file
-});
-
-beforeEach(async () => {
-  ({ id: snapshot } = await rpc('dev_snapshot'));
+  ({ id: snapshot } = await rpc('dev_snapshot')); // the chain every test starts from
 });
 
 afterEach(async () => {

@@ -116,7 +116,7 @@ func (b *bucket) fill(k []byte) {
 	}
 	after := b.tail
 	if after == nil {
-		after, _ = b.b.Cursor().Last()
+		after, _ = newCursor(b.b).Last()
 	}
 	if after != nil && bytes.Compare(k, after) <= 0 {
 		b.mixed = true
@@ -191,13 +191,26 @@ func (b *bucket) NextSequence() (uint64, error) {
 	return n, nil
 }
 
+func (b *bucket) SetSequence(n uint64) error {
+	if err := b.tx.CheckWrite(); err != nil {
+		return err
+	}
+	if err := b.create(); err != nil {
+		return err
+	}
+	if err := b.b.SetSequence(n); err != nil {
+		return fmt.Errorf("store: sequence of bucket %q: %w", b.name, err)
+	}
+	return nil
+}
+
 // Cursor and Version make bucket a kv.Source.
 func (b *bucket) Cursor() kv.Cursor {
 	b.tx.CheckRead()
 	if b.b == nil {
 		return emptyCursor{}
 	}
-	return b.b.Cursor()
+	return newCursor(b.b)
 }
 
 func (b *bucket) Version() uint64 { return b.version }

@@ -69,6 +69,15 @@ func (b *bucket) NextSequence() (uint64, error) {
 	return b.tree.seq, nil
 }
 
+func (b *bucket) SetSequence(n uint64) error {
+	if err := b.tx.CheckWrite(); err != nil {
+		return err
+	}
+	b.tree.seq = n
+	b.touch()
+	return nil
+}
+
 // Cursor and Version make bucket a kv.Source.
 func (b *bucket) Cursor() kv.Cursor {
 	b.tx.CheckRead()
