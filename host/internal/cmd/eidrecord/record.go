@@ -190,8 +190,9 @@ func (rc *recorder) batches(ctx context.Context, alice string) error {
 	return rc.batch(ctx, "an empty batch")
 }
 
-// chain records what does not change once made: the chain's identity,
-// every scenario transaction and its receipt, every block.
+// chain records what does not change once made: the chain's identity and
+// what eid.Recognize asks to tell it, every scenario transaction and its
+// receipt, every block with its transactions and with their hashes only.
 func (rc *recorder) chain(ctx context.Context, m *scenario.Manifest) error {
 	qs := []query{
 		{"chain id, as the SDKs ask", true, "eth_chainId", []any{}},
@@ -200,6 +201,8 @@ func (rc *recorder) chain(ctx context.Context, m *scenario.Manifest) error {
 		{"client version", false, "web3_clientVersion", []any{}},
 		{"an unknown transaction", false, "eth_getTransactionByHash", []any{"0x" + strings.Repeat("00", 32)}},
 		{"the receipt of an unknown transaction", false, "eth_getTransactionReceipt", []any{"0x" + strings.Repeat("00", 32)}},
+		{"resolvedid without a did, as eid.Recognize asks", false, "resolvedid", map[string]any{}},
+		{"did_resolveDID without a did, as eid.Recognize asks", false, "did_resolveDID", []any{map[string]any{}}},
 	}
 	txs := []struct{ note, hash string }{{"the contract's deployment", m.ContractTx}}
 	for _, s := range m.Steps {
@@ -216,7 +219,11 @@ func (rc *recorder) chain(ctx context.Context, m *scenario.Manifest) error {
 	}
 	last := m.Checkpoints[len(m.Checkpoints)-1].Head
 	for h := uint64(0); h <= last; h++ {
-		if err := rc.call(ctx, fmt.Sprintf("block %d with its transactions", h), false, "eth_getBlockByNumber", []any{"0x" + strconv.FormatUint(h, 16), true}); err != nil {
+		n := "0x" + strconv.FormatUint(h, 16)
+		if err := rc.call(ctx, fmt.Sprintf("block %d with its transactions", h), false, "eth_getBlockByNumber", []any{n, true}); err != nil {
+			return err
+		}
+		if err := rc.call(ctx, fmt.Sprintf("block %d with its transactions' hashes, as a light client asks for its time", h), false, "eth_getBlockByNumber", []any{n, false}); err != nil {
 			return err
 		}
 	}
