@@ -174,3 +174,14 @@ func (req *Request) pick(n int, at func(int) *resolve.Entry) (int, *Error) {
 func (req *Request) InternalError() Response {
 	return req.failure(fail(InternalError, "the resolver could not read the chain; its log says why"))
 }
+
+// UpstreamFailure is the answer to req when the resolver's upstream gave
+// nothing it may serve (no answer, or one that failed verification):
+// INTERNAL_ERROR with detail saying what failed, and 502 Bad Gateway, the
+// status a gateway gives for its upstream's failure (RFC 9110 §15.6.3),
+// which the binding's table leaves to the resolver.
+func (req *Request) UpstreamFailure(detail string) Response {
+	resp := req.failure(fail(InternalError, detail))
+	resp.Status = 502
+	return resp
+}

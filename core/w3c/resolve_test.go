@@ -414,6 +414,10 @@ func TestResolveInternal(t *testing.T) {
 	if resp := req.InternalError(); resp.Status != 500 || resp.ContentType != w3c.MediaDereferencing {
 		t.Errorf("InternalError: %d %s %s", resp.Status, resp.ContentType, resp.Body)
 	}
+	if resp := req.UpstreamFailure("the answer's signature 2 does not verify"); resp.Status != 502 || resp.ContentType != w3c.MediaDereferencing ||
+		!strings.Contains(string(resp.Body), `"detail":"the answer's signature 2 does not verify"`) || !strings.Contains(string(resp.Body), string(w3c.InternalError)) {
+		t.Errorf("UpstreamFailure: %d %s %s", resp.Status, resp.ContentType, resp.Body)
+	}
 	if d, ok := w3c.ParseRequest("did:web:x", "", "").DID(); ok || !d.IsZero() {
 		t.Errorf("DID of a refused request: %v %v", d, ok)
 	}
