@@ -236,7 +236,7 @@ func (f *fixture) customized(ctx context.Context, name string, ctrl *keys.Privat
 
 // lastTxid is the txid of d's latest operation.
 func (f *fixture) lastTxid(d did.DID) (string, error) {
-	raw, err := f.node.Chain.ResolveDID(d, false)
+	raw, err := f.node.Chain.ResolveDID(context.Background(), d, false)
 	if err != nil {
 		return "", err
 	}

@@ -170,14 +170,14 @@ func makeChainCases() ([]chainCase, error) {
 		{late.subject, []string{""}},
 		{multi.Subject(), []string{"", "?versionId=" + corpCreate, "#shop", "?service=shop"}},
 	} {
-		result, err := c.ResolveDID(r.subject, true)
+		result, err := c.ResolveDID(context.Background(), r.subject, true)
 		if err != nil {
 			return nil, err
 		}
 		for _, suffix := range r.ids {
 			for _, accept := range []string{"", w3c.MediaDIDJSON, w3c.MediaDereferencing} {
 				id := r.subject.String() + suffix
-				server, err := c.ResolveW3C(id, "", accept)
+				server, err := c.ResolveW3C(context.Background(), id, "", accept)
 				if err != nil {
 					return nil, err
 				}

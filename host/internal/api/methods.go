@@ -25,6 +25,7 @@ type method func(s *Server, ctx context.Context, params json.RawMessage) (any, *
 type rpcMethod struct {
 	serve  method
 	access access
+	light  bool // a light node serves it too (see NewLight)
 }
 
 // methods are the JSON-RPC methods. The DID methods are served under the
@@ -35,14 +36,15 @@ type rpcMethod struct {
 // (chainrpc.go, noderpc.go) take named or positional params
 // (jsonrpc.Args), as the Elastos nodes read them.
 var methods = map[string]rpcMethod{
-	// DID reads.
-	"resolvedid":            {serve: (*Server).resolveDID},
-	"did_resolveDID":        {serve: (*Server).resolveDIDForSDK},
+	// DID reads. A light node serves all but query, which needs an index
+	// of every document.
+	"resolvedid":            {serve: (*Server).resolveDID, light: true},
+	"did_resolveDID":        {serve: (*Server).resolveDIDForSDK, light: true},
 	"query":                 {serve: (*Server).query},
-	"resolvecredential":     {serve: (*Server).resolveCredential},
-	"did_resolveCredential": {serve: (*Server).resolveCredential},
-	"listcredentials":       {serve: (*Server).listCredentials},
-	"did_listCredentials":   {serve: (*Server).listCredentials},
+	"resolvecredential":     {serve: (*Server).resolveCredential, light: true},
+	"did_resolveCredential": {serve: (*Server).resolveCredential, light: true},
+	"listcredentials":       {serve: (*Server).listCredentials, light: true},
+	"did_listCredentials":   {serve: (*Server).listCredentials, light: true},
 
 	// Devnet controls: they change the chain on the node's authority.
 	"dev_mine":             {serve: (*Server).devMine, access: control},
@@ -70,12 +72,14 @@ var methods = map[string]rpcMethod{
 	"getreceivedbyaddress": {serve: (*Server).received},
 	"listunspent":          {serve: (*Server).listUnspent},
 	"getutxosbyamount":     {serve: (*Server).utxosByAmount},
-	"getconnectioncount":   {serve: noArgs((*Server).getConnectionCount)},
-	"getneighbors":         {serve: noArgs((*Server).getNeighbors)},
-	"getnodestate":         {serve: noArgs((*Server).getNodeState)},
-	// The EID chain's endpoint probes (reads).
-	"eth_blockNumber": {serve: noArgs((*Server).ethBlockNumber)},
-	"eth_chainId":     {serve: noArgs((*Server).ethChainID)},
+	// The node's own reads: a light node serves them too.
+	"getconnectioncount": {serve: noArgs((*Server).getConnectionCount), light: true},
+	"getneighbors":       {serve: noArgs((*Server).getNeighbors), light: true},
+	"getnodestate":       {serve: noArgs((*Server).getNodeState), light: true},
+	// The EID chain's endpoint probes (reads); a light node answers its
+	// upstream's head and chain id.
+	"eth_blockNumber": {serve: noArgs((*Server).ethBlockNumber), light: true},
+	"eth_chainId":     {serve: noArgs((*Server).ethChainID), light: true},
 	"net_version":     {serve: noArgs((*Server).netVersion)},
 
 	// The chain's one broadcast: a transaction its sender signed, which
@@ -85,23 +89,23 @@ var methods = map[string]rpcMethod{
 
 // resolveDID answers resolvedid: params {did, all}, the status as the
 // interface defines it (1 for an expired DID).
-func (s *Server) resolveDID(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	return s.resolve("resolvedid", false, params, s.chain.ResolveDID)
+func (s *Server) resolveDID(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	return s.resolve(ctx, "resolvedid", params, s.dids.ResolveDID)
 }
 
 // resolveDIDForSDK answers did_resolveDID, the published SDKs' name: the
 // same, except that an expired DID is status 0. The SDKs know statuses 0, 2
 // and 3 only, throw on 1, and judge expiry from the document themselves, as
 // the EID chain leaves it to them (node-log decision, 2026-11-21).
-func (s *Server) resolveDIDForSDK(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	return s.resolve("did_resolveDID", true, params, s.chain.ResolveDIDSDK)
+func (s *Server) resolveDIDForSDK(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	return s.resolve(ctx, "did_resolveDID", params, s.dids.ResolveDIDSDK)
 }
 
 // resolve reads {did, all} and answers with the result by builds, in the
 // SDKs' dialect or not. all may be left out and then means false, as the
 // SDKs send it and as the EID chain reads it (Elastos.ELA.SideChain.EID
 // internal/ethapi/didapi.go, ResolveDID).
-func (s *Server) resolve(method string, sdk bool, params json.RawMessage, by func(did.DID, bool) ([]byte, error)) (any, *jsonrpc.Error) {
+func (s *Server) resolve(ctx context.Context, method string, params json.RawMessage, by func(context.Context, did.DID, bool) ([]byte, error)) (any, *jsonrpc.Error) {
 	var p struct {
 		DID *string `json:"did"`
 		All bool    `json:"all"`
@@ -113,7 +117,7 @@ func (s *Server) resolve(method string, sdk bool, params json.RawMessage, by fun
 	if err != nil {
 		return nil, err
 	}
-	result, cerr := by(d, p.All)
+	result, cerr := by(ctx, d, p.All)
 	if cerr != nil {
 		return nil, s.chainFailure(method, jsonrpc.InvalidParams, cerr)
 	}
@@ -121,7 +125,7 @@ func (s *Server) resolve(method string, sdk bool, params json.RawMessage, by fun
 }
 
 // resolveCredential answers resolvecredential: params {id, issuer?}.
-func (s *Server) resolveCredential(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+func (s *Server) resolveCredential(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p struct {
 		ID     *string `json:"id"`
 		Issuer *string `json:"issuer"`
@@ -144,7 +148,7 @@ func (s *Server) resolveCredential(_ context.Context, params json.RawMessage) (a
 		}
 		issuer = &d
 	}
-	result, cerr := s.chain.ResolveCredential(id, issuer)
+	result, cerr := s.dids.ResolveCredential(ctx, id, issuer)
 	if cerr != nil {
 		return nil, s.chainFailure("resolvecredential", jsonrpc.InvalidParams, cerr)
 	}
@@ -154,7 +158,7 @@ func (s *Server) resolveCredential(_ context.Context, params json.RawMessage) (a
 // listCredentials answers listcredentials: params {did, skip?, limit?}.
 // Neither may be negative; a limit of 0 (or none) and one above the most a
 // page holds are the chain's to settle.
-func (s *Server) listCredentials(_ context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+func (s *Server) listCredentials(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p struct {
 		DID   *string `json:"did"`
 		Skip  int     `json:"skip"`
@@ -170,7 +174,7 @@ func (s *Server) listCredentials(_ context.Context, params json.RawMessage) (any
 	if err := nonNegative(p.Skip, p.Limit, jsonrpc.InvalidParams); err != nil {
 		return nil, err
 	}
-	result, cerr := s.chain.ListCredentials(d, p.Skip, p.Limit)
+	result, cerr := s.dids.ListCredentials(ctx, d, p.Skip, p.Limit)
 	if cerr != nil {
 		return nil, s.chainFailure("listcredentials", jsonrpc.InvalidParams, cerr)
 	}
@@ -208,8 +212,12 @@ func nonNegative(skip, limit int, invalid func(string) *jsonrpc.Error) *jsonrpc.
 
 // chainFailure reports a read the chain could not answer: parameters it
 // refuses (chain.KindInvalid) as invalid makes them, and anything else,
-// as -32001 "Resolver internal error.", logged if the store failed.
+// as -32001 "Resolver internal error.", logged if the store failed. An
+// error that says how JSON-RPC answers it (a light node's) is answered so.
 func (s *Server) chainFailure(method string, invalid func(string) *jsonrpc.Error, err error) *jsonrpc.Error {
+	if e, ok := asRPCFailure(err); ok {
+		return e
+	}
 	switch chain.KindOf(err) {
 	case chain.KindInvalid:
 		return invalid(err.Error())

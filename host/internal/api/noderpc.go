@@ -82,7 +82,6 @@ const noServices = "0x0"
 // ports served (0 for the peer-to-peer and websocket ones it has not) and
 // the neighbors; the REST node state says the same in its own shape.
 func (s *Server) getNodeState() any {
-	height, _, _ := s.chain.Tip()
 	ns := s.neighbors()
 	peers := make([]peerInfo, len(ns))
 	for i, n := range ns {
@@ -91,7 +90,7 @@ func (s *Server) getNodeState() any {
 	}
 	return rpcNodeState{
 		Compile:   s.opts.Version,
-		Height:    height,
+		Height:    s.height(),
 		Services:  noServices,
 		RPCPort:   s.rpc.port(),
 		RestPort:  s.rest.port(),
@@ -108,15 +107,20 @@ const (
 )
 
 // ethBlockNumber answers eth_blockNumber: the tip's height in hex with 0x,
-// as geth does. The DID SDKs send it to check an endpoint
-// (Elastos.DID.JS.SDK src/defaultdidadapter.ts, checkEndpoint).
+// as geth does; on a light node its upstream's head. The DID SDKs send it
+// to check an endpoint (Elastos.DID.JS.SDK src/defaultdidadapter.ts,
+// checkEndpoint).
 func (s *Server) ethBlockNumber() any {
-	height, _, _ := s.chain.Tip()
-	return fmt.Sprintf("%#x", height)
+	return fmt.Sprintf("%#x", s.height())
 }
 
-// ethChainID answers eth_chainId: a devnet's, in hex with 0x.
+// ethChainID answers eth_chainId: a devnet's, in hex with 0x; on a light
+// node its upstream's (0 until the upstream has said it).
 func (s *Server) ethChainID() any {
+	if s.light != nil {
+		id, _ := s.light.ChainID()
+		return fmt.Sprintf("%#x", id)
+	}
 	return fmt.Sprintf("%#x", devChainID)
 }
 

@@ -24,27 +24,27 @@ func (s *Server) restHandler() http.Handler {
 	get("/api/v1/node/connectioncount", s.connectionCount)
 	get("/api/v1/node/state", s.nodeState)
 	get("/api/v1/block/height", s.blockHeight)
-	get("/api/v1/transactionpool", s.transactionPool)
-	get("/api/v1/block/hash/{height}", s.blockHash)
-	get("/api/v1/block/details/height/{height}", s.blockByHeight)
-	get("/api/v1/block/details/hash/{hash}", s.blockByHash)
-	get("/api/v1/block/transactions/height/{height}", s.blockTransactions)
-	get("/api/v1/transaction/{hash}", s.transaction)
-	get("/api/v1/asset/balances/{addr}", s.balances)
-	get("/api/v1/asset/utxos/{addr}", s.utxos)
-	get("/api/v1/asset/{hash}", s.asset)
-	get("/api/v1/asset/balance/{addr}/{assetid}", s.balanceByAsset)
-	get("/api/v1/asset/utxo/{addr}/{assetid}", s.utxosByAsset)
+	get("/api/v1/transactionpool", s.ledger(s.transactionPool))
+	get("/api/v1/block/hash/{height}", s.ledger(s.blockHash))
+	get("/api/v1/block/details/height/{height}", s.ledger(s.blockByHeight))
+	get("/api/v1/block/details/hash/{hash}", s.ledger(s.blockByHash))
+	get("/api/v1/block/transactions/height/{height}", s.ledger(s.blockTransactions))
+	get("/api/v1/transaction/{hash}", s.ledger(s.transaction))
+	get("/api/v1/asset/balances/{addr}", s.ledger(s.balances))
+	get("/api/v1/asset/utxos/{addr}", s.ledger(s.utxos))
+	get("/api/v1/asset/{hash}", s.ledger(s.asset))
+	get("/api/v1/asset/balance/{addr}/{assetid}", s.ledger(s.balanceByAsset))
+	get("/api/v1/asset/utxo/{addr}/{assetid}", s.ledger(s.utxosByAsset))
 	for _, path := range []string{"/api/v1/confirm/details/height/{height}", "/api/v1/confirm/details/hash/{hash}"} {
 		rt.handle("GET "+path, read, func(w http.ResponseWriter, r *http.Request) {
-			result, err := s.confirm(r)
+			result, err := s.ledger(s.confirm)(r)
 			writeConfirm(w, result, err)
 		})
 	}
 	rt.handle("GET "+identifiersPath+"{identifier...}", read, s.serveIdentifier)
 	rt.handle("OPTIONS "+identifiersPath, read, preflight)
 	rt.handle("GET /api/v1/restart", control, s.serveRestart)
-	rt.handle("POST /api/v1/transaction", broadcast, s.serveBroadcast)
+	rt.handle("POST /api/v1/transaction", broadcast, s.ledgerHandler(s.serveBroadcast))
 	rt.handle("OPTIONS /api/v1/", read, preflight)
 	notEndpoint := func(w http.ResponseWriter, r *http.Request) {
 		writeREST(w, nil, fail(invalidMethod, fmt.Sprintf("%s %s is not an endpoint of this API", excerpt.Cut(r.Method), excerpt.Cut(r.URL.Path))))
@@ -97,30 +97,34 @@ type nodeState struct {
 	OpenPort    int               `json:"OpenPort"`
 	OpenService bool              `json:"OpenService"`
 	Neighbors   []follow.Neighbor `json:"Neighbors"`
+	// Light is a light node's own state (Light.Status); absent on others.
+	Light any `json:"Light,omitempty"`
 }
 
 // nodeState reports the node: its id, tip, transaction counts and the ports
 // it serves on. It has no peer-to-peer, websocket or open service, so those
 // ports are 0.
 func (s *Server) nodeState(*http.Request) (any, *restError) {
-	height, _, _ := s.chain.Tip()
-	st := s.chain.Stats()
-	return nodeState{
+	st := nodeState{
 		Compile:   s.opts.Version,
-		ID:        st.NodeID,
-		HexID:     fmt.Sprintf("0x%x", st.NodeID),
-		Height:    height,
-		TxnCnt:    st.TxnCnt,
-		RxTxnCnt:  st.RxTxnCnt,
+		HexID:     "0x0",
+		Height:    s.height(),
 		PRCPort:   s.rpc.port(),
 		RestPort:  s.rest.port(),
 		Neighbors: s.neighbors(),
-	}, nil
+	}
+	if s.light != nil {
+		st.Light = s.light.Status()
+		return st, nil
+	}
+	cs := s.chain.Stats()
+	st.ID, st.HexID, st.TxnCnt, st.RxTxnCnt = cs.NodeID, fmt.Sprintf("0x%x", cs.NodeID), cs.TxnCnt, cs.RxTxnCnt
+	return st, nil
 }
 
+// blockHeight is the tip's height; on a light node its upstream's head.
 func (s *Server) blockHeight(*http.Request) (any, *restError) {
-	height, _, _ := s.chain.Tip()
-	return height, nil
+	return s.height(), nil
 }
 
 // transactionPool lists the mempool's transactions in full.

@@ -26,8 +26,8 @@ func (s *Server) rpcHandler() http.Handler {
 	s.rpc.routes = &rt.routes
 	rt.handle("POST /{$}", read, s.serveRPC)
 	rt.handle("POST /resolve", read, s.serveRPC)
-	rt.handle("POST /idtx", control, s.serveIDTx)
-	rt.handle("POST /reset", control, s.serveReset)
+	rt.handle("POST /idtx", control, s.sdkHandler(s.serveIDTx))
+	rt.handle("POST /reset", control, s.sdkHandler(s.serveReset))
 	rt.handle("OPTIONS /", read, preflight)
 	rt.handle("/", read, rpcNotFound)
 	return cors(rt)
@@ -116,8 +116,11 @@ func (s *Server) answer(ctx context.Context, dst []byte, c jsonrpc.Call) []byte 
 		return appendResponse(dst, c.ID, nil, c.Err)
 	}
 	m, ok := methods[c.Method]
-	if !ok {
+	switch {
+	case !ok:
 		return appendResponse(dst, c.ID, nil, jsonrpc.MethodNotFound(c.Method))
+	case s.light != nil && !m.light:
+		return appendResponse(dst, c.ID, nil, s.notServedRPC(c.Method))
 	}
 	result, err := m.serve(s, ctx, c.Params)
 	return appendResponse(dst, c.ID, result, err)
@@ -126,7 +129,7 @@ func (s *Server) answer(ctx context.Context, dst []byte, c jsonrpc.Call) []byte 
 // notify makes a notification's call and drops its answer. A read is not
 // made at all: no one would see what it finds.
 func (s *Server) notify(ctx context.Context, c jsonrpc.Call) {
-	if m, ok := methods[c.Method]; ok && m.access != read {
+	if m, ok := methods[c.Method]; ok && m.access != read && (s.light == nil || m.light) {
 		m.serve(s, ctx, c.Params)
 	}
 }

@@ -55,9 +55,11 @@ type Options struct {
 }
 
 // Server serves a chain's REST API on one listener and its JSON-RPC API and
-// DID-SDK endpoints on another.
+// DID-SDK endpoints on another; or a light node's, which has no chain.
 type Server struct {
-	chain  *chain.Chain
+	chain  *chain.Chain // nil on a light node
+	dids   DIDReader    // answers the DID reads: the chain, or the light resolver
+	light  Light        // nil but on a light node
 	opts   Options
 	log    *slog.Logger
 	policy policy // the browser policy; its ports are set by Listen
@@ -79,12 +81,21 @@ type listener struct {
 }
 
 // New returns a server for c. Call Listen, then Serve.
-func New(c *chain.Chain, opts Options) *Server {
+func New(c *chain.Chain, opts Options) *Server { return newServer(c, c, nil, opts) }
+
+// NewLight returns a light node's server: the DID reads answered by l, the
+// node's state, and for the rest of the APIs (the ledger, writes, devnet
+// controls) an error saying a light node does not serve them. opts'
+// Follower and Peers are for chains and must be nil. Call Listen, then
+// Serve.
+func NewLight(l Light, opts Options) *Server { return newServer(nil, l, l, opts) }
+
+func newServer(c *chain.Chain, dids DIDReader, l Light, opts Options) *Server {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{chain: c, opts: opts, log: log, restart: make(chan struct{}, 1)}
+	s := &Server{chain: c, dids: dids, light: l, opts: opts, log: log, restart: make(chan struct{}, 1)}
 	for _, o := range opts.CORSOrigins {
 		if origin, err := ParseOrigin(o); err == nil {
 			s.policy.origins = append(s.policy.origins, origin)

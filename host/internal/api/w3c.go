@@ -20,7 +20,7 @@ const identifiersPath = "/1.0/identifiers/"
 // from the chain.
 func (s *Server) serveIdentifier(w http.ResponseWriter, r *http.Request) {
 	id, options := identifierOf(r)
-	resp, err := s.chain.ResolveW3C(id, options, strings.Join(r.Header.Values("Accept"), ","))
+	resp, err := s.dids.ResolveW3C(r.Context(), id, options, strings.Join(r.Header.Values("Accept"), ","))
 	if err != nil {
 		s.log.Error("W3C resolution failed", "identifier", id, "err", err)
 	}

@@ -159,7 +159,7 @@ func TestW3CAnswersKept(t *testing.T) {
 	u.last = f.publish(u.create(t, u.document(t, expires, nil)))
 	resolveW3C := func(accept string) w3c.Response {
 		t.Helper()
-		resp, err := f.c.ResolveW3C(u.did().String(), "", accept)
+		resp, err := f.c.ResolveW3C(context.Background(), u.did().String(), "", accept)
 		if err != nil || resp.Status != 200 {
 			t.Fatalf("ResolveW3C, Accept %q: status %d, %v", accept, resp.Status, err)
 		}
@@ -190,7 +190,7 @@ func TestW3CAnswersKept(t *testing.T) {
 	}
 
 	kept := len(f.c.cache.w3c.m)
-	if resp, err := f.c.ResolveW3C("did:elastos:", "", ""); err != nil || resp.Status != 400 {
+	if resp, err := f.c.ResolveW3C(context.Background(), "did:elastos:", "", ""); err != nil || resp.Status != 400 {
 		t.Errorf("a malformed DID: status %d, %v; want 400", resp.Status, err)
 	}
 	if len(f.c.cache.w3c.m) != kept {
@@ -207,7 +207,7 @@ func TestResolveAnswersKept(t *testing.T) {
 	u.last = f.publish(u.create(t, u.document(t, expires, nil)))
 	resolveDID := func() []byte {
 		t.Helper()
-		b, err := f.c.ResolveDID(u.did(), false)
+		b, err := f.c.ResolveDID(context.Background(), u.did(), false)
 		if err != nil {
 			t.Fatal(err)
 		}

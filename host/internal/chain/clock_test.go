@@ -98,7 +98,7 @@ func TestGenesisTime(t *testing.T) {
 	// begun before, though the wall clock reads 2026-01-31.
 	subject, create := expiredVector(t)
 	f.publish(create)
-	if _, err := f.c.ResolveDID(subject, false); err != nil {
+	if _, err := f.c.ResolveDID(context.Background(), subject, false); err != nil {
 		t.Fatal(err)
 	}
 

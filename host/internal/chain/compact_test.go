@@ -75,7 +75,7 @@ func chainAnswers(t *testing.T, f *fixture, live []*did.Document) []string {
 	t.Helper()
 	var out []string
 	for _, d := range live {
-		b, err := f.c.ResolveDID(d.Subject(), true)
+		b, err := f.c.ResolveDID(context.Background(), d.Subject(), true)
 		if err != nil {
 			t.Fatal(err)
 		}

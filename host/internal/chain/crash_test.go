@@ -289,7 +289,7 @@ func crashDocument(u *user, expires time.Time, svcs []did.Service) (*did.Documen
 // crashState returns the status of worker w's DID i and its last
 // transaction.
 func crashState(c *Chain, w, i int) (int, string, error) {
-	b, err := c.ResolveDID(newUser(fmt.Sprintf("crash %d/%d", w, i)).did(), false)
+	b, err := c.ResolveDID(context.Background(), newUser(fmt.Sprintf("crash %d/%d", w, i)).did(), false)
 	if err != nil {
 		return 0, "", err
 	}

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/didlight/didlight/core/did"
@@ -14,8 +15,9 @@ import (
 // ResolveCredential returns the resolvecredential result object for the
 // credential id (see resolve.CredentialResult): declared (0), revoked (2)
 // or not found (3). While the id is not declared, issuer (nil for none)
-// says whose revokes count. An unknown id is a result, not an error.
-func (c *Chain) ResolveCredential(id did.URL, issuer *did.DID) ([]byte, error) {
+// says whose revokes count. An unknown id is a result, not an error. ctx
+// is not consulted, as for ResolveDID.
+func (c *Chain) ResolveCredential(_ context.Context, id did.URL, issuer *did.DID) ([]byte, error) {
 	key := id.Key() // before the store read: nothing but reading goes on in one
 	var out []byte
 	err := c.view(func(s snapshot) error {
@@ -37,8 +39,9 @@ func (c *Chain) ResolveCredential(id did.URL, issuer *did.DID) ([]byte, error) {
 // resolve.CredentialList): the ids of the credentials declared about d,
 // newest first, revoked ones included, paged by skip and limit as
 // resolve.CredentialPage says (limit 0 means its default). A negative skip
-// or limit is an error wrapping ErrQuery.
-func (c *Chain) ListCredentials(d did.DID, skip, limit int) ([]byte, error) {
+// or limit is an error wrapping ErrQuery. ctx is not consulted, as for
+// ResolveDID.
+func (c *Chain) ListCredentials(_ context.Context, d did.DID, skip, limit int) ([]byte, error) {
 	prefix := record.PostingPrefix(d.Key()) // before the store read: nothing but reading goes on in one
 	var out []byte
 	err := c.view(func(s snapshot) error {

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -55,7 +56,7 @@ type resolvedCredential struct {
 
 func (f *fixture) resolveCredential(id did.URL, issuer *did.DID) resolvedCredential {
 	f.t.Helper()
-	b, err := f.c.ResolveCredential(id, issuer)
+	b, err := f.c.ResolveCredential(context.Background(), id, issuer)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func (r resolvedCredential) want(t *testing.T, what string, status int, ops ...s
 
 func (f *fixture) listCredentials(d did.DID, skip, limit int) []string {
 	f.t.Helper()
-	b, err := f.c.ListCredentials(d, skip, limit)
+	b, err := f.c.ListCredentials(context.Background(), d, skip, limit)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -184,7 +185,7 @@ func TestCredentials(t *testing.T) {
 		t.Errorf("bob owns %v", got)
 	}
 	for _, sl := range [][2]int{{-1, 0}, {0, -1}} {
-		if _, err := f.c.ListCredentials(alice.did(), sl[0], sl[1]); !errors.Is(err, ErrQuery) {
+		if _, err := f.c.ListCredentials(context.Background(), alice.did(), sl[0], sl[1]); !errors.Is(err, ErrQuery) {
 			t.Errorf("skip %d limit %d: %v, want ErrQuery", sl[0], sl[1], err)
 		}
 	}

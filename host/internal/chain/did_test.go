@@ -34,7 +34,7 @@ type resolved struct {
 // (resolve.Verify against the tip's time), returning it read back.
 func (f *fixture) resolveDID(d did.DID, all bool) resolved {
 	f.t.Helper()
-	b, err := f.c.ResolveDID(d, all)
+	b, err := f.c.ResolveDID(context.Background(), d, all)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestDIDStatuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.resolveDID(u.did(), false).want(t, "expired", 1, []string{create.String()}, "create")
-	sdk, err := f.c.ResolveDIDSDK(u.did(), false)
+	sdk, err := f.c.ResolveDIDSDK(context.Background(), u.did(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestCustomizedDID(t *testing.T) {
 	}
 	h := f.publish(create)
 	upper, _ := did.Parse("did:elastos:ACME")
-	b, err := f.c.ResolveDID(upper, false)
+	b, err := f.c.ResolveDID(context.Background(), upper, false)
 	if err != nil {
 		t.Fatal(err)
 	}

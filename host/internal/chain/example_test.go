@@ -41,7 +41,7 @@ func Example() {
 		return
 	}
 	height, _, _ := c.Tip()
-	result, _ := c.ResolveDID(doc.Subject(), false)
+	result, _ := c.ResolveDID(context.Background(), doc.Subject(), false)
 	fmt.Println("height", height)
 	fmt.Println(string(result[:60]))
 	// Output:

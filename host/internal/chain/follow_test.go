@@ -65,8 +65,8 @@ func TestApplyFollowsProducer(t *testing.T) {
 	}
 	for _, u := range []*user{alice, bob, newUser("nobody")} {
 		for _, all := range []bool{false, true} {
-			want, err1 := p.c.ResolveDID(u.did(), all)
-			got, err2 := f.c.ResolveDID(u.did(), all)
+			want, err1 := p.c.ResolveDID(context.Background(), u.did(), all)
+			got, err2 := f.c.ResolveDID(context.Background(), u.did(), all)
 			if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
 				t.Errorf("resolve %s all=%v: follower %s (%v), producer %s (%v)", u.did(), all, got, err2, want, err1)
 			}

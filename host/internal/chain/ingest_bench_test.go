@@ -145,7 +145,7 @@ func benchIngest(b *testing.B, cfg Config, db *countingDB) {
 	b.ReportMetric(float64(updates)/float64(r.ops), "commits/op")
 	height, _, _ := f.c.Tip()
 	b.ReportMetric(float64(made)/float64(height), "ops/block")
-	if _, err := f.c.ResolveDID(benchUser(made-1).did(), false); err != nil {
+	if _, err := f.c.ResolveDID(context.Background(), benchUser(made-1).did(), false); err != nil {
 		b.Fatal(err)
 	}
 }

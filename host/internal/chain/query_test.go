@@ -286,7 +286,7 @@ func TestResolveLatest(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			got, err := f.c.ResolveDID(d, false)
+			got, err := f.c.ResolveDID(context.Background(), d, false)
 			if err != nil {
 				return err
 			}

@@ -46,7 +46,7 @@ func BenchmarkResolveDID(b *testing.B) {
 				if bench.built {
 					f.c.cache.answers = answers[answerKey, []byte]{}
 				}
-				if _, err := f.c.ResolveDID(dids[i%len(dids)], all); err != nil {
+				if _, err := f.c.ResolveDID(context.Background(), dids[i%len(dids)], all); err != nil {
 					b.Fatal(err)
 				}
 				i++

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"context"
 	"slices"
 
 	"github.com/didlight/didlight/core/did"
@@ -13,8 +14,10 @@ import (
 // ResolveDID returns the resolvedid result object for d (see
 // resolve.Result): its status at the tip's block time and its latest
 // transaction, or with all its whole history, newest first. A DID that
-// does not exist gives status 3, not an error.
-func (c *Chain) ResolveDID(d did.DID, all bool) ([]byte, error) {
+// does not exist gives status 3, not an error. ctx is the caller's: the
+// read never waits, so it is not consulted (the light resolver, which
+// answers the same calls, asks an upstream with it).
+func (c *Chain) ResolveDID(_ context.Context, d did.DID, all bool) ([]byte, error) {
 	return c.resolveDID(resolve.DialectSpec, d, all)
 }
 
@@ -22,7 +25,7 @@ func (c *Chain) ResolveDID(d did.DID, all bool) ([]byte, error) {
 // expects: as ResolveDID, in the identity chain's dialect
 // (resolve.DialectEID), where an expired document is status 0 and the
 // client judges expiry.
-func (c *Chain) ResolveDIDSDK(d did.DID, all bool) ([]byte, error) {
+func (c *Chain) ResolveDIDSDK(_ context.Context, d did.DID, all bool) ([]byte, error) {
 	return c.resolveDID(resolve.DialectEID, d, all)
 }
 

@@ -143,7 +143,7 @@ func (f *fixture) splitLargest(n int) []UTXO {
 // resolveStatus returns the status resolvedid answers for d.
 func (f *fixture) resolveStatus(d did.DID) string {
 	f.t.Helper()
-	b, err := f.c.ResolveDID(d, false)
+	b, err := f.c.ResolveDID(context.Background(), d, false)
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -147,7 +147,7 @@ func resolveAll(t *testing.T, f *fixture) []string {
 	var out []string
 	for i := range 15 {
 		u := newUser("upgrade " + string(rune('a'+i%26)) + string(rune('a'+i/26)))
-		b, err := f.c.ResolveDID(u.did(), true)
+		b, err := f.c.ResolveDID(context.Background(), u.did(), true)
 		if err != nil {
 			t.Fatal(err)
 		}

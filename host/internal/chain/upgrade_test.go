@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ func TestUpgradeFormat1(t *testing.T) {
 	var before [][]byte
 	for _, d := range []did.DID{alice.did(), bob.did()} {
 		for _, all := range []bool{false, true} {
-			b, err := f.c.ResolveDID(d, all)
+			b, err := f.c.ResolveDID(context.Background(), d, all)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +62,7 @@ func TestUpgradeFormat1(t *testing.T) {
 	i := 0
 	for _, d := range []did.DID{alice.did(), bob.did()} {
 		for _, all := range []bool{false, true} {
-			if b, err := f.c.ResolveDID(d, all); err != nil || string(b) != string(before[i]) {
+			if b, err := f.c.ResolveDID(context.Background(), d, all); err != nil || string(b) != string(before[i]) {
 				t.Errorf("resolving %s (all %v) after the upgrade:\n got %s (%v)\nwant %s", d, all, b, err, before[i])
 			}
 			i++

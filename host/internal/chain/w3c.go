@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -20,8 +21,8 @@ import (
 // answers the same request again while the chain is at that tip. A request
 // w3c could not parse is answered with its error, the store unread. The
 // error is a failure of the store; the Response is then the INTERNAL_ERROR
-// answer.
-func (c *Chain) ResolveW3C(id, options, accept string) (w3c.Response, error) {
+// answer. ctx is not consulted, as for ResolveDID.
+func (c *Chain) ResolveW3C(_ context.Context, id, options, accept string) (w3c.Response, error) {
 	k := w3cKey{id: id, options: options, accept: accept}
 	_, at, _ := c.Tip()
 	if resp, ok := keptAnswer(&c.cache, &c.cache.w3c, at, k); ok {

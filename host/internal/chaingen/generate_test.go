@@ -105,7 +105,7 @@ func checkDIDs(t *testing.T, c *chain.Chain, plan *synth.Plan) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw, err := c.ResolveDID(subject, true)
+		raw, err := c.ResolveDID(context.Background(), subject, true)
 		if err != nil {
 			t.Fatal(err)
 		}

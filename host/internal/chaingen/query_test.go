@@ -24,7 +24,7 @@ func views(t *testing.T, c *chain.Chain, plan *synth.Plan) (subjects []string, o
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw, err := c.ResolveDID(subject, false)
+		raw, err := c.ResolveDID(context.Background(), subject, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -100,7 +100,7 @@ func (p *person) seed(ctx context.Context, s seeder) (int, error) {
 func (p *person) seedDID(ctx context.Context, s seeder) (int, error) {
 	c := s.c
 	subject := did.FromKey(p.key.Public())
-	done, last, err := history(c, subject)
+	done, last, err := history(ctx, c, subject)
 	if err != nil {
 		return 0, err
 	}
@@ -134,7 +134,7 @@ func (p *person) seedCredential(ctx context.Context, s seeder) (int, error) {
 	subject := did.FromKey(p.key.Public())
 	primary := did.URL{DID: subject, Fragment: did.PrimaryKey}
 	id := did.URL{DID: subject, Fragment: p.credentials[0].fragment}
-	status, err := credentialStatus(c, id)
+	status, err := credentialStatus(ctx, c, id)
 	if err != nil {
 		return 0, err
 	}
@@ -177,8 +177,8 @@ func (p *person) declareRequest(now time.Time) (idop.Request, error) {
 }
 
 // credentialStatus is the status the chain gives the credential id.
-func credentialStatus(c *chain.Chain, id did.URL) (resolve.CredentialStatus, error) {
-	raw, err := c.ResolveCredential(id, nil)
+func credentialStatus(ctx context.Context, c *chain.Chain, id did.URL) (resolve.CredentialStatus, error) {
+	raw, err := c.ResolveCredential(ctx, id, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -224,8 +224,8 @@ func chainTime(c *chain.Chain) time.Time {
 
 // history returns the operations recorded for d, oldest first, and the
 // txid of the newest.
-func history(c *chain.Chain, d did.DID) (ops []string, last string, err error) {
-	raw, err := c.ResolveDID(d, true)
+func history(ctx context.Context, c *chain.Chain, d did.DID) (ops []string, last string, err error) {
+	raw, err := c.ResolveDID(ctx, d, true)
 	if err != nil {
 		return nil, "", err
 	}

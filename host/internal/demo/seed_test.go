@@ -40,7 +40,7 @@ func TestSeed(t *testing.T) {
 	}
 	for _, p := range people {
 		d := did.FromKey(p.key.Public())
-		raw, err := c.ResolveDID(d, true)
+		raw, err := c.ResolveDID(context.Background(), d, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestSeed(t *testing.T) {
 			continue
 		}
 		id := did.URL{DID: d, Fragment: p.credentials[0].fragment}
-		status, err := credentialStatus(c, id)
+		status, err := credentialStatus(context.Background(), c, id)
 		if want := map[bool]resolve.CredentialStatus{false: resolve.CredentialValid, true: resolve.CredentialRevoked}[p.revoke]; err != nil || status != want {
 			t.Errorf("credential %s: status %v (%v), want %v", id, status, err, want)
 		}

@@ -109,7 +109,7 @@ func measureChild(ctx context.Context, dir string, args []string, stdout io.Writ
 		}
 	}
 	resolve := func(dids []did.DID, all bool, rounds int) (float64, error) {
-		return perCall(len(dids), rounds, func(i int) error { _, err := c.ResolveDID(dids[i], all); return err })
+		return perCall(len(dids), rounds, func(i int) error { _, err := c.ResolveDID(ctx, dids[i], all); return err })
 	}
 	if r.ResolveCold, err = resolve(fresh, false, 1); err != nil {
 		return err
@@ -125,7 +125,7 @@ func measureChild(ctx context.Context, dir string, args []string, stdout io.Writ
 	// on pages read before, as the latest ones were (the all=false pass
 	// read the newest entry alone).
 	for _, d := range fresh {
-		if _, err := c.ResolveDIDSDK(d, true); err != nil {
+		if _, err := c.ResolveDIDSDK(ctx, d, true); err != nil {
 			return err
 		}
 	}
@@ -278,7 +278,7 @@ func mixed(ctx context.Context, c *chain.Chain, subjects []did.DID, qs []benchQu
 		var err error
 		switch j := i % 10; {
 		case j < 6:
-			_, err = c.ResolveDID(subjects[i%len(subjects)], j == 5)
+			_, err = c.ResolveDID(ctx, subjects[i%len(subjects)], j == 5)
 		default:
 			_, err = c.Query(ctx, qs[i%4].q) // the type queries and one indexed find
 		}
