@@ -1,5 +1,6 @@
 // Package node runs a node in process: a chain behind the REST and JSON-RPC
 // servers (host/internal/api), kept going by its block producer or by a follower,
+// or a light resolver (host/internal/light) learning its upstream's head,
 // until it is stopped. The didlight command, host/client/clienttest and the
 // tests that need a whole node start one with Start, so that the order of
 // starting and stopping is written once:
@@ -21,6 +22,7 @@ import (
 
 	"github.com/didlight/didlight/host/internal/api"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/light"
 )
 
 // Config says how a node serves its chain.
@@ -41,7 +43,7 @@ type Config struct {
 
 // Node is a running node.
 type Node struct {
-	Chain  *chain.Chain
+	Chain  *chain.Chain // nil for a light node
 	Server *api.Server
 
 	stopServing, stopChain context.CancelFunc
@@ -57,17 +59,34 @@ type Node struct {
 // Start serves c as cfg says and runs its producer (or cfg.Run), until
 // Stop. It fails, having started nothing, when a listener cannot open.
 func Start(c *chain.Chain, cfg Config) (*Node, error) {
-	srv := api.New(c, cfg.API)
-	if err := srv.Listen(orLoopback(cfg.RESTAddr), orLoopback(cfg.RPCAddr)); err != nil {
-		return nil, err
-	}
 	run := cfg.Run
 	if run == nil {
 		run = c.Run
 	}
+	n, err := start(api.New(c, cfg.API), run, cfg)
+	if err != nil {
+		return nil, err
+	}
+	n.Chain = c
+	return n, nil
+}
+
+// StartLight serves a light node, whose DID reads l answers, with l.Run
+// learning its upstream's head, until Stop. cfg.Run and cfg.Mapped are
+// for chains and must be nil. It fails, having started nothing, when a
+// listener cannot open.
+func StartLight(l *light.Resolver, cfg Config) (*Node, error) {
+	return start(api.NewLight(l, cfg.API), l.Run, cfg)
+}
+
+// start serves srv and runs run, as Start says.
+func start(srv *api.Server, run func(context.Context) error, cfg Config) (*Node, error) {
+	if err := srv.Listen(orLoopback(cfg.RESTAddr), orLoopback(cfg.RPCAddr)); err != nil {
+		return nil, err
+	}
 	serveCtx, stopServing := context.WithCancel(context.Background())
 	chainCtx, stopChain := context.WithCancel(context.Background())
-	n := &Node{Chain: c, Server: srv, stopServing: stopServing, stopChain: stopChain,
+	n := &Node{Server: srv, stopServing: stopServing, stopChain: stopChain,
 		served: make(chan error, 1), produced: make(chan error, 1), done: make(chan struct{})}
 	n.startTrimming(cfg)
 	go func() {
