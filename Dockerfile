@@ -1,17 +1,26 @@
 # syntax=docker/dockerfile:1
 #
-# didlight as the did:elastos driver of a DIF Universal Resolver: a follower
-# node that syncs and verifies the blocks of an upstream didlight node and
-# serves W3C DID Resolution at /1.0/identifiers/{did} on port 8080 (the REST
-# listener: also /api/v1 and the browser app). See docs/w3c-resolution.md.
+# didlight as the did:elastos driver of a DIF Universal Resolver: W3C DID
+# Resolution at /1.0/identifiers/{did} on port 8080 (the REST listener: also
+# /api/v1 and the browser app), in one of two forms, chosen by a variable:
+#
+#   DIDLIGHT_LIGHT=mainnet   a light node of EID, the real chain: no chain of
+#                            its own; it asks the public EID endpoints (or your
+#                            EID nodes' URLs, comma-separated) and verifies
+#                            every answer before serving it (docs/light.md)
+#   DIDLIGHT_FOLLOW=URL      a follower of a didlight node: it syncs and
+#                            verifies its blocks into /data
+#                            (docs/w3c-resolution.md)
 #
 #   docker build -t didlight/driver-did-elastos .
+#   docker run -p 8080:8080 -e DIDLIGHT_LIGHT=mainnet didlight/driver-did-elastos
 #   docker run -p 8080:8080 -v didlight-data:/data \
 #     -e DIDLIGHT_FOLLOW=http://node.example:20334 didlight/driver-did-elastos
 #
-# At run time the image reaches nothing but its upstream. Every flag of
-# `didlight node` can be given after the image name or as its DIDLIGHT_*
-# variable (the command line wins).
+# Given neither, the node refuses to start (DIDLIGHT_REQUIRE_UPSTREAM): a
+# driver never serves a devnet of its own. At run time the image reaches
+# nothing but its upstream. Every flag of `didlight node` can be given after
+# the image name or as its DIDLIGHT_* variable (the command line wins).
 
 # The WASI shim the browser app loads, from the lockfile.
 FROM node:20-bookworm-slim AS shim
@@ -36,7 +45,7 @@ RUN mkdir -p /out/data
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/didlight /didlight
 COPY --from=build --chown=65532:65532 /out/data /data
-ENV DIDLIGHT_DATADIR=/data DIDLIGHT_REST_ADDR=0.0.0.0:8080 DIDLIGHT_RPC_ADDR=0.0.0.0:20336 DIDLIGHT_FOLLOW=http://upstream:20334
+ENV DIDLIGHT_DATADIR=/data DIDLIGHT_REST_ADDR=0.0.0.0:8080 DIDLIGHT_RPC_ADDR=0.0.0.0:20336 DIDLIGHT_REQUIRE_UPSTREAM=true
 VOLUME /data
 EXPOSE 8080 20336
 USER nonroot

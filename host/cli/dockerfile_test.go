@@ -19,6 +19,7 @@ import (
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/host/client/clienttest"
+	"github.com/didlight/didlight/host/internal/eidtest"
 	"github.com/didlight/didlight/wasm/js"
 )
 
@@ -98,7 +99,9 @@ func (s stage) runLine(t *testing.T, want string) string {
 // runtime stage holds the binary only; its build commands, run here as
 // they are written (the module and the binary into a temporary directory),
 // make a binary that, started with the image's entrypoint and environment,
-// follows an upstream and serves W3C DID resolution for what it synced.
+// refuses to start without an upstream, and given one by its variable
+// serves W3C DID resolution: as a follower of a didlight node, for what it
+// synced, and as a light node of an EID node, for what it verified.
 func TestDockerfile(t *testing.T) {
 	stages := readDockerfile(t)
 	if len(stages) < 2 {
@@ -136,9 +139,26 @@ func TestDockerfile(t *testing.T) {
 			env[k] = v
 		}
 	}
-	cfg, err := parseNodeFlags(entrypoint[2:], func(k string) string { return env[k] }, io.Discard)
+	imageNode := func(more ...string) (nodeConfig, error) {
+		return parseNodeFlags(entrypoint[2:], func(k string) string {
+			for i := 0; i+1 < len(more); i += 2 {
+				if more[i] == k {
+					return more[i+1]
+				}
+			}
+			return env[k]
+		}, io.Discard)
+	}
+	if _, err := imageNode(); err == nil || !strings.Contains(err.Error(), "--require-upstream") {
+		t.Errorf("the image's node given no upstream: %v; want it refused", err)
+	}
+	cfg, err := imageNode("DIDLIGHT_FOLLOW", "http://upstream:20334")
 	if err != nil || cfg.follow == "" || cfg.restAddr != "0.0.0.0:8080" || cfg.mem || cfg.dataDir != "/data" || !slices.Contains(runtime.all("VOLUME"), cfg.dataDir) {
-		t.Fatalf("the image's node: %+v, %v; want a follower keeping its chain in the volume and serving REST on 0.0.0.0:8080", cfg, err)
+		t.Fatalf("the image's node with DIDLIGHT_FOLLOW: %+v, %v; want a follower keeping its chain in the volume and serving REST on 0.0.0.0:8080", cfg, err)
+	}
+	cfg, err = imageNode("DIDLIGHT_LIGHT", "mainnet")
+	if err != nil || !slices.Equal(cfg.light.endpoints.urls, []string{"mainnet"}) || cfg.restAddr != "0.0.0.0:8080" {
+		t.Fatalf("the image's node with DIDLIGHT_LIGHT: %+v, %v; want a light node of mainnet serving REST on 0.0.0.0:8080", cfg, err)
 	}
 
 	// The build commands, as written, into a temporary directory: the
@@ -205,6 +225,33 @@ func TestDockerfile(t *testing.T) {
 	} else {
 		resp.Body.Close()
 	}
+
+	// The same binary as a light node of an EID node, which the replay
+	// of the recorded scenario stands in for.
+	eidNode := eidtest.NewUpstream(t, eidtest.Options{})
+	carol := eidNode.Manifest.DIDs[2].DID
+	cmd = exec.Command(bin, entrypoint[1:]...)
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Env = append(cmd.Env, "DIDLIGHT_REST_ADDR=127.0.0.1:0", "DIDLIGHT_RPC_ADDR=127.0.0.1:0", "DIDLIGHT_LIGHT="+eidNode.URL, "HOME="+dir)
+	rest = startBanner(t, cmd)
+	status, body := getBody(t, strings.TrimSuffix(rest, "/api/v1")+"/1.0/identifiers/"+carol)
+	if status != 200 || !strings.Contains(string(body), `"id":"`+carol+`"`) {
+		t.Errorf("the light node does not resolve %s: %d %.300s", carol, status, body)
+	}
+}
+
+// getBody reads a URL.
+func getBody(t *testing.T, url string) (int, []byte) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
 }
 
 // publishTestDID publishes on n the DID of the key derived from name,

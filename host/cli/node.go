@@ -58,6 +58,9 @@ func runNode(args []string, stdout, stderr io.Writer) int {
 // accepting requests, lets in-flight ones finish, stops the block producer
 // and closes the chain and the store, in that order.
 func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.Logger) (err error) {
+	if len(cfg.light.endpoints.urls) > 0 {
+		return serveLight(ctx, cfg, stdout, log)
+	}
 	mod, err := loadModule(cfg)
 	if err != nil {
 		return err

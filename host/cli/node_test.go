@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/didlight/didlight/host/internal/eidtest"
 )
 
 // childEnv marks a run of this test binary as the didlight command itself,
@@ -22,7 +24,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
 		os.Exit(Run(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	os.Exit(eidtest.Main(m))
 }
 
 // child is a running `didlight node`.

@@ -31,19 +31,24 @@ type originList struct {
 
 func (o *originList) String() string { return strings.Join(o.origins, ",") }
 
-func (o *originList) Set(v string) error {
-	if o.fromEnv {
-		o.origins, o.fromEnv = nil, false
+func (o *originList) Set(v string) error { return setList(&o.origins, &o.fromEnv, v, api.ParseOrigin) }
+
+// setList sets a repeatable flag's list from one value, comma-separated
+// items each kept as parse writes it; the value from the command line
+// replaces a list from the environment variable (fromEnv).
+func setList(list *[]string, fromEnv *bool, v string, parse func(string) (string, error)) error {
+	if *fromEnv {
+		*list, *fromEnv = nil, false
 	}
 	for s := range strings.SplitSeq(v, ",") {
 		if s = strings.TrimSpace(s); s == "" {
 			continue
 		}
-		origin, err := api.ParseOrigin(s)
+		item, err := parse(s)
 		if err != nil {
 			return err
 		}
-		o.origins = append(o.origins, origin)
+		*list = append(*list, item)
 	}
 	return nil
 }

@@ -25,17 +25,19 @@ type nodeConfig struct {
 	demo       bool
 	adminToken string
 	// adminTokenFile, corsOrigins and warnings: see nodeaccess.go.
-	adminTokenFile string
-	corsOrigins    originList
-	warnings       []string  // what the node logs at start, about its settings
-	engine         string    // engineNative or engineWasm
-	modulePath     string    // the module to use instead of the embedded one
-	follow         string    // the upstream's REST base URL; "" makes blocks here (follow.go)
-	genesisTime    time.Time // a new chain's genesis time (nodetime.go); zero for the default
-	importFile     string    // a fixture file to begin the chain from (devnet.go)
-	fork           string    // the upstream's REST base URL to fork from (fork.go)
-	forkHeight     uint      // the height to fork at; 0 for the upstream's tip
-	mapBudgetMB    int       // the store's mapped pages kept at most (node.KeepMapped); 0 keeps all
+	adminTokenFile  string
+	corsOrigins     originList
+	warnings        []string    // what the node logs at start, about its settings
+	engine          string      // engineNative or engineWasm
+	modulePath      string      // the module to use instead of the embedded one
+	follow          string      // the upstream's REST base URL; "" makes blocks here (follow.go)
+	genesisTime     time.Time   // a new chain's genesis time (nodetime.go); zero for the default
+	importFile      string      // a fixture file to begin the chain from (devnet.go)
+	fork            string      // the upstream's REST base URL to fork from (fork.go)
+	forkHeight      uint        // the height to fork at; 0 for the upstream's tip
+	mapBudgetMB     int         // the store's mapped pages kept at most (node.KeepMapped); 0 keeps all
+	light           lightConfig // a light node's upstream and settings (light.go); no endpoints for a node with a chain
+	requireUpstream bool        // refuse to start a node that neither follows nor is light
 }
 
 // The engines --engine chooses between: core run natively, or the
@@ -77,6 +79,7 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	followFlag(fs, &c)
 	genesisTimeFlag(fs, &c)
 	forkFlags(fs, &c)
+	lightFlags(fs, &c)
 	fs.StringVar(&c.importFile, "import", "", "begin the chain from this fixture file (didlight devnet export), validating every block; the store must hold no chain yet (use --mem, or a new --datadir). Its dev seed is taken unless --dev-seed is given")
 	fs.IntVar(&c.mapBudgetMB, "map-budget", node.DefaultMapBudget>>20, "MB of the store's file the node keeps mapped (resident) before it drops its pages, which stay in the kernel's page cache (Linux; see docs/scale.md); 0 never drops them")
 	fs.StringVar(&c.modulePath, "module", "", "didlight.wasm to use (for --engine wasm and the browser app) instead of the module embedded in the binary")
@@ -94,7 +97,7 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	if envErr != nil {
 		return c, envErr
 	}
-	c.corsOrigins.fromEnv = set["cors-origin"]
+	c.corsOrigins.fromEnv, c.light.endpoints.fromEnv = set["cors-origin"], set["light"]
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		nodeUsage(fs, stderr)
 		return c, err
@@ -112,7 +115,8 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 // environment variable and default.
 func nodeUsage(fs *flag.FlagSet, w io.Writer) {
 	fmt.Fprintf(w, "Usage: didlight node [flags]\n\nRuns a local identity chain: it mines blocks, accepts transactions and DID\n"+
-		"operations, and serves the REST and JSON-RPC APIs. Each flag may also be set\nwith its environment variable; the command line wins.\n\nFlags:\n")
+		"operations, and serves the REST and JSON-RPC APIs. With --follow it follows\nanother node's chain; with --light it has none, and resolves DIDs through EID\n"+
+		"nodes, verifying each answer. Each flag may also be set with its environment\nvariable; the command line wins.\n\nFlags:\n")
 	fs.VisitAll(func(f *flag.Flag) {
 		fmt.Fprintf(w, "  --%s (%s, default %q)\n      %s\n", f.Name, envName(f.Name), f.DefValue, f.Usage)
 	})
@@ -146,6 +150,9 @@ func (c *nodeConfig) check(extra []string, set map[string]bool) error {
 	}
 	if c.importFile != "" && !set["dev-seed"] {
 		c.devSeed = "" // the file's
+	}
+	if err := c.checkLight(set); err != nil {
+		return err
 	}
 	if err := c.checkFork(set); err != nil {
 		return err

@@ -14,7 +14,8 @@ import (
 )
 
 func TestParseNodeFlags(t *testing.T) {
-	defaults := nodeConfig{dataDir: "./didlight-data", restAddr: "127.0.0.1:20334", rpcAddr: "127.0.0.1:20336", arbiters: 1, devSeed: "didlight", engine: "native", mapBudgetMB: 128}
+	defaults := nodeConfig{dataDir: "./didlight-data", restAddr: "127.0.0.1:20334", rpcAddr: "127.0.0.1:20336", arbiters: 1, devSeed: "didlight", engine: "native", mapBudgetMB: 128,
+		light: lightConfig{cacheMB: 64, poll: 2 * time.Second, budget: 10, timeout: 10 * time.Second}}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -25,7 +26,8 @@ func TestParseNodeFlags(t *testing.T) {
 		{"every flag", []string{"--mem", "--rest-addr", ":1", "--rpc-addr=:2", "--block-time", "2s", "--arbiters", "3",
 			"--dev-seed", "s", "--demo", "--admin-token", "t", "--engine", "wasm", "--module", "m.wasm"}, nil, func(c *nodeConfig) {
 			*c = nodeConfig{mem: true, dataDir: "./didlight-data", restAddr: ":1", rpcAddr: ":2", blockTime: 2 * time.Second,
-				arbiters: 3, devSeed: "s", demo: true, adminToken: "t", engine: "wasm", modulePath: "m.wasm", warnings: []string{tokenWarning}, mapBudgetMB: 128}
+				arbiters: 3, devSeed: "s", demo: true, adminToken: "t", engine: "wasm", modulePath: "m.wasm", warnings: []string{tokenWarning}, mapBudgetMB: 128,
+				light: defaults.light}
 		}},
 		{"single dash", []string{"-datadir", "/d"}, nil, func(c *nodeConfig) { c.dataDir = "/d" }},
 		{"env", nil, map[string]string{"DIDLIGHT_DATADIR": "/e", "DIDLIGHT_REST_ADDR": ":9", "DIDLIGHT_BLOCK_TIME": "1m",
@@ -53,6 +55,18 @@ func TestParseNodeFlags(t *testing.T) {
 		{"origins from env", nil, map[string]string{"DIDLIGHT_CORS_ORIGIN": "http://a.example, http://b.example:8080"}, func(c *nodeConfig) {
 			c.corsOrigins = originList{origins: []string{"http://a.example", "http://b.example:8080"}, fromEnv: true}
 		}},
+		{"light", []string{"--light", "mainnet", "--light-cache", "8", "--light-poll", "500ms", "--light-budget", "-1", "--light-timeout", "3s"}, nil, func(c *nodeConfig) {
+			c.light = lightConfig{endpoints: endpointList{urls: []string{"mainnet"}}, cacheMB: 8, poll: 500 * time.Millisecond, budget: -1, timeout: 3 * time.Second}
+		}},
+		{"light endpoints repeated", []string{"--light", "http://127.0.0.1:20636", "--light=http://10.0.0.2:20636,http://10.0.0.3:20636"}, nil, func(c *nodeConfig) {
+			c.light.endpoints.urls = []string{"http://127.0.0.1:20636", "http://10.0.0.2:20636", "http://10.0.0.3:20636"}
+		}},
+		{"light from env, as the Docker image takes it", nil, map[string]string{"DIDLIGHT_LIGHT": "testnet", "DIDLIGHT_DATADIR": "/data", "DIDLIGHT_REQUIRE_UPSTREAM": "true"}, func(c *nodeConfig) {
+			c.light.endpoints, c.dataDir, c.requireUpstream = endpointList{urls: []string{"testnet"}, fromEnv: true}, "/data", true
+		}},
+		{"an upstream required, and followed", []string{"--require-upstream", "--follow", "http://127.0.0.1:20334"}, nil, func(c *nodeConfig) {
+			c.requireUpstream, c.follow = true, "http://127.0.0.1:20334/api/v1"
+		}},
 		{"origins on the command line replace env's", []string{"--cors-origin", "http://c.example"}, map[string]string{"DIDLIGHT_CORS_ORIGIN": "http://a.example"}, func(c *nodeConfig) {
 			c.corsOrigins.origins = []string{"http://c.example"}
 		}},
@@ -64,7 +78,7 @@ func TestParseNodeFlags(t *testing.T) {
 			}
 			want := defaults
 			tc.want(&want)
-			if diff := cmp.Diff(want, got, cmp.AllowUnexported(nodeConfig{}, originList{})); diff != "" {
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(nodeConfig{}, originList{}, lightConfig{}, endpointList{})); diff != "" {
 				t.Errorf("config (-want +got):\n%s", diff)
 			}
 		})
@@ -105,6 +119,17 @@ func TestParseNodeFlagsRefuses(t *testing.T) {
 		{nil, map[string]string{"DIDLIGHT_CORS_ORIGIN": "http://a.example,null"}, `DIDLIGHT_CORS_ORIGIN`},
 		{[]string{"--admin-token-file", "/nonexistent/token"}, nil, "--admin-token-file: open /nonexistent/token"},
 		{[]string{"--admin-token", "t", "--admin-token-file", "/x"}, nil, "exclude each other"},
+		{[]string{"--light", "mainnet", "--follow", "http://127.0.0.1:20334"}, nil, "--light and --follow exclude each other: a light node has no chain of its own"},
+		{[]string{"--light", "mainnet", "--demo"}, nil, "--light and --demo exclude each other"},
+		{[]string{"--light", "mainnet"}, map[string]string{"DIDLIGHT_ENGINE": "wasm"}, "--light and --engine exclude each other"},
+		{[]string{"--light", "mainnet,testnet"}, nil, "--light"},
+		{[]string{"--light", "ftp://node.example"}, nil, `invalid value "ftp://node.example" for flag -light: eid: endpoint "ftp://node.example": scheme "ftp"`},
+		{[]string{"--light-cache", "8"}, nil, "--light-cache needs --light"},
+		{[]string{"--light", "mainnet", "--light-cache", "0"}, nil, "--light-cache 0: want 1 MB or more"},
+		{[]string{"--light", "mainnet", "--light-budget", "0"}, nil, "--light-budget 0"},
+		{[]string{"--light", "mainnet", "--light-poll", "1ms"}, nil, "--light-poll 1ms"},
+		{[]string{"--light", "mainnet", "--light-timeout", "10ms"}, nil, "--light-timeout 10ms"},
+		{[]string{"--require-upstream"}, nil, "--require-upstream: give --follow URL"},
 	} {
 		_, err := parseNodeFlags(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

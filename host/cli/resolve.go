@@ -26,11 +26,15 @@ func resolveCmd(e *env, args []string) error {
 	c := newCommand("resolve", "DID", `
 Resolves a DID through the node (resolvedid): its status (0 valid, 1 expired,
 2 deactivated, 3 not found) and its operations, the latest one or, with --all,
-the whole history newest first. With --verify the answer is checked here, as a
-light client must, instead of trusting the node: every operation's signature,
-the previousTxid chain, who signed, the documents' proofs and the status at the
-chain tip's time (core/resolve.Verify), fetching and checking the documents of
-controllers and other signers as needed.
+the whole history newest first. --rpc may name an EID node of the real chain
+(its JSON-RPC URL, or mainnet or testnet for the public endpoints), which is
+asked did_resolveDID as the DID SDKs ask it; EID answers 0 for an expired DID.
+
+With --verify the answer is checked here, as a light client must, instead of
+trusting the node: every operation's signature, the previousTxid chain, who
+signed, the documents' proofs and the status at the chain tip's time
+(core/resolve.Verify), fetching and checking the documents of controllers and
+other signers as needed.
 
 With --format w3c it prints the W3C DID Resolution result instead, as the
 node's GET /1.0/identifiers/{did} answers it; DID may then be a DID URL
@@ -38,11 +42,19 @@ node's GET /1.0/identifiers/{did} answers it; DID may then be a DID URL
 --verify that result is built here from the whole history, checked first
 (core/w3c.ResolveVerified): the node's answer but for block heights. It exits
 0 for a result (200, 410 deactivated, 303: the service URL is printed), 2 for
-an invalid DID or DID URL (400), 1 for any other error status.`, `
+an invalid DID or DID URL (400), 1 for any other error status.
+
+Against an EID node, --verify checks the answer with core/eid (docs/eid.md),
+fetching and checking the documents of controllers and signers and, for
+operations of EID's migration window, their transactions; it says what it
+checked, what it took on the node's word and, with --json, its report. An
+EID node has no W3C endpoint: --format w3c needs --verify, and is built here.
+An answer that fails verification is an error naming what failed (exit 1).`, `
   didlight resolve did:elastos:iY4Ghz9tCuWvB5rNwvn4ngWvthZMNzEA7U
   didlight resolve iY4Ghz9tCuWvB5rNwvn4ngWvthZMNzEA7U --all --verify
   didlight resolve did:elastos:foobar --verify --json
   didlight resolve --rpc http://node.example:20336/ --verify foobar   # the REST URL is asked of the node
+  didlight resolve --rpc mainnet --all --verify did:elastos:iY4Ghz9tCuWvB5rNwvn4ngWvthZMNzEA7U   # the real chain, verified here
   didlight resolve --format w3c did:elastos:foobar
   didlight resolve --format w3c --verify 'did:elastos:foobar#vault'
   didlight resolve --format w3c --accept application/did+json 'did:elastos:foobar?versionTime=2026-01-01T00:00:00Z'`)
@@ -81,6 +93,11 @@ an invalid DID or DID URL (400), 1 for any other error status.`, `
 	if err != nil {
 		return usagef("%q is not a DID: %v", rest[0], err)
 	}
+	if network, ok, err := n.eidNetwork(); err != nil {
+		return err
+	} else if ok {
+		return resolveEID(e, n, network, d, all, verify, format)
+	}
 	uses := rpcAPI
 	if verify {
 		uses |= restAPI // the chain tip's time
@@ -94,27 +111,35 @@ an invalid DID or DID URL (400), 1 for any other error status.`, `
 	if err != nil {
 		return err
 	}
-	var (
-		checked *resolve.Verified
-		lc      *lightClient
-	)
+	var v *verdict
 	if verify {
-		if lc, err = newLightClient(ctx, cl); err != nil {
+		lc, err := newLightClient(ctx, cl)
+		if err != nil {
 			return err
 		}
-		if checked, err = lc.verify(d, raw); err != nil {
+		checked, err := lc.verify(d, raw)
+		if err != nil {
 			return err
 		}
+		v = &verdict{checked: checked, chainTime: lc.now}
 	}
 	if format == formatJSON {
-		return printResolvedJSON(e.stdout, raw, checked, lc)
+		return printResolvedJSON(e.stdout, raw, v)
 	}
-	return printResolved(e.stdout, raw, checked)
+	return printResolved(e.stdout, raw, v)
+}
+
+// verdict is what a verification found; nil when none ran.
+type verdict struct {
+	checked   *resolve.Verified
+	chainTime time.Time        // the chain tip's block time the status was judged at
+	eid       *eidVerification // an EID node's answer: core/eid's report
 }
 
 // verification is what `resolve --json` adds to the node's result object,
 // as its "verification" member: whether the answer was checked here, and
-// what that found. A check that fails prints no result at all.
+// what that found; for an EID node's answer, also core/eid's report. A
+// check that fails prints no result at all.
 type verification struct {
 	Ran bool `json:"ran"`
 	// Outcome is "verified", or "nothing to verify" for a DID the node
@@ -125,6 +150,7 @@ type verification struct {
 	Complete *bool `json:"complete,omitempty"`
 	// ChainTime is the chain tip's block time the status was judged at.
 	ChainTime string `json:"chainTime,omitempty"`
+	*eidVerification
 }
 
 // The outcomes of a verification that passed.
@@ -134,26 +160,29 @@ const (
 	nothingToVerify = "nothing to verify: the node says this DID does not exist, which a light client cannot check (another node may know it)"
 )
 
-// verificationOf describes the verification that gave checked at lc's
-// time; nil checked means none ran.
-func verificationOf(checked *resolve.Verified, lc *lightClient) verification {
+// verificationOf describes the verification v; nil means none ran.
+func verificationOf(v *verdict) verification {
 	switch {
-	case checked == nil:
+	case v == nil:
 		return verification{}
-	case checked.Status == resolve.NotFound:
-		return verification{Ran: true, Outcome: outcomeNothing}
+	case v.checked.Status == resolve.NotFound:
+		return verification{Ran: true, Outcome: outcomeNothing, eidVerification: v.eid}
 	}
-	return verification{Ran: true, Outcome: outcomeVerified, Complete: &checked.Complete, ChainTime: did.FormatTime(lc.now)}
+	out := verification{Ran: true, Outcome: outcomeVerified, Complete: &v.checked.Complete, ChainTime: did.FormatTime(v.chainTime), eidVerification: v.eid}
+	if v.eid != nil {
+		out.Outcome = string(v.eid.outcome)
+	}
+	return out
 }
 
 // printResolvedJSON writes the resolve result object with its
 // "verification" member.
-func printResolvedJSON(w io.Writer, raw []byte, checked *resolve.Verified, lc *lightClient) error {
+func printResolvedJSON(w io.Writer, raw []byte, v *verdict) error {
 	var r map[string]any
 	if err := json.Unmarshal(raw, &r); err != nil || r == nil {
 		return fmt.Errorf("the node's answer is not a resolve result: %.200s", raw)
 	}
-	r["verification"] = verificationOf(checked, lc)
+	r["verification"] = verificationOf(v)
 	return printJSON(w, r)
 }
 
@@ -232,8 +261,8 @@ type resolved struct {
 }
 
 // printResolved writes a resolve result as a table, with its latest
-// document.
-func printResolved(w io.Writer, raw []byte, checked *resolve.Verified) error {
+// document and what verification v found (nil: none ran).
+func printResolved(w io.Writer, raw []byte, v *verdict) error {
 	var r resolved
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return fmt.Errorf("the node's answer is not a resolve result: %w", err)
@@ -241,15 +270,13 @@ func printResolved(w io.Writer, raw []byte, checked *resolve.Verified) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "DID\t%s\nstatus\t%d %s\n", r.DID, r.Status, resolve.Status(r.Status))
 	switch {
-	case checked == nil:
-	case checked.Status == resolve.NotFound:
+	case v == nil:
+	case v.eid != nil:
+		printEIDLines(tw, v)
+	case v.checked.Status == resolve.NotFound:
 		fmt.Fprintf(tw, "verified\t%s\n", nothingToVerify)
 	default:
-		scope := "every operation from the create on"
-		if !checked.Complete {
-			scope = "the operations shown (the oldest on its own: ask --all for the whole chain)"
-		}
-		fmt.Fprintf(tw, "verified\tyes, locally: signatures, previousTxid links, signers, document proofs and status, over %s\n", scope)
+		fmt.Fprintf(tw, "verified\tyes, locally: signatures, previousTxid links, signers, document proofs and status, over %s\n", scope(v.checked))
 	}
 	var latest *did.Document
 	if len(r.Transaction) > 0 {
@@ -273,6 +300,14 @@ func printResolved(w io.Writer, raw []byte, checked *resolve.Verified) error {
 		printDocument(w, latest)
 	}
 	return nil
+}
+
+// scope says which operations a verification checked.
+func scope(checked *resolve.Verified) string {
+	if checked.Complete {
+		return "every operation from the create on"
+	}
+	return "the operations shown (the oldest on its own: ask --all for the whole chain)"
 }
 
 // printDocument writes the parts of a document people look for.

@@ -19,6 +19,11 @@ func resolveW3CCmd(e *env, n nodeFlags, id, accept string, verify bool) error {
 	if !strings.HasPrefix(id, "did:") {
 		id = "did:elastos:" + id // a bare id, as the other formats take it
 	}
+	if network, ok, err := n.eidNetwork(); err != nil {
+		return err
+	} else if ok {
+		return resolveW3CEID(e, n, network, id, accept, verify)
+	}
 	uses := restAPI // the node's /1.0/identifiers
 	if verify {
 		uses = bothAPIs // resolvedid and the chain tip's time

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/jsonrpc"
@@ -68,6 +69,19 @@ type NodeState struct {
 	Height   uint32 `json:"Height"`
 	RPCPort  int    `json:"PRCPort"` // so named by the Elastos nodes
 	RESTPort int    `json:"RestPort"`
+	// Light is what a light node (didlight node --light) says of itself;
+	// nil for a node with a chain of its own.
+	Light *LightState `json:"Light"`
+}
+
+// LightState is what a light node's state says of the upstream it asks:
+// its head, at which the node verified its answers.
+type LightState struct {
+	Mode string `json:"Mode"`
+	Head *struct {
+		Height uint64    `json:"Height"`
+		Time   time.Time `json:"Time"`
+	} `json:"Head"`
 }
 
 // State returns the node's state.

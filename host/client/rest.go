@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"time"
@@ -177,7 +178,9 @@ func (c *Client) WaitConfirmed(ctx context.Context, txid ela.Hash, interval time
 }
 
 // TipTime returns the height and block time of the node's chain tip: the
-// time against which the node judges whether documents have expired.
+// time against which the node judges whether documents have expired. A
+// light node (didlight node --light), which has no blocks, tells its
+// upstream's head in its node state.
 func (c *Client) TipTime(ctx context.Context) (uint32, time.Time, error) {
 	h, err := c.Height(ctx)
 	if err != nil {
@@ -185,6 +188,9 @@ func (c *Client) TipTime(ctx context.Context) (uint32, time.Time, error) {
 	}
 	var hash string
 	if err := c.get(ctx, fmt.Sprintf("/block/hash/%d", h), &hash); err != nil {
+		if s, serr := c.State(ctx); serr == nil && s.Light != nil && s.Light.Head != nil {
+			return uint32(min(s.Light.Head.Height, math.MaxUint32)), s.Light.Head.Time.UTC(), nil
+		}
 		return 0, time.Time{}, err
 	}
 	var block struct {
