@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/didlight/didlight/core/did/sdkjson"
 	"github.com/didlight/didlight/host/client"
 )
 
@@ -115,4 +117,68 @@ func FuzzRetryAfter(f *testing.F) {
 			t.Fatalf("retryAfter(%q) = %v", v, d)
 		}
 	})
+}
+
+// FuzzReadAnswer checks readAnswer against encoding/json, which it stands
+// in for: on any JSON text that is UTF-8 and nested no deeper than the
+// scanner reads, both take the same members, or both refuse it.
+func FuzzReadAnswer(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":"a","result":{"did":"did:elastos:x","status":3}}`,
+		`{"JSONRPC":"2.0","Id":1,"RESULT":[1,2],"result":null}`,
+		`{"jsonrpc":null,"id":null,"error":{"code":-32000,"message":"did is not exist","data":{"x":[1]}}}`,
+		`{"error":null,"result":"0x10","other":{"a":[{}]}}`,
+		`{"error":{"code":1.5}}`, `{"jsonrpc":2}`, `null`, `[]`, `{"id":"\u00e9"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) || !utf8.Valid(b) || depth(b) > sdkjson.MaxDepth-2 {
+			return
+		}
+		var want struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Result  json.RawMessage `json:"result"`
+			Error   *struct {
+				Code    int             `json:"code"`
+				Message string          `json:"message"`
+				Data    json.RawMessage `json:"data"`
+			} `json:"error"`
+		}
+		werr := json.Unmarshal(b, &want)
+		got, gerr := readAnswer(b)
+		if (werr == nil) != (gerr == nil) && !(werr == nil && string(bytes.TrimSpace(b)) == "null") {
+			t.Fatalf("%q: encoding/json %v, readAnswer %v", b, werr, gerr)
+		}
+		if werr != nil || gerr != nil {
+			return
+		}
+		same := got.JSONRPC == want.JSONRPC && bytes.Equal(got.ID, want.ID) && bytes.Equal(got.Result, want.Result) && (got.Error == nil) == (want.Error == nil)
+		if same && got.Error != nil {
+			same = got.Error.Code == want.Error.Code && got.Error.Message == want.Error.Message && bytes.Equal(got.Error.Data, want.Error.Data)
+		}
+		if !same {
+			t.Fatalf("%q: encoding/json %+v, readAnswer %+v", b, want, got)
+		}
+	})
+}
+
+// depth is how deep a JSON text nests.
+func depth(b []byte) int {
+	d, most, inString := 0, 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && (c == '{' || c == '['):
+			d++
+			most = max(most, d)
+		case !inString && (c == '}' || c == ']'):
+			d--
+		}
+	}
+	return most
 }

@@ -2,6 +2,7 @@ package eidtest
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,6 +68,19 @@ func NewReplay(t testing.TB, opts Options) *Upstream {
 		t.Fatal(err)
 	}
 	return &Upstream{Server: newServer(t, r, opts), Manifest: m}
+}
+
+// Handler returns an HTTP handler answering as an EID node from the
+// committed recording at checkpoint, and the manifest up to it: the replay
+// NewReplay serves, for a program that serves it outside a test (a
+// benchmark's upstream, in a process apart from the one it measures).
+func Handler(checkpoint string) (http.Handler, *scenario.Manifest, error) {
+	r, m, err := loadReplay(checkpoint)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &Server{src: r}
+	return http.HandlerFunc(s.serveHTTP), m, nil
 }
 
 // Recording holds the committed recording, read once.

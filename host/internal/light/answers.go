@@ -1,7 +1,6 @@
 package light
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -55,19 +54,25 @@ func (a *DIDAnswer) size() int64 { return 2*int64(len(a.Raw)) + int64(len(a.Spec
 // did_resolveDID result object: {"did","status","transaction"}, the
 // transactions as the upstream wrote them and none for status 3.
 func specResult(d did.DID, raw []byte, status resolve.Status) ([]byte, error) {
-	var r struct {
-		Transaction json.RawMessage `json:"transaction"`
+	var txs []byte
+	dec := sdkjson.NewDecoder(raw)
+	for m := dec.Object(); m.Next(); {
+		if m.Key() == "transaction" {
+			txs = dec.Raw()
+		} else {
+			dec.Skip()
+		}
 	}
-	if err := json.Unmarshal(raw, &r); err != nil {
+	if err := dec.Finish(); err != nil {
 		return nil, fmt.Errorf("light: not a resolve result: %w", err)
 	}
 	out := sdkjson.AppendString(append(make([]byte, 0, len(raw)+64), `{"did":`...), d.String())
 	out = strconv.AppendInt(append(out, `,"status":`...), int64(status), 10)
 	if status != resolve.NotFound {
-		if len(r.Transaction) == 0 || r.Transaction[0] != '[' {
+		if len(txs) == 0 || txs[0] != '[' {
 			return nil, errors.New("light: a resolve result of a DID that exists without a transaction array")
 		}
-		out = append(append(out, `,"transaction":`...), r.Transaction...)
+		out = append(append(out, `,"transaction":`...), txs...)
 	}
 	return append(out, '}'), nil
 }

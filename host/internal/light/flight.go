@@ -49,30 +49,34 @@ type flight struct {
 }
 
 // do returns what fn returns for k, running it once for all who ask while
-// it runs. fn runs on its own, with a context that ctx's end does not end
-// (another asker may wait for it) but flightTimeout does; an asker whose
-// ctx ends stops waiting and gets ctx's error.
+// it runs. The first asker runs it, in its own goroutine, with a context
+// that keeps ctx's deadline (within flightTimeout) but not its
+// cancellation: others may wait for the answer. They stop waiting when
+// their own ctx ends, and get its error.
 func (f *flights) do(ctx context.Context, k key, fn func(context.Context) (any, error)) (any, error) {
 	f.mu.Lock()
-	fl, ok := f.m[k]
-	if !ok {
-		fl = &flight{done: make(chan struct{})}
-		f.m[k] = fl
-		go func() {
-			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flightTimeout)
-			defer cancel()
-			fl.val, fl.err = fn(fctx)
-			f.mu.Lock()
-			delete(f.m, k)
-			f.mu.Unlock()
-			close(fl.done)
-		}()
+	if fl, ok := f.m[k]; ok {
+		f.mu.Unlock()
+		select {
+		case <-fl.done:
+			return fl.val, fl.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
+	fl := &flight{done: make(chan struct{})}
+	f.m[k] = fl
 	f.mu.Unlock()
-	select {
-	case <-fl.done:
-		return fl.val, fl.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	deadline := time.Now().Add(flightTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
 	}
+	fctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), deadline)
+	fl.val, fl.err = fn(fctx)
+	cancel()
+	f.mu.Lock()
+	delete(f.m, k)
+	f.mu.Unlock()
+	close(fl.done)
+	return fl.val, fl.err
 }

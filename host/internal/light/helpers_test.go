@@ -21,7 +21,12 @@ import (
 	"github.com/didlight/didlight/host/internal/light"
 )
 
-func TestMain(m *testing.M) { os.Exit(eidtest.Main(m)) }
+func TestMain(m *testing.M) {
+	if cp := os.Getenv(replayEnv); cp != "" {
+		os.Exit(serveReplay(cp))
+	}
+	os.Exit(eidtest.Main(m))
+}
 
 // testClient is a client of the upstream at url that gives up quickly and
 // sends without a budget.

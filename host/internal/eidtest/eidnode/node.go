@@ -40,6 +40,9 @@ type Node struct {
 	exited  chan error // receives geth's exit once
 }
 
+// Pid returns the geth process's id: its CPU time, for a benchmark.
+func (n *Node) Pid() int { return n.cmd.Process.Pid }
+
 // Start initialises a data directory and starts geth on it: clique sealing
 // by the signer, RPC on 127.0.0.1 (eth, net, web3, did, txpool, miner), no
 // discovery and no peers. It refuses to run unless this process is in a
