@@ -6,7 +6,7 @@ PKGS      ?= ./...
 FUZZTIME  ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run build noshim test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench loadbench w3cbench scalebench wrk eidrecord eidtest eidgeth
+.PHONY: run build noshim test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench loadbench w3cbench lightbench scalebench wrk eidrecord eidtest eidgeth eidbench
 
 ## run: start a node on the embedded default store with demo data (and the browser app, with its module).
 run: build
@@ -132,6 +132,11 @@ loadbench: wrk
 w3cbench: wrk
 	$(GO) run ./host/internal/cmd/loadbench -kinds resolvedid,w3c -versus resolvedid $(LOADBENCH_FLAGS)
 
+## lightbench: a light node (didlight node --light) in front of the recorded EID scenario's replay, answering from what it kept,
+## against resolvedid on a devnet node, both measured by loadbench in one run (-versus resolvedid); LOADBENCH_FLAGS adds flags.
+lightbench: wrk
+	$(GO) run ./host/internal/cmd/loadbench -light -kinds resolvedid,light-resolvedid,light-did_resolveDID,light-w3c -versus resolvedid $(LOADBENCH_FLAGS)
+
 ## scalebench: the node as its chain grows: generates chains of 10k and 100k DIDs (cached in $TMPDIR/didlight-scalebench),
 ## then measures generation, store size, start, RSS, resolve and query CPU and a follower's catch-up on each, in processes
 ## of their own (docs/scale.md). SCALEBENCH_FLAGS passes flags (-sizes 10000,100000,1000000, -requests, -cache).
@@ -154,6 +159,15 @@ eidrecord: eidgeth
 	mkdir -p $(EIDTEST_BIN)
 	$(GO) build -o $(EIDTEST_BIN)/eidrecord ./host/internal/cmd/eidrecord
 	unshare -n sh -c 'ip link set lo up && exec "$$0" -geth "$$1" -source "$$2"' $(EIDTEST_BIN)/eidrecord "$(EID_GETH)" "$(EID_SOURCE)"
+
+## eidbench: side by side in one run, inside a network namespace of its own: a live private EID node (EID_GETH=/path/to/geth),
+## filled by the EID scenario, and a light node in front of it answering from what it kept; did_resolveDID as the SDKs send it,
+## requests/s and server CPU of each (loadbench -eid-geth -versus eid-did_resolveDID). LOADBENCH_FLAGS adds flags.
+eidbench: eidgeth wrk build
+	mkdir -p $(EIDTEST_BIN)
+	$(GO) build -o $(EIDTEST_BIN)/loadbench ./host/internal/cmd/loadbench
+	unshare -n sh -c 'ip link set lo up && exec "$$0" -node ./didlight -eid-geth "$$1" -kinds eid-did_resolveDID,light-did_resolveDID,light-resolvedid -versus eid-did_resolveDID -open-share 0 $$2' \
+		$(EIDTEST_BIN)/loadbench "$(EID_GETH)" "$(LOADBENCH_FLAGS)"
 
 ## eidtest: the tests that take an EID upstream (those importing host/internal/eidtest), against a live private
 ## EID node (EID_GETH=/path/to/geth) on which the scenario runs fresh, instead of the recording.

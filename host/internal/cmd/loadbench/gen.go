@@ -101,7 +101,7 @@ func measureOpen(ctx context.Context, dir string, s *server, target *url.URL, k 
 	if err != nil {
 		return openMeasurement{}, err
 	}
-	before, err := cpuTime(s.cmd.Process.Pid)
+	before, err := cpuTime(s.pid)
 	if err != nil {
 		return openMeasurement{}, err
 	}
@@ -111,7 +111,7 @@ func measureOpen(ctx context.Context, dir string, s *server, target *url.URL, k 
 	if err := cmd.Run(); err != nil {
 		return openMeasurement{}, fmt.Errorf("generator against %s: %v\n%s", target, err, stderr.Bytes())
 	}
-	after, err := cpuTime(s.cmd.Process.Pid)
+	after, err := cpuTime(s.pid)
 	if err != nil {
 		return openMeasurement{}, err
 	}
@@ -122,7 +122,7 @@ func measureOpen(ctx context.Context, dir string, s *server, target *url.URL, k 
 	if r.Errors > 0 || r.Requests == 0 {
 		return openMeasurement{}, fmt.Errorf("%s %s: %d failed requests of %d (last: %s)", s.name, k.name, r.Errors, r.Errors+r.Requests, r.LastError)
 	}
-	m := openMeasurement{Kind: k.name, Server: s.name, openResult: r, CPUPerReq: (after - before) / time.Duration(r.Requests)}
+	m := openMeasurement{Kind: k.name, Server: s.role(), openResult: r, CPUPerReq: (after - before) / time.Duration(r.Requests)}
 	if err := r.valid(); err != nil {
 		m.Invalid = err.Error()
 	}

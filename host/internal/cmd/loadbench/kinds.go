@@ -15,6 +15,7 @@ import (
 // paths taken in turn, and a string that a correct answer holds.
 type kind struct {
 	name     string
+	server   string // the node it is sent to: "" the didlight node, "light" the light node, "eid" the EID node
 	listener string // "rest", "rpc" or "root" (the REST listener's root): whose URL the path is under
 	method   string
 	path     string // under the listener's base URL
@@ -60,13 +61,7 @@ func queryBody(skip int) string {
 // node's 32 MB (on a large chain with -dids in the thousands), when most
 // are built anew: the cost of pages not asked before.
 func kinds(dids []string) []kind {
-	resolve := func(all bool) []string {
-		b := make([]string, len(dids))
-		for i, d := range dids {
-			b[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"resolvedid","params":{"did":%q,"all":%t}}`, d, all)
-		}
-		return b
-	}
+	resolve := func(all bool) []string { return resolveBodies(dids, all) }
 	pages := make([]string, len(dids))
 	for i := range pages {
 		pages[i] = queryBody(i)
@@ -79,6 +74,15 @@ func kinds(dids []string) []kind {
 		{name: "w3c", listener: "root", method: "GET", path: "/1.0/identifiers/", paths: dids, want: `"didResolutionMetadata":{"contentType"`},
 		{name: "query-pages", listener: "rpc", method: "POST", path: "", bodies: pages, want: `"total":`, optIn: true},
 	}
+}
+
+// resolveBodies are resolvedid requests for dids.
+func resolveBodies(dids []string, all bool) []string {
+	b := make([]string, len(dids))
+	for i, d := range dids {
+		b[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"resolvedid","params":{"did":%q,"all":%t}}`, d, all)
+	}
+	return b
 }
 
 // pageDIDs is how many DIDs listDIDs asks for at once: a query page's most.

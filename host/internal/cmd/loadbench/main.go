@@ -22,7 +22,7 @@
 // Usage (make loadbench runs it with the defaults):
 //
 //	loadbench [-node BIN] [-datadir DIR] [-duration 10s] [-rounds 2] [-threads 2] [-connections 32] [-dids 256] [-kinds k1,k2] [-sized-ref]
-//		[-open-share 0.25] [-open-rate R] [-open-conns 256] [-json]
+//		[-open-share 0.25] [-open-rate R] [-open-conns 256] [-json] [-light] [-eid-geth GETH]
 //
 // With -sized-ref the reference pads its answer to the mean size of the
 // node's answers to each kind, so that the ratios show what the node's
@@ -32,6 +32,15 @@
 // the node serves the demo chain in memory (--mem --demo); with it, the
 // chain in DIR (a generated large chain, say). The node's block producer
 // makes no block while the benchmark runs: it sends no transactions.
+//
+// With -light it also starts a light node (`didlight node --light`) in
+// front of the recorded EID scenario's replay, served by this program, and
+// measures its kinds (light-*: resolvedid, did_resolveDID as the SDKs send
+// it and W3C resolution, answered from what it kept). With -eid-geth it
+// starts a private EID node instead, runs the scenario on it, and measures
+// it too (eid-did_resolveDID): only inside a network namespace of its own
+// (make eidbench). -versus then compares a light kind with resolvedid on
+// the devnet node, or with the EID node's did_resolveDID, in the same run.
 //
 // Linux only: server CPU time is read from /proc/<pid>/stat.
 package main
@@ -99,6 +108,8 @@ type options struct {
 	openShare     float64 // of the reference's wrk rate: the open loop's rate
 	openRate      float64 // when set, the open loop's rate instead
 	openConns     int
+	light         bool   // also a light node, in front of the recorded EID scenario's replay
+	eidGeth       string // also a live EID node with this geth, and a light node in front of it
 }
 
 // openLoad is the open-loop load of a kind in a round in which wrk drove
@@ -129,6 +140,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.Float64Var(&o.openShare, "open-share", 0.25, "the open loop's fixed rate, as a share of the reference's wrk rate for the kind in the same round (0 with no -open-rate: no open loop)")
 	fs.Float64Var(&o.openRate, "open-rate", 0, "the open loop's fixed rate in requests per second, instead of -open-share")
 	fs.IntVar(&o.openConns, "open-conns", 256, "keep-alive connections the open loop's generator sends on, each request due on an idle one; too few and requests wait for one (the run is marked invalid)")
+	fs.BoolVar(&o.light, "light", false, "also start a light node (didlight node --light) in front of the recorded EID scenario's replay, served by this program, and measure it: the light-* kinds")
+	fs.StringVar(&o.eidGeth, "eid-geth", "", "also start a private EID node with this geth, run the EID scenario on it, and measure it (eid-did_resolveDID) and a light node in front of it (light-*); only inside a network namespace of its own (make eidbench)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -200,7 +213,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fail(err)
 	}
-	ks, err := selectKinds(kinds(dids), o.kinds)
+	servers := map[string]*server{"": node}
+	all := kinds(dids)
+	if o.light || o.eidGeth != "" {
+		up, err := startUpstream(ctx, o, dir, logf)
+		if err != nil {
+			return fail(err)
+		}
+		defer up.stop()
+		light, err := startLight(ctx, bin, up, logf)
+		if err != nil {
+			return fail(err)
+		}
+		defer light.stop()
+		servers["light"], servers["eid"] = light, up.eid
+		all = append(all, lightKinds(up.dids, up.live, up.eid != nil)...)
+	}
+	ks, err := selectKinds(all, o.kinds)
 	if err != nil {
 		return err
 	}
@@ -209,7 +238,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	urls := make([][2]*url.URL, len(ks))
 	for i, k := range ks {
-		n, r, err := targets(node, ref, k)
+		n, r, err := targets(servers[k.server], ref, k)
 		if err != nil {
 			return err
 		}
@@ -228,7 +257,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var opens []openMeasurement
 	for round := 1; round <= o.rounds; round++ {
 		for i, k := range ks {
-			for j, s := range []*server{node, ref} {
+			for j, s := range []*server{servers[k.server], ref} {
 				m, err := measure(ctx, dir, s, urls[i][j], k, o.load)
 				if err != nil {
 					return fail(err)
@@ -238,7 +267,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintf(stderr, "  round %d %-15s %-4s %8.0f req/s  p99 %v\n", round, k.name, s.name, m.Rate, m.P99)
 			}
 			l := o.openLoad(runs[len(runs)-1].Rate)
-			for j, s := range []*server{node, ref} {
+			for j, s := range []*server{servers[k.server], ref} {
 				if l.Rate <= 0 {
 					break
 				}
@@ -270,6 +299,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	printVersus(stdout, o.versus, vs)
 	printOpen(stdout, opens, osum)
 	return nil
+}
+
+// startUpstream starts the EID upstream of the light node: a live EID
+// node with -eid-geth, else the replay.
+func startUpstream(ctx context.Context, o options, dir string, logw io.Writer) (*upstream, error) {
+	if o.eidGeth != "" {
+		return liveUpstream(ctx, o.eidGeth, filepath.Join(dir, "eid"), logw)
+	}
+	return replayUpstream()
 }
 
 // selectKinds keeps the kinds named in list (all but the opt-in ones when
@@ -375,7 +413,7 @@ type measurement struct {
 // measure runs wrk with kind k against s at target and reads s's CPU
 // time around it.
 func measure(ctx context.Context, dir string, s *server, target *url.URL, k kind, l load) (measurement, error) {
-	before, err := cpuTime(s.cmd.Process.Pid)
+	before, err := cpuTime(s.pid)
 	if err != nil {
 		return measurement{}, err
 	}
@@ -383,14 +421,14 @@ func measure(ctx context.Context, dir string, s *server, target *url.URL, k kind
 	if err != nil {
 		return measurement{}, err
 	}
-	after, err := cpuTime(s.cmd.Process.Pid)
+	after, err := cpuTime(s.pid)
 	if err != nil {
 		return measurement{}, err
 	}
 	if r.sockErrors > 0 || r.statusErrors > 0 {
 		return measurement{}, fmt.Errorf("%s %s: %d socket errors and %d error statuses in %d requests", s.name, k.name, r.sockErrors, r.statusErrors, r.requests)
 	}
-	return measurement{Kind: k.name, Server: s.name, Requests: r.requests, Size: r.bytes / r.requests, Rate: r.rate(), P50: r.p50, P99: r.p99,
+	return measurement{Kind: k.name, Server: s.role(), Requests: r.requests, Size: r.bytes / r.requests, Rate: r.rate(), P50: r.p50, P99: r.p99,
 		CPUPerReq: (after - before) / time.Duration(r.requests), cpu: after - before, elapsed: r.elapsed}, nil
 }
 

@@ -51,11 +51,23 @@ func parseStat(s string) (time.Duration, error) {
 	return time.Duration(ticks) * time.Second / userHZ, nil
 }
 
-// server is a process under test: the node or the reference handler.
+// server is a process under test: a node (a devnet, a light node, an EID
+// node) or the reference handler.
 type server struct {
 	name string
-	cmd  *exec.Cmd
+	pid  int               // whose CPU time is the server's
+	cmd  *exec.Cmd         // nil for a process started otherwise (halt stops it)
+	halt func()            // stops a server that has no cmd
 	urls map[string]string // from the lines it printed when it was ready
+}
+
+// role is what the reports call a server: the reference, or the node
+// measured (the kind's name says which node).
+func (s *server) role() string {
+	if s.name == "ref" {
+		return "ref"
+	}
+	return "node"
 }
 
 // startServer starts cmd and reads its stdout until ready(line) says it
@@ -71,7 +83,7 @@ func startServer(ctx context.Context, name string, cmd *exec.Cmd, logw io.Writer
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	s := &server{name: name, cmd: cmd, urls: map[string]string{}}
+	s := &server{name: name, pid: cmd.Process.Pid, cmd: cmd, urls: map[string]string{}}
 	done := make(chan error, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -104,6 +116,10 @@ func startServer(ctx context.Context, name string, cmd *exec.Cmd, logw io.Writer
 
 // stop ends the process (SIGTERM, then SIGKILL after 15 s) and waits for it.
 func (s *server) stop() {
+	if s.cmd == nil {
+		s.halt()
+		return
+	}
 	s.cmd.Process.Signal(os.Interrupt)
 	t := time.AfterFunc(15*time.Second, func() { s.cmd.Process.Kill() })
 	s.cmd.Wait()
