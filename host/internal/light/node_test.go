@@ -14,6 +14,7 @@ import (
 	"github.com/didlight/didlight/core/jsonrpc"
 	"github.com/didlight/didlight/host/internal/api"
 	"github.com/didlight/didlight/host/internal/eidtest"
+	"github.com/didlight/didlight/host/internal/eidtest/scenario"
 	"github.com/didlight/didlight/host/internal/light"
 	"github.com/didlight/didlight/host/internal/node"
 )
@@ -203,6 +204,46 @@ func TestLightNode(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Every DID and credential of the scenario, at every checkpoint, through a
+// light node's JSON-RPC: did_resolveDID and did_resolveCredential as the
+// EID node answers them, byte for byte, and resolvedid with the same
+// transactions.
+func TestLightNodeScenario(t *testing.T) {
+	for _, cp := range scenario.Checkpoints {
+		t.Run(cp, func(t *testing.T) {
+			u := eidtest.NewUpstream(t, eidtest.Options{Checkpoint: cp})
+			n, _ := startLight(t, u.URL)
+			for _, s := range u.Manifest.DIDs {
+				for _, all := range []bool{true, false} {
+					t.Run(fmt.Sprintf("%s all=%v", s.Name, all), func(t *testing.T) {
+						direct, _ := ask(t, u.URL, "did_resolveDID", didParams(s.DID, all))
+						sdk, err := call(t, n.RPCURL(), "did_resolveDID", didParams(s.DID, all))
+						if err != nil || !bytes.Equal(sdk, direct) {
+							t.Errorf("did_resolveDID: %v %.200s; want %.200s", err, sdk, direct)
+						}
+						spec, err := call(t, n.RPCURL(), "resolvedid", map[string]any{"did": s.DID, "all": all})
+						if err != nil || !sameTransactions(parseResolved(t, spec), parseResolved(t, direct)) {
+							t.Errorf("resolvedid: %v %.200s", err, spec)
+						}
+					})
+				}
+			}
+			for _, c := range u.Manifest.Credentials {
+				if len(u.Manifest.Accepted(c.ID)) == 0 {
+					continue
+				}
+				t.Run(c.ID, func(t *testing.T) {
+					p := []any{map[string]any{"id": c.ID}}
+					direct, _ := ask(t, u.URL, "did_resolveCredential", p)
+					if got, err := call(t, n.RPCURL(), "did_resolveCredential", p); err != nil || !bytes.Equal(got, direct) {
+						t.Errorf("did_resolveCredential: %v %.200s; want %.200s", err, got, direct)
+					}
+				})
+			}
+		})
+	}
 }
 
 // A light node never serves an answer that fails verification: JSON-RPC
