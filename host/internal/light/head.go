@@ -21,14 +21,15 @@ type Head struct {
 	Network eid.Network
 }
 
-// heads is what the Resolver knows of the upstream's chain. cur is
-// replaced whole by the one learning at a time (see learn).
+// heads is what the Resolver knows of the upstream's chain. A Head never
+// changes once stored: cur is replaced whole by each ask, Run's or a
+// request's (see ask).
 type heads struct {
 	cur     atomic.Pointer[Head]
 	network atomic.Pointer[eid.Network] // learned once
 }
 
-// headKey is the flight of learning the head, which every request that
+// headKey is the flight of asking for the head, which every request that
 // finds the head unknown shares.
 var headKey = key{kind: kindHead}
 
@@ -61,7 +62,7 @@ func (r *Resolver) Run(ctx context.Context) error {
 	t := time.NewTicker(r.poll)
 	defer t.Stop()
 	for {
-		r.learn(ctx) // a failure is counted and logged, and the head goes unconfirmed
+		r.ask(ctx) // a failure is counted and logged, and the head goes unconfirmed
 		select {
 		case <-ctx.Done():
 			return nil
@@ -76,40 +77,39 @@ func (r *Resolver) head(ctx context.Context) (*Head, error) {
 	if h := r.heads.cur.Load(); h != nil && time.Since(h.Confirmed) <= maxHeadAge*r.poll {
 		return h, nil
 	}
-	return r.learn(ctx)
-}
-
-// learn asks the upstream for its head, once for all who ask meanwhile:
-// its number, and the block's time when the number is new.
-func (r *Resolver) learn(ctx context.Context) (*Head, error) {
-	v, err := r.flights.do(ctx, headKey, func(ctx context.Context) (any, error) {
-		network, err := r.network(ctx)
-		if err != nil {
-			return nil, r.failed("eth_chainId", "", err)
-		}
-		n, err := r.client.BlockNumber(ctx)
-		if err != nil {
-			return nil, r.failed("eth_blockNumber", "", err)
-		}
-		now := time.Now()
-		if cur := r.heads.cur.Load(); cur != nil && cur.Number == n {
-			h := *cur
-			h.Confirmed = now
-			r.heads.cur.Store(&h)
-			return &h, nil
-		}
-		b, err := r.client.Block(ctx, n)
-		if err != nil {
-			return nil, r.failed("eth_getBlockByNumber", fmt.Sprint(n), err)
-		}
-		h := &Head{Number: b.Number, Time: b.Time, Confirmed: now, Network: network}
-		r.heads.cur.Store(h)
-		return h, nil
-	})
+	v, err := r.flights.do(ctx, headKey, func(ctx context.Context) (any, error) { return r.ask(ctx) })
 	if err != nil {
 		return nil, err
 	}
 	return v.(*Head), nil
+}
+
+// ask asks the upstream for its head: its number, and the block's time
+// when the number is new. Run asks with its own context, which its end
+// cancels; requests that find the head unknown share one ask (head).
+func (r *Resolver) ask(ctx context.Context) (*Head, error) {
+	network, err := r.network(ctx)
+	if err != nil {
+		return nil, r.failed("eth_chainId", "", err)
+	}
+	n, err := r.client.BlockNumber(ctx)
+	if err != nil {
+		return nil, r.failed("eth_blockNumber", "", err)
+	}
+	now := time.Now()
+	if cur := r.heads.cur.Load(); cur != nil && cur.Number == n {
+		h := *cur
+		h.Confirmed = now
+		r.heads.cur.Store(&h)
+		return &h, nil
+	}
+	b, err := r.client.Block(ctx, n)
+	if err != nil {
+		return nil, r.failed("eth_getBlockByNumber", fmt.Sprint(n), err)
+	}
+	h := &Head{Number: b.Number, Time: b.Time, Confirmed: now, Network: network}
+	r.heads.cur.Store(h)
+	return h, nil
 }
 
 // network returns the upstream's chain, asking its chain id the first

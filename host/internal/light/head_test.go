@@ -167,3 +167,24 @@ func waitFor(t testing.TB, cond func() bool) {
 		}
 	}
 }
+
+// Run stops when its context ends, even in the middle of asking an
+// upstream that does not answer: a node stopping does not wait for the
+// client's timeout (a minute here; the test gives up far sooner).
+func TestRunStops(t *testing.T) {
+	u := eidtest.NewReplay(t, eidtest.Options{Delay: time.Hour})
+	r := light.New(light.Config{Client: testClient(t, u.URL, time.Minute), Poll: 10 * time.Millisecond})
+	ctx, stop := context.WithCancel(t.Context())
+	done := make(chan error)
+	go func() { done <- r.Run(ctx) }()
+	waitFor(t, func() bool { return u.Requests() > 0 })
+	stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not stop when its context ended")
+	}
+}
