@@ -11,8 +11,9 @@ import (
 // ResolveW3CEIDInput is the input of resolve_w3c_eid.
 type ResolveW3CEIDInput struct {
 	// Answer is an EID node's did_resolveDID answer for the DID with
-	// all=true; it may be left out when the DID is not a did:elastos DID
-	// (the answer is then the W3C error, with no verification).
+	// all=true. A request that cannot be answered (not a did:elastos DID,
+	// a malformed one or options) is answered with its W3C error at once:
+	// it needs neither Answer nor Now nor ChainID.
 	Answer json.RawMessage `json:"answer,omitempty"`
 	// DID, Options and Accept are as for resolve_w3c.
 	DID     string `json:"did"`
@@ -75,17 +76,17 @@ func resolveW3CEID(in *ResolveW3CEIDInput, env Env) (EIDW3CAnswer, error) {
 	if err := required("did", in.DID == ""); err != nil {
 		return EIDW3CAnswer{}, err
 	}
-	f, err := fetched(in.Now, in.ChainID, in.DIDs, in.Transactions, env)
-	if err != nil {
-		return EIDW3CAnswer{}, err
-	}
 	req := w3c.ParseRequest(in.DID, in.Options, in.Accept)
 	subject, ok := req.DID()
 	if !ok {
-		resp, err := w3c.Resolve(req, w3c.History{}, w3c.Tip{Time: in.Now.Unix()})
+		resp, err := w3c.Resolve(req, w3c.History{}, w3c.Tip{})
 		return EIDW3CAnswer{Status: resp.Status, ContentType: resp.ContentType, Location: resp.Location, Body: resp.Body}, err
 	}
 	if err := required("answer", len(in.Answer) == 0); err != nil {
+		return EIDW3CAnswer{}, err
+	}
+	f, err := fetched(in.Now, in.ChainID, in.DIDs, in.Transactions, env)
+	if err != nil {
 		return EIDW3CAnswer{}, err
 	}
 	r, err := f.VerifyDID(in.Answer, eid.Request{DID: subject.String(), All: true})
