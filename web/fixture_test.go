@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/didlight/didlight/web/browsertest"
 	"io/fs"
 	"net/http/httptest"
 	"os"
@@ -58,7 +59,7 @@ func TestMain(m *testing.M) {
 	if shared.f != nil {
 		shared.f.shutdown()
 	}
-	closeBrowser()
+	browsertest.Close()
 	os.Exit(code)
 }
 
