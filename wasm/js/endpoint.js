@@ -220,9 +220,20 @@ export function withEndpoints(api) {
   /**
    * settle runs a module call until it stops asking for more: on a need
    * error it fetches the DIDs' histories and the transactions named and
-   * calls again with them.
+   * calls again with them. The module's refusal carries answer, the
+   * endpoint's result it refused, and what was fetched, so that a page can
+   * show what was refused.
    */
-  async function settle(run, input, url, opts) {
+  async function settle(run, input, url, opts, answer) {
+    try {
+      return await fetchUntilDone(run, input, url, opts);
+    } catch (e) {
+      if (e?.name === 'DidlightError') e.answer = answer;
+      throw e;
+    }
+  }
+
+  async function fetchUntilDone(run, input, url, opts) {
     const fetched = { dids: [], transactions: [] };
     const asked = new Set();
     for (;;) {
@@ -248,7 +259,8 @@ export function withEndpoints(api) {
      * SDKs ask) and verifies the answer in the module, with the
      * controllers' histories and the transactions verification asks for.
      * A tampered or failing answer throws a DidlightError naming the rule
-     * broken; an endpoint that cannot be asked, an EndpointError.
+     * broken (its answer member is the endpoint's result, as received); an
+     * endpoint that cannot be asked, an EndpointError.
      * @param {string} did a DID in full form or the bare id
      * @param {EndpointOptions & {all?: boolean}} opts all (default true): the whole history
      * @returns {Promise<VerifiedDID>}
@@ -258,7 +270,7 @@ export function withEndpoints(api) {
       const all = opts.all ?? true;
       const [ctx, { text, result }] = await Promise.all([context(url, opts), call(url, 'did_resolveDID', [all ? { did, all } : { did }], opts)]);
       const input = { did, all, now: iso(ctx.tip.time), chainId: ctx.chainId };
-      const { result: v, fetched } = await settle((i) => api.verifyEidDid(text, i), input, ctx.url, opts);
+      const { result: v, fetched } = await settle((i) => api.verifyEidDid(text, i), input, url, opts, result);
       return { ...v, answer: result, chainId: ctx.chainId, tip: ctx.tip, fetched };
     },
 
@@ -276,7 +288,7 @@ export function withEndpoints(api) {
       const params = [issuer === undefined ? { id } : { id, issuer }];
       const [ctx, { text, result }] = await Promise.all([context(url, opts), call(url, 'did_resolveCredential', params, opts)]);
       const input = { id, issuer, now: iso(ctx.tip.time), chainId: ctx.chainId };
-      const { result: v, fetched } = await settle((i) => api.verifyEidCredential(text, i), input, ctx.url, opts);
+      const { result: v, fetched } = await settle((i) => api.verifyEidCredential(text, i), input, url, opts, result);
       return { ...v, answer: result, chainId: ctx.chainId, tip: ctx.tip, fetched };
     },
 
@@ -313,9 +325,9 @@ export function withEndpoints(api) {
       const did = /^did:elastos:[^/?#]*/.exec(didUrl)?.[0];
       const w3c = { accept: opts.accept, options: opts.options };
       if (!did) return api.resolveW3CEid(undefined, didUrl, w3c); // the module answers the request's error
-      const [ctx, { text }] = await Promise.all([context(url, opts), call(url, 'did_resolveDID', [{ did, all: true }], opts)]);
+      const [ctx, { text, result }] = await Promise.all([context(url, opts), call(url, 'did_resolveDID', [{ did, all: true }], opts)]);
       const input = { ...w3c, now: iso(ctx.tip.time), chainId: ctx.chainId };
-      const { result: r, fetched } = await settle((i) => api.resolveW3CEid(text, didUrl, i), input, ctx.url, opts);
+      const { result: r, fetched } = await settle((i) => api.resolveW3CEid(text, didUrl, i), input, url, opts, result);
       return { ...r, chainId: ctx.chainId, tip: ctx.tip, fetched };
     },
   };

@@ -204,6 +204,7 @@ test('tampered answers are refused by the module, naming what failed', async () 
       await assert.rejects(d.resolveVerified(did, { endpoint, fetch: upstream(change).fetch }), (e) => {
         assert.ok(e instanceof DidlightError, `${name} (${loader}): ${e}`);
         for (const [k, v] of Object.entries(want)) assert.equal(e[k], v, `${name} (${loader}): ${k} of ${e.message}`);
+        assert.equal(e.answer?.did, did, `${name} (${loader}): the refused answer`);
         return true;
       });
     }
