@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/didlight/didlight/wasm/build"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -214,4 +216,20 @@ func Eval[T any](tb *Tab, expr string) T {
 		tb.T.Fatalf("evaluating: %v", err)
 	}
 	return v
+}
+
+// Assets returns what the app serves browsers besides its own files: the
+// module built from the checkout whose root is root (stripped, as `make
+// wasm` writes it) and the WASI shim npm installed in wasm/js.
+func Assets(root string) (module []byte, shim fs.FS, err error) {
+	dir := filepath.Join(root, "wasm/js/node_modules/@bjorn3/browser_wasi_shim")
+	if _, err := os.Stat(filepath.Join(dir, "dist/index.js")); err != nil {
+		return nil, nil, fmt.Errorf("the WASI shim is not installed (%v): run `make test`, or `npm ci` in wasm/js", err)
+	}
+	m, err := build.Build(context.Background(), filepath.Join(root, "wasm"))
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err = build.Strip(m)
+	return m, os.DirFS(dir), err
 }

@@ -1,0 +1,316 @@
+package webeid_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/didlight/didlight/host/internal/eidtest"
+	"github.com/didlight/didlight/host/internal/eidtest/scenario"
+	"github.com/didlight/didlight/web"
+	"github.com/didlight/didlight/web/browsertest"
+)
+
+func TestMain(m *testing.M) {
+	code := eidtest.Main(m)
+	browsertest.Close()
+	os.Exit(code)
+}
+
+// app is the browser app, built once for all tests.
+var app struct {
+	once sync.Once
+	h    http.Handler
+	err  error
+}
+
+func appHandler(t *testing.T) http.Handler {
+	t.Helper()
+	app.once.Do(func() {
+		module, shim, err := browsertest.Assets("../../..")
+		app.h, app.err = web.Handler(web.Options{Module: module, Shim: shim}), err
+	})
+	if app.err != nil {
+		t.Fatal(app.err)
+	}
+	return app.h
+}
+
+// proxy forwards requests to upstream, as a same-origin front to an EID
+// node would.
+func proxy(t *testing.T, upstream string) http.Handler {
+	t.Helper()
+	u, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return httputil.NewSingleHostReverseProxy(u)
+}
+
+// serve starts a server of the app that also fronts upstream at /eid (the
+// same origin as the page) and, when state is given, answers the REST node
+// state with it. It returns the app's URL, ending in /.
+func serve(t *testing.T, upstream string, state map[string]any) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.Handle("/", appHandler(t))
+	mux.Handle("/eid", proxy(t, upstream))
+	if state != nil {
+		mux.HandleFunc("GET /api/v1/node/state", func(w http.ResponseWriter, r *http.Request) {
+			json.NewEncoder(w).Encode(map[string]any{"Desc": "Success", "Error": 0, "Result": state})
+		})
+	}
+	s := httptest.NewServer(mux)
+	t.Cleanup(s.Close)
+	return s.URL + "/"
+}
+
+// corsFront fronts upstream for pages of any origin, as a light node
+// serves reads, and returns its URL.
+func corsFront(t *testing.T, upstream string) string {
+	t.Helper()
+	p := proxy(t, upstream)
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		if r.Method == http.MethodOptions {
+			w.Header().Set("Access-Control-Allow-Methods", "POST")
+			w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		p.ServeHTTP(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s.URL + "/"
+}
+
+// shown is what the resolve view shows of an EID endpoint's answer.
+type shown struct {
+	DID     string
+	Verdict string // verified, migrated, failed or notfound
+	Text    string // the verdict's text
+	Status  string // the status badge
+	Ops     []struct{ Txid, Badge string }
+	Claims  map[string][]string // by group: checked, trusted, unchecked
+	W3C     string              // the W3C section's data-status, or its source when none
+	Footer  string
+}
+
+const readShown = `(() => {
+  const v = document.querySelector('section.resolved [data-verdict]');
+  const claims = {};
+  for (const ul of document.querySelectorAll('section.report ul.claims')) {
+    claims[ul.className.replace(/.*claims-/, '')] = [...ul.querySelectorAll('li')].map((li) => li.dataset.claim);
+  }
+  const w3c = document.querySelector('section.w3c');
+  return {
+    did: document.querySelector('section.resolved').dataset.did,
+    verdict: v.dataset.verdict,
+    text: v.innerText,
+    status: document.querySelector('.status-line [data-badge]').dataset.badge,
+    ops: [...document.querySelectorAll('li.op')].map((li) => ({txid: li.dataset.txid, badge: li.querySelector('[data-badge]').dataset.badge})),
+    claims,
+    w3c: w3c.dataset.status ?? w3c.dataset.source,
+    footer: document.querySelector('footer').innerText,
+  };
+})()`
+
+// resolve opens the app at base with query on d's route and reads what it
+// shows once verification is over.
+func resolve(t *testing.T, base, query, d string) shown {
+	t.Helper()
+	tb := browsertest.NewTab(t)
+	tb.Open(base + query + "#/resolve/" + url.PathEscape(d))
+	tb.Wait(`document.querySelector('section.resolved [data-verdict]') || document.querySelector('#result .alert-error')`)
+	if msg := browsertest.Eval[string](tb, `document.querySelector('#result .alert-error')?.innerText ?? ''`); msg != "" {
+		t.Fatalf("resolving %s: %s", d, msg)
+	}
+	return browsertest.Eval[shown](tb, readShown)
+}
+
+// decided returns the status badge and the txids (newest first) of what
+// the node decided of d.
+func decided(m *scenario.Manifest, d string) (string, []string) {
+	status := "notfound"
+	var txids []string
+	for _, s := range m.Accepted(d) {
+		txids = append([]string{strings.TrimPrefix(s.TxHash, "0x")}, txids...)
+		status = map[bool]string{true: "deactivated", false: "valid"}[s.Operation == "deactivate"]
+	}
+	return status, txids
+}
+
+// The app pointed at an EID endpoint (?endpoint=, here a same-origin front
+// to the recorded EID node) resolves through it, verifies in the module,
+// and shows what was checked and what was taken on the endpoint's word;
+// each DID as the real node decided it.
+func TestEndpoint(t *testing.T) {
+	u := eidtest.NewUpstream(t, eidtest.Options{})
+	base := serve(t, u.URL, nil)
+	endpoint := base + "eid"
+	for _, d := range u.Manifest.DIDs {
+		status, txids := decided(u.Manifest, d.DID)
+		t.Run(d.Name, func(t *testing.T) {
+			p := resolve(t, base, "?endpoint="+url.QueryEscape(endpoint), d.DID)
+			var ops []string
+			for _, o := range p.Ops {
+				ops = append(ops, o.Txid)
+				if o.Badge != "verified" {
+					t.Errorf("operation %s: badge %s", o.Txid, o.Badge)
+				}
+			}
+			want := "verified"
+			if status == "notfound" {
+				want = "notfound"
+			}
+			if p.Verdict != want || !slices.Equal(ops, txids) || p.DID != d.DID {
+				t.Errorf("%s: verdict %s, operations %v; the node decided %s with %v:\n%s", p.DID, p.Verdict, ops, status, txids, p.Text)
+			}
+			if status != "notfound" && p.Status != status && p.Status != "expired" {
+				t.Errorf("status %s, the node decided %s", p.Status, status)
+			}
+			if !strings.Contains(p.Text, "block ") || !strings.Contains(p.Footer, endpoint) {
+				t.Errorf("the verdict names no head block, or the footer no endpoint:\n%s\n%s", p.Text, p.Footer)
+			}
+			if status == "notfound" {
+				return
+			}
+			if !slices.Contains(p.Claims["checked"], "signatures") || !slices.Contains(p.Claims["trusted"], "inclusion") || p.W3C == "none" {
+				t.Errorf("claims %v, W3C %s", p.Claims, p.W3C)
+			}
+		})
+	}
+}
+
+// Tampered answers are refused: the app says verification failed, naming
+// the rule, and marks the operation at fault.
+func TestEndpointTampered(t *testing.T) {
+	plain := eidtest.NewReplay(t, eidtest.Options{})
+	d := plain.Manifest.DIDs[2].DID // carol, the longest history
+	if n := len(plain.Manifest.Accepted(d)); n < 10 {
+		t.Fatalf("%s has a history of %d operations", d, n)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(r map[string]any)
+		rule string
+		bad  int // the operation at fault, newest first
+	}{
+		{"flipped signature byte", func(r map[string]any) {
+			p := op(r, 0)["proof"].(map[string]any)
+			s := p["signature"].(string)
+			p["signature"] = map[bool]string{true: "B", false: "A"}[s[0] == 'A'] + s[1:]
+		}, "signature", 0},
+		{"older payload in place of the newest", func(r map[string]any) { op(r, 0)["payload"] = op(r, 1)["payload"] }, "signature", 0},
+		{"dropped link", func(r map[string]any) {
+			r["transaction"] = slices.Delete(r["transaction"].([]any), 5, 6)
+		}, "previous-txid", 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := eidtest.NewUpstream(t, eidtest.Options{Tamper: func(method string, params json.RawMessage, answer []byte) []byte {
+				if method != "did_resolveDID" || !strings.Contains(string(params), d) {
+					return answer
+				}
+				var m map[string]any
+				if err := json.Unmarshal(answer, &m); err != nil {
+					t.Fatal(err)
+				}
+				tc.edit(m["result"].(map[string]any))
+				b, _ := json.Marshal(m)
+				return b
+			}})
+			base := serve(t, u.URL, nil)
+			p := resolve(t, base, "?endpoint="+url.QueryEscape(base+"eid"), d)
+			if p.Verdict != "failed" || !strings.Contains(p.Text, "“"+tc.rule+"”") || !strings.Contains(p.Text, "do not trust this answer") {
+				t.Errorf("verdict %s:\n%s", p.Verdict, p.Text)
+			}
+			if len(p.Ops) <= tc.bad || p.Ops[tc.bad].Badge != "failed" || p.W3C != "none" {
+				t.Errorf("operations %+v, W3C %s; want operation %d failed and no W3C answer", p.Ops, p.W3C, tc.bad)
+			}
+		})
+	}
+}
+
+func op(r map[string]any, i int) map[string]any {
+	return r["transaction"].([]any)[i].(map[string]any)["operation"].(map[string]any)
+}
+
+// The endpoint is a setting of the page: the form puts it in the address
+// and keeps it in this browser; "Use this node" goes back. An endpoint that
+// does not allow the page's origin (an EID node as it runs by default)
+// fails with an error that says so.
+func TestEndpointSetting(t *testing.T) {
+	u := eidtest.NewReplay(t, eidtest.Options{})
+	base := serve(t, u.URL, nil)
+	endpoint := base + "eid"
+	tb := browsertest.NewTab(t)
+	tb.Open(base)
+	tb.Do(chromedp.SendKeys(chromedp.CSS("#endpoint-input"), endpoint), chromedp.Click(chromedp.CSS("form.endpoint-form button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS("footer #endpoint"))) // the page loaded anew, with the endpoint
+	if got := browsertest.Eval[string](tb, `new URLSearchParams(location.search).get('endpoint')`); got != endpoint {
+		t.Errorf("the address's endpoint %q, want %s", got, endpoint)
+	}
+	if got := browsertest.Eval[string](tb, `localStorage.getItem('didlight.endpoint')`); got != endpoint {
+		t.Errorf("saved endpoint %q, want %s", got, endpoint)
+	}
+	if footer := browsertest.Eval[string](tb, `document.querySelector('footer').innerText`); !strings.Contains(footer, endpoint) {
+		t.Errorf("footer %q", footer)
+	}
+	tb.Open(base + "#/query")
+	if elsewhere := browsertest.Eval[string](tb, `document.querySelector('[data-elsewhere]')?.innerText ?? ''`); !strings.Contains(elsewhere, endpoint) {
+		t.Errorf("the query view with an EID endpoint saved: %q", elsewhere)
+	}
+	tb.Do(chromedp.Click(chromedp.CSS("[data-elsewhere] button")), chromedp.WaitVisible(chromedp.CSS("main .alert-error"))) // this server has no node
+	if got := browsertest.Eval[string](tb, `(localStorage.getItem('didlight.endpoint') ?? '') + location.search`); got != "" {
+		t.Errorf("after “Use this page’s node”: %q kept", got)
+	}
+
+	tb = browsertest.NewTab(t)
+	d := u.Manifest.DIDs[0].DID
+	tb.Open(base + "?endpoint=" + url.QueryEscape(u.URL) + "#/resolve/" + url.PathEscape(d))
+	tb.Wait(`document.querySelector('#result .alert-error')`)
+	if msg := browsertest.Eval[string](tb, `document.querySelector('#result .alert-error').innerText`); !strings.Contains(msg, "CORS") {
+		t.Errorf("an endpoint without CORS: %q", msg)
+	}
+}
+
+// Served by a light node, the app says it is one and of which upstream (the
+// node state's Mode and Upstream), and resolves through the node's JSON-RPC
+// with the EID methods, verifying what it serves.
+func TestLightNode(t *testing.T) {
+	u := eidtest.NewUpstream(t, eidtest.Options{})
+	front, err := url.Parse(corsFront(t, u.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream := "https://api.elastos.io/eid"
+	base := serve(t, u.URL, map[string]any{"Mode": "light", "Upstream": []string{upstream}, "PRCPort": port(t, front), "RestPort": 0, "Height": 130, "Unknown": map[string]any{"x": 1}})
+	d := u.Manifest.DIDs[0]
+	status, txids := decided(u.Manifest, d.DID)
+	p := resolve(t, base, "", d.DID)
+	if !strings.Contains(p.Footer, "light node of "+upstream) {
+		t.Errorf("footer %q", p.Footer)
+	}
+	if p.Verdict != "verified" || p.Status != status || len(p.Ops) != len(txids) || !slices.Contains(p.Claims["trusted"], "newest") {
+		t.Errorf("verdict %s, status %s, %d operations, claims %v; want verified, %s, %d", p.Verdict, p.Status, len(p.Ops), p.Claims, status, len(txids))
+	}
+}
+
+func port(t *testing.T, u *url.URL) int {
+	t.Helper()
+	n, err := strconv.Atoi(u.Port())
+	if err != nil {
+		t.Fatalf("no port in %s", u)
+	}
+	return n
+}
