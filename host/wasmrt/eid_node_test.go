@@ -1,13 +1,9 @@
 package wasmrt_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -54,15 +50,6 @@ type jsVerified struct {
 // (wasm/js/apicalls.mjs) and checks each loader's outcome.
 func runAPICalls(t *testing.T, calls []jsCall) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("Node.js (20 or later) is needed to check the JS loaders: %v", err)
-	}
-	dir := t.TempDir()
-	wasmFile, in, out := filepath.Join(dir, "didlight.wasm"), filepath.Join(dir, "calls.jsonl"), filepath.Join(dir, "outcomes.jsonl")
-	if err := os.WriteFile(wasmFile, module(t), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	var lines bytes.Buffer
 	enc := json.NewEncoder(&lines)
 	for _, c := range calls {
@@ -70,33 +57,19 @@ func runAPICalls(t *testing.T, calls []jsCall) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(in, lines.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
+	out := runNodeScript(t, "apicalls.mjs", lines.Bytes())
+	if len(out) != len(calls) {
+		t.Fatalf("apicalls.mjs answered %d of %d calls", len(out), len(calls))
 	}
-	cmd := exec.Command(node, "--no-warnings", "../../wasm/js/apicalls.mjs", "--wasm", wasmFile, "--in", in, "--out", out)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("apicalls.mjs: %v\n%s", err, b)
-	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	n := 0
-	for ; sc.Scan(); n++ {
+	for n, line := range out {
 		c := calls[n]
 		var outcomes []jsOutcome
-		if err := json.Unmarshal(sc.Bytes(), &outcomes); err != nil || len(outcomes) != 2 {
-			t.Fatalf("%s %v: outcomes %.200s (%v)", c.Call, c.Args, sc.Bytes(), err)
+		if err := json.Unmarshal(line, &outcomes); err != nil || len(outcomes) != 2 {
+			t.Fatalf("%s %v: outcomes %.200s (%v)", c.Call, c.Args, line, err)
 		}
 		for i, o := range outcomes {
 			t.Run(fmt.Sprintf("%s %.80v %s", c.Call, c.Args[0], []string{"node", "browser"}[i]), func(t *testing.T) { c.check(t, o) })
 		}
-	}
-	if n != len(calls) {
-		t.Fatalf("apicalls.mjs answered %d of %d calls", n, len(calls))
 	}
 }
 

@@ -153,17 +153,11 @@ func (in *VerifyEIDDIDInput) member(d *decoder) bool {
 	return true
 }
 
-// VerifiedEIDDID is the output of verify_eid_did: what the answer proves.
+// VerifiedEIDDID is the output of verify_eid_did: what the answer proves,
+// as verify_resolve_result says it (with EID's statuses: 0 valid, 2
+// deactivated, 3 not found), and more.
 type VerifiedEIDDID struct {
-	DID        string `json:"did"`
-	Status     int    `json:"status"`     // 0 valid, 2 deactivated, 3 not found: EID's statuses
-	StatusName string `json:"statusName"` // "valid", "deactivated", "not found"
-	// Txid is the transaction of Document, the latest document
-	// (normalized); both absent for a DID that does not exist.
-	Txid     string          `json:"txid,omitempty"`
-	Document json.RawMessage `json:"document,omitempty"`
-	// Complete: the transactions begin with the DID's create.
-	Complete bool `json:"complete"`
+	VerifiedResult
 	// Expired: the latest document has expired at Now, which EID leaves
 	// to the client (its status stays 0).
 	Expired bool `json:"expired"`
@@ -175,12 +169,7 @@ type VerifiedEIDDID struct {
 
 func (v VerifiedEIDDID) appendJSON(b []byte) []byte {
 	o := newObject(b)
-	o.str("did", v.DID)
-	o.int("status", int64(v.Status))
-	o.str("statusName", v.StatusName)
-	o.strOmit("txid", v.Txid)
-	o.rawOmit("document", v.Document)
-	o.boolean("complete", v.Complete)
+	v.VerifiedResult.members(o)
 	o.boolean("expired", v.Expired)
 	if len(v.Migrated) > 0 {
 		o.strs("migrated", v.Migrated)
@@ -205,12 +194,7 @@ func verifyEIDDID(in *VerifyEIDDIDInput, env Env) (VerifiedEIDDID, error) {
 	if err != nil {
 		return VerifiedEIDDID{}, err
 	}
-	out := VerifiedEIDDID{DID: r.DID.String(), Status: int(r.Status), StatusName: r.Status.String(), Txid: r.Txid,
-		Complete: r.Complete, Expired: r.Expired, Migrated: r.Migrated, Report: reportOf(r.Report)}
-	if r.Document != nil {
-		out.Document = r.Document.Normalized()
-	}
-	return out, nil
+	return VerifiedEIDDID{VerifiedResult: verifiedResult(r.Verified), Expired: r.Expired, Migrated: r.Migrated, Report: reportOf(r.Report)}, nil
 }
 
 // VerifyEIDCredentialInput is the input of verify_eid_credential.

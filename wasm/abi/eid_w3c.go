@@ -29,38 +29,24 @@ type ResolveW3CEIDInput struct {
 func (*ResolveW3CEIDInput) typeName() string { return "abi.ResolveW3CEIDInput" }
 
 func (in *ResolveW3CEIDInput) member(d *decoder) bool {
-	switch {
-	case d.field("answer"):
+	if d.field("answer") {
 		d.raw(&in.Answer)
-	case d.field("did"):
-		d.str(&in.DID)
-	case d.field("options"):
-		d.str(&in.Options)
-	case d.field("accept"):
-		d.str(&in.Accept)
-	default:
-		return fetchedMember(d, &in.Now, &in.ChainID, &in.DIDs, &in.Transactions)
+		return true
 	}
-	return true
+	return w3cMember(d, &in.DID, &in.Options, &in.Accept) || fetchedMember(d, &in.Now, &in.ChainID, &in.DIDs, &in.Transactions)
 }
 
 // EIDW3CAnswer is the output of resolve_w3c_eid: resolve_w3c's answer,
 // and the report of the verification it was built from (absent when the
 // request itself was answered with an error).
 type EIDW3CAnswer struct {
-	Status      int             `json:"status"`
-	ContentType string          `json:"contentType,omitempty"`
-	Location    string          `json:"location,omitempty"`
-	Body        json.RawMessage `json:"body,omitempty"`
-	Report      *Report         `json:"report,omitempty"`
+	W3CAnswer
+	Report *Report `json:"report,omitempty"`
 }
 
 func (a EIDW3CAnswer) appendJSON(b []byte) []byte {
 	o := newObject(b)
-	o.int("status", int64(a.Status))
-	o.strOmit("contentType", a.ContentType)
-	o.strOmit("location", a.Location)
-	o.rawOmit("body", a.Body)
+	a.W3CAnswer.members(o)
 	if a.Report != nil {
 		o.nested("report", *a.Report)
 	}
@@ -80,7 +66,7 @@ func resolveW3CEID(in *ResolveW3CEIDInput, env Env) (EIDW3CAnswer, error) {
 	subject, ok := req.DID()
 	if !ok {
 		resp, err := w3c.Resolve(req, w3c.History{}, w3c.Tip{})
-		return EIDW3CAnswer{Status: resp.Status, ContentType: resp.ContentType, Location: resp.Location, Body: resp.Body}, err
+		return EIDW3CAnswer{W3CAnswer: w3cAnswer(resp)}, err
 	}
 	if err := required("answer", len(in.Answer) == 0); err != nil {
 		return EIDW3CAnswer{}, err
@@ -98,5 +84,5 @@ func resolveW3CEID(in *ResolveW3CEIDInput, env Env) (EIDW3CAnswer, error) {
 		return EIDW3CAnswer{}, err
 	}
 	report := reportOf(r.Report)
-	return EIDW3CAnswer{Status: resp.Status, ContentType: resp.ContentType, Location: resp.Location, Body: resp.Body, Report: &report}, nil
+	return EIDW3CAnswer{W3CAnswer: w3cAnswer(resp), Report: &report}, nil
 }

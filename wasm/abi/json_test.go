@@ -137,14 +137,14 @@ func TestOutputsLikeEncodingJSON(t *testing.T) {
 		&Error{Type: TypeInput, Message: ""},
 		&Error{Type: TypeNeed, Message: "n", DIDs: []string{"did:elastos:a"}, Txids: []string{"t<"}},
 		&Error{Type: TypeNeed, Message: "n", DIDs: []string{}, Txids: []string{}},
-		VerifiedEIDDID{}, VerifiedEIDDID{DID: "d", Status: 2, StatusName: "deactivated", Txid: "t", Document: json.RawMessage(`{}`), Complete: true, Expired: true,
+		VerifiedEIDDID{}, VerifiedEIDDID{VerifiedResult: VerifiedResult{DID: "d", Status: 2, StatusName: "deactivated", Txid: "t", Document: json.RawMessage(`{}`), Complete: true}, Expired: true,
 			Migrated: []string{"a", "b"}, Report: Report{Outcome: "migrated", Checked: []string{"c"}, Trusted: []string{}, Unchecked: []string{"u"}}},
 		VerifiedEIDDID{Migrated: []string{}},
 		VerifiedEIDCredential{}, VerifiedEIDCredential{ID: "i", Status: 2, StatusName: "revoked", Txid: "t", Credential: json.RawMessage(`{"a":1}`), RevokedBy: "r", Shown: 2,
 			Report: Report{Outcome: "verified"}},
 		VerifiedEIDCredentialList{}, VerifiedEIDCredentialList{DID: "d", IDs: []string{"d#a", "d#b"}, Report: Report{Checked: []string{}}},
-		EIDW3CAnswer{Status: 501, ContentType: "application/did-resolution", Body: json.RawMessage(`{}`)},
-		EIDW3CAnswer{Status: 200, Report: &Report{Outcome: "verified", Checked: []string{"x"}}},
+		EIDW3CAnswer{W3CAnswer: W3CAnswer{Status: 501, ContentType: "application/did-resolution", Body: json.RawMessage(`{}`)}},
+		EIDW3CAnswer{W3CAnswer: W3CAnswer{Status: 200}, Report: &Report{Outcome: "verified", Checked: []string{"x"}}},
 	} {
 		if got, want := v.appendJSON(nil), jsonEncode(v); !bytes.Equal(got, want) {
 			t.Errorf("%T:\n got  %s\n want %s", v, got, want)

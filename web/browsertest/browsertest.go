@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"github.com/didlight/didlight/wasm/build"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -232,4 +233,20 @@ func Assets(root string) (module []byte, shim fs.FS, err error) {
 	}
 	m, err = build.Strip(m)
 	return m, os.DirFS(dir), err
+}
+
+// OpenCORS lets pages of any origin call h, as a didlight node serves its
+// reads: it answers preflights for POST with a JSON body, and marks every
+// answer for any origin.
+func OpenCORS(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		if r.Method == http.MethodOptions {
+			w.Header().Set("Access-Control-Allow-Methods", "POST")
+			w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }

@@ -79,17 +79,7 @@ func serve(t *testing.T, upstream string, state map[string]any) string {
 // serves reads, and returns its URL.
 func corsFront(t *testing.T, upstream string) string {
 	t.Helper()
-	p := proxy(t, upstream)
-	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		if r.Method == http.MethodOptions {
-			w.Header().Set("Access-Control-Allow-Methods", "POST")
-			w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		p.ServeHTTP(w, r)
-	}))
+	s := httptest.NewServer(browsertest.OpenCORS(proxy(t, upstream)))
 	t.Cleanup(s.Close)
 	return s.URL + "/"
 }
