@@ -12,11 +12,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/didlight/didlight/host/internal/eidtest"
 	"github.com/didlight/didlight/host/internal/eidtest/scenario"
+	"github.com/didlight/didlight/wasm/abi"
 	"github.com/didlight/didlight/web"
 	"github.com/didlight/didlight/web/browsertest"
 )
@@ -303,4 +305,164 @@ func port(t *testing.T, u *url.URL) int {
 		t.Fatalf("no port in %s", u)
 	}
 	return n
+}
+
+// The module in Chromium (the browser loader, as the app loads it) answers
+// the EID calls byte for byte as the native code does: every DID, credential
+// and list answer of the recording's final checkpoint, W3C resolution of the
+// DIDs, and tampered answers.
+func TestParityChromium(t *testing.T) {
+	rec, err := eidtest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := eidtest.NewReplay(t, eidtest.Options{})
+	now, chainID := head(t, rec), u.Manifest.ChainID
+	type call struct {
+		name  string
+		input []byte
+	}
+	var calls []call
+	add := func(name string, in any) {
+		b, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls = append(calls, call{name, b})
+	}
+	for _, x := range rec.Checkpoints[scenario.Final] {
+		var req struct {
+			Method string
+			Params []map[string]any
+		}
+		if json.Unmarshal(x.Request, &req) != nil || len(req.Params) != 1 || x.Response == nil {
+			continue
+		}
+		p := req.Params[0]
+		str := func(k string) string { s, _ := p[k].(string); return s }
+		switch req.Method {
+		case "did_resolveDID":
+			all, _ := p["all"].(bool)
+			add("verify_eid_did", abi.VerifyEIDDIDInput{Answer: x.Response, DID: str("did"), All: all, Now: now, ChainID: chainID})
+			add("resolve_w3c_eid", abi.ResolveW3CEIDInput{Answer: x.Response, DID: str("did"), Now: now, ChainID: chainID})
+			if all && strings.HasPrefix(str("did"), "did:elastos:i") {
+				var m map[string]any
+				if err := json.Unmarshal(x.Response, &m); err == nil {
+					if r, ok := m["result"].(map[string]any); ok {
+						if txs, _ := r["transaction"].([]any); len(txs) < 2 {
+							continue
+						}
+						op(r, 0)["payload"] = op(r, 1)["payload"]
+						tampered, _ := json.Marshal(m)
+						add("verify_eid_did", abi.VerifyEIDDIDInput{Answer: tampered, DID: str("did"), All: true, Now: now, ChainID: chainID})
+					}
+				}
+			}
+		case "did_resolveCredential":
+			in := abi.VerifyEIDCredentialInput{Answer: x.Response, ID: str("id"), Issuer: str("issuer"), Now: now, ChainID: chainID}
+			add("verify_eid_credential", in)
+			if in.DIDs = fetchedDIDs(t, rec, in); in.DIDs != nil {
+				add("verify_eid_credential", in) // as a light client asks again, with the DIDs the first call needed
+			}
+		case "did_listCredentials":
+			add("verify_eid_credential_list", abi.VerifyEIDCredentialListInput{Answer: x.Response, DID: str("did")})
+		}
+	}
+	run := map[string]abi.Func{}
+	for _, c := range abi.Calls() {
+		run[c.Name] = c.Run
+	}
+	pairs := make([][2]string, len(calls))
+	for i, c := range calls {
+		pairs[i] = [2]string{c.name, string(c.input)}
+	}
+	arg, err := json.Marshal(pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := browsertest.NewTab(t)
+	tb.Open(serve(t, u.URL, nil))
+	got := browsertest.Eval[[]string](tb, `(async (calls) => {
+  const { load } = await import('/wasm/browser.js');
+  const d = await load();
+  return calls.map(([name, input]) => d.callRaw(name, input));
+})(`+string(arg)+`)`)
+	if len(got) != len(calls) {
+		t.Fatalf("%d answers to %d calls", len(got), len(calls))
+	}
+	counts := map[string][2]int{}
+	for i, c := range calls {
+		native := string(run[c.name](c.input, abi.Env{}))
+		if got[i] != native {
+			t.Errorf("%s %.120s:\n chromium %.300s\n native   %.300s", c.name, c.input, got[i], native)
+		}
+		n := counts[c.name]
+		n[map[bool]int{true: 1, false: 0}[strings.HasPrefix(native, `{"error"`)]]++
+		counts[c.name] = n
+	}
+	for _, name := range []string{"verify_eid_did", "verify_eid_credential", "verify_eid_credential_list", "resolve_w3c_eid"} {
+		if n := counts[name]; n[0] < 2 || n[1] < 2 {
+			t.Errorf("%s: %d results and %d errors; the cases should have both", name, n[0], n[1])
+		}
+	}
+}
+
+// fetchedDIDs returns the answers (all=true, from the recording's final
+// checkpoint) of the DIDs verify_eid_credential needs for in, or nil when
+// it needs none.
+func fetchedDIDs(t *testing.T, rec *eidtest.Recording, in abi.VerifyEIDCredentialInput) []abi.FetchedDID {
+	t.Helper()
+	b, _ := json.Marshal(in)
+	var e abi.Envelope
+	if err := json.Unmarshal(abi.VerifyEIDCredential(b, abi.Env{}), &e); err != nil || e.Error == nil || e.Error.Type != abi.TypeNeed {
+		return nil
+	}
+	var out []abi.FetchedDID
+	for _, d := range e.Error.DIDs {
+		for _, x := range rec.Checkpoints[scenario.Final] {
+			var req struct {
+				Method string
+				Params []struct {
+					DID string
+					All bool
+				}
+			}
+			if json.Unmarshal(x.Request, &req) == nil && req.Method == "did_resolveDID" && len(req.Params) == 1 && req.Params[0].DID == d && req.Params[0].All {
+				out = append(out, abi.FetchedDID{DID: d, Answer: x.Response})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// head returns the time of the recording's head block at its final
+// checkpoint, as a light client reads it.
+func head(t *testing.T, rec *eidtest.Recording) time.Time {
+	t.Helper()
+	var number string
+	for _, x := range rec.Checkpoints[scenario.Final] {
+		var req struct{ Method string }
+		var resp struct{ Result string }
+		if json.Unmarshal(x.Request, &req) == nil && req.Method == "eth_blockNumber" && json.Unmarshal(x.Response, &resp) == nil {
+			number = resp.Result
+		}
+	}
+	for _, x := range rec.Chain {
+		var req struct {
+			Method string
+			Params []any
+		}
+		var resp struct{ Result struct{ Timestamp string } }
+		if json.Unmarshal(x.Request, &req) == nil && req.Method == "eth_getBlockByNumber" && len(req.Params) > 0 && req.Params[0] == number &&
+			json.Unmarshal(x.Response, &resp) == nil {
+			s, err := strconv.ParseInt(strings.TrimPrefix(resp.Result.Timestamp, "0x"), 16, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return time.Unix(s, 0).UTC()
+		}
+	}
+	t.Fatalf("the recording has no head block %q", number)
+	return time.Time{}
 }
