@@ -277,21 +277,32 @@ func TestEndpointSetting(t *testing.T) {
 }
 
 // Served by a light node, the app says it is one and of which upstream (the
-// node state's Mode and Upstream), and resolves through the node's JSON-RPC
-// with the EID methods, verifying what it serves.
+// node state's Light member, as didlight node --light reports it), and
+// resolves through the node's JSON-RPC with the EID methods, verifying what
+// it serves at the head the node reports.
 func TestLightNode(t *testing.T) {
 	u := eidtest.NewUpstream(t, eidtest.Options{})
 	front, err := url.Parse(corsFront(t, u.URL))
 	if err != nil {
 		t.Fatal(err)
 	}
+	rec, err := eidtest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
 	upstream := "https://api.elastos.io/eid"
-	base := serve(t, u.URL, map[string]any{"Mode": "light", "Upstream": []string{upstream}, "PRCPort": port(t, front), "RestPort": 0, "Height": 130, "Unknown": map[string]any{"x": 1}})
+	light := map[string]any{"Mode": "light", "Upstream": []any{map[string]any{"URL": upstream, "Answered": true, "Block": 130}},
+		"ChainID": u.Manifest.ChainID, "Head": map[string]any{"Height": 130, "Time": head(t, rec), "Confirmed": time.Now()},
+		"Answers": map[string]any{"Kept": 0}, "LastRefused": nil}
+	base := serve(t, u.URL, map[string]any{"Compile": "test", "Height": 130, "PRCPort": port(t, front), "RestPort": 0, "Neighbors": []any{}, "Light": light})
 	d := u.Manifest.DIDs[0]
 	status, txids := decided(u.Manifest, d.DID)
 	p := resolve(t, base, "", d.DID)
 	if !strings.Contains(p.Footer, "light node of "+upstream) {
 		t.Errorf("footer %q", p.Footer)
+	}
+	if !strings.Contains(p.Text, "the light node reports, block 130") {
+		t.Errorf("the verdict does not name the light node's head:\n%s", p.Text)
 	}
 	if p.Verdict != "verified" || p.Status != status || len(p.Ops) != len(txids) || !slices.Contains(p.Claims["trusted"], "newest") {
 		t.Errorf("verdict %s, status %s, %d operations, claims %v; want verified, %s, %d", p.Verdict, p.Status, len(p.Ops), p.Claims, status, len(txids))

@@ -7,6 +7,7 @@
 import { h, replace, code, badge, link, time, errorBox, focusHeading, didRoute } from './dom.js';
 import { badges, documentOf } from './verify.js';
 import { statusNames, statusText, documentView, timeline, w3cAnswer, w3cMissing } from './resolve.js';
+import { lightOf } from './node.js';
 
 /** claims says what each report item means (docs/eid.md has them per method). */
 const claims = {
@@ -57,18 +58,30 @@ export function reportView(report) {
   );
 }
 
+/**
+ * judgedAt returns what the resolve of a light node's page is judged at:
+ * the head the light node reports (its node state, read again), which it
+ * verified its answers at; it serves no block of its own.
+ */
+async function judgedAt(app) {
+  if (!app.eid.light) return { chainId: app.eid.chainId };
+  const light = lightOf(await app.node.get('/node/state').catch(() => null)) ?? app.eid.light;
+  return { chainId: light.chainId, now: light.head?.time, head: light.head };
+}
+
 /** render resolves did through the EID endpoint and shows what the verification proves. */
 export async function render(app, out, did) {
-  const { endpoint, chainId } = app.eid;
+  const { endpoint } = app.eid;
   replace(out, h('p', { class: 'loading', role: 'status' }, `Resolving ${did} through ${endpoint}…`));
   if (!app.didlight) {
     replace(out, errorBox(`${did} is not resolved`, `The verifier is not loaded (${app.verifierError ?? 'unknown reason'}).`, 'This page shows what an EID endpoint answers only once it is verified here.'));
     return;
   }
   const t0 = performance.now();
+  const { chainId, now, head } = await judgedAt(app);
   let v, error;
   try {
-    v = await app.didlight.resolveVerified(did, { endpoint, chainId });
+    v = await app.didlight.resolveVerified(did, { endpoint, chainId, now });
   } catch (e) {
     if (e.name !== 'DidlightError' || !e.answer) {
       replace(out, errorBox(`${endpoint} could not resolve ${did}`, e.message));
@@ -85,7 +98,7 @@ export async function render(app, out, did) {
   section.append(
     h('h2', { id: 'did-title' }, h('span', { class: 'visually-hidden' }, 'DID '), code(answer?.did ?? did)),
     h('p', { class: 'status-line' }, badge(statusNames[status] ?? 'unchecked', statusText[status] ?? `status ${status}`), ' ', h('span', { class: 'hint' }, v?.expired ? '(EID says valid; its latest document has expired at the chain tip’s time)' : '(as the endpoint says; see the verification below)')),
-    verdict(v, error, txs.length, ms, endpoint),
+    verdict(v, error, txs.length, ms, endpoint, head),
   );
   if (txs.length > 0) {
     const doc = v?.document ?? documentOf(txs.find((t) => documentOf(t.operation))?.operation);
@@ -98,8 +111,15 @@ export async function render(app, out, did) {
   focusHeading(section);
 }
 
+/** tipText says what the status was judged at: the endpoint's head block, a light node's head, or this computer's clock. */
+function tipText(v, endpoint, head) {
+  if (v.tip.source === 'block') return ` (block ${v.tip.number} of ${endpoint}, chain ${v.chainId})`;
+  if (v.tip.source === 'given') return ` (the head of its upstream the light node reports, block ${head?.height}; chain ${v.chainId})`;
+  return ` (this computer’s clock: ${endpoint} tells no head block; chain ${v.chainId})`;
+}
+
 /** verdict says what the verification of the endpoint's answer found. */
-function verdict(v, error, n, ms, endpoint) {
+function verdict(v, error, n, ms, endpoint, head) {
   if (error) {
     const where = typeof error.index === 'number' && error.index >= 0 ? `Operation ${error.index + 1} of ${n} (newest first), transaction ${error.txid}` : 'The answer as a whole';
     return h(
@@ -110,7 +130,7 @@ function verdict(v, error, n, ms, endpoint) {
       h('p', { class: 'hint' }, `Module error: ${error.message}`),
     );
   }
-  const tipLine = h('p', { class: 'tip' }, 'Judged at the chain tip’s time ', time(v.tip.time.toISOString()), v.tip.source === 'block' ? ` (block ${v.tip.number} of ${endpoint}, chain ${v.chainId})` : ` (this computer’s clock: ${endpoint} tells no head block; chain ${v.chainId})`);
+  const tipLine = h('p', { class: 'tip' }, 'Judged at the chain tip’s time ', time(v.tip.time.toISOString()), tipText(v, endpoint, head));
   if (v.status === 3) {
     return h('div', { class: 'verdict verdict-notfound', 'data-verdict': 'notfound', role: 'status' }, h('strong', {}, badge('notfound', 'No such DID')), h('p', {}, `${endpoint} says this DID has never been published. A light client cannot prove that something is absent: another node may know it.`), tipLine);
   }

@@ -67,17 +67,18 @@ export function useEndpoint(url) {
 
 /**
  * lightOf reads a light node's node state (didlight node --light): its
- * upstreams and chain id, or null for a node with a chain of its own. A
- * light node reports Mode "light" and its Upstream (a URL, or a list of
- * URLs or of objects with a URL), and may report ChainID; members the app
- * does not know are left alone.
+ * Light member {Mode: "light", Upstream: [{URL, …}], ChainID, Head: {Height,
+ * Time}, …} → {upstreams, chainId, head}, or null for a node with a chain
+ * of its own. Members the app does not know are left alone.
  */
 export function lightOf(state) {
-  const mode = state?.Mode ?? state?.mode;
-  if (typeof mode !== 'string' || mode.toLowerCase() !== 'light') return null;
-  const urls = [state.Upstream ?? state.Upstreams ?? state.upstream ?? []].flat().map((u) => (typeof u === 'string' ? u : u?.URL ?? u?.url)).filter((u) => typeof u === 'string');
-  const id = state.ChainID ?? state.chainId;
-  return { upstreams: urls, chainId: Number.isSafeInteger(id) && id > 0 ? id : undefined };
+  const l = state?.Light;
+  if (l?.Mode !== 'light') return null;
+  const upstreams = [l.Upstream ?? []].flat().map((u) => (typeof u === 'string' ? u : u?.URL)).filter((u) => typeof u === 'string');
+  const chainId = Number.isSafeInteger(l.ChainID) && l.ChainID > 0 ? l.ChainID : undefined;
+  const time = l.Head?.Time ? new Date(l.Head.Time) : null;
+  const head = time && !Number.isNaN(time.getTime()) ? { height: l.Head.Height, time } : undefined;
+  return { upstreams, chainId, head };
 }
 
 async function fetchText(url, init) {
