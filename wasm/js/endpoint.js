@@ -121,7 +121,7 @@ async function call(url, method, params, { fetch: f = globalThis.fetch, timeout 
     });
     text = await resp.text();
   } catch (e) {
-    throw new EndpointError(`${url} did not answer ${method} (${e.message}); a web page reaches only endpoints that allow its origin (CORS)`, where);
+    throw new EndpointError(`${url} did not answer ${method} (${e.message}); from a web page, only endpoints that allow the page's origin answer (CORS)`, where);
   }
   if (!resp.ok) throw new EndpointError(`${url} answered ${method} with HTTP ${resp.status}: ${text.slice(0, 200)}`, { ...where, code: resp.status });
   let msg;
@@ -202,7 +202,11 @@ export function withEndpoints(api) {
   async function chainIdOf(url, opts) {
     if (opts.chainId !== undefined) return opts.chainId;
     if (!chainIds.has(url)) {
-      const p = call(url, 'eth_chainId', [], opts).then(({ result }) => quantity(result, 'eth_chainId', url));
+      const p = call(url, 'eth_chainId', [], opts).then(({ result }) => {
+        const id = quantity(result, 'eth_chainId', url);
+        if (id === 0) throw new EndpointError(`${url} does not know its chain's id yet (eth_chainId ${result}): ask again later, or give chainId`, { url, method: 'eth_chainId' });
+        return id;
+      });
       chainIds.set(url, p);
       p.catch(() => chainIds.delete(url));
     }

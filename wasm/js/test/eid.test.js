@@ -231,6 +231,9 @@ test('an endpoint that does not answer as asked is an EndpointError', async () =
   }
   const unreachable = () => Promise.reject(new TypeError('fetch failed'));
   await assert.rejects(loaders.node.resolveVerified(controllers[0], { endpoint, fetch: unreachable }), /did not answer did_resolveDID \(fetch failed\).*CORS/);
+  const noChainYet = upstream((req, resp) => (req.method === 'eth_chainId' ? { ...resp, result: '0x0' } : resp));
+  const fresh = await load({ wasm }); // one that has not asked this endpoint's chain id yet
+  await assert.rejects(fresh.resolveVerified(controllers[0], { endpoint, fetch: noChainYet.fetch }), /does not know its chain's id yet/);
   await assert.rejects(loaders.node.resolveVerified(controllers[0], {}), TypeError);
 });
 
