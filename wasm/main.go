@@ -34,6 +34,18 @@ func verifyResolveResult(p, n uint32) uint64 { return serve(p, n, abi.VerifyReso
 //go:wasmexport resolve_w3c
 func resolveW3C(p, n uint32) uint64 { return serve(p, n, abi.ResolveW3C) }
 
+//go:wasmexport verify_eid_did
+func verifyEIDDID(p, n uint32) uint64 { return serve(p, n, abi.VerifyEIDDID) }
+
+//go:wasmexport verify_eid_credential
+func verifyEIDCredential(p, n uint32) uint64 { return serve(p, n, abi.VerifyEIDCredential) }
+
+//go:wasmexport verify_eid_credential_list
+func verifyEIDCredentialList(p, n uint32) uint64 { return serve(p, n, abi.VerifyEIDCredentialList) }
+
+//go:wasmexport resolve_w3c_eid
+func resolveW3CEID(p, n uint32) uint64 { return serve(p, n, abi.ResolveW3CEID) }
+
 //go:wasmexport status_of
 func statusOf(p, n uint32) uint64 { return serve(p, n, abi.StatusOf) }
 

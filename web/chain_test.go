@@ -17,8 +17,8 @@ func TestChainView(t *testing.T) {
 	f := env(t)
 	height, hash, _ := f.node.Chain.Tip()
 	tb := newTab(t)
-	tb.open(f.app + "#/chain")
-	tb.wait(`document.querySelector('.height[data-height]')`)
+	tb.Open(f.app + "#/chain")
+	tb.Wait(`document.querySelector('.height[data-height]')`)
 	type blockRow struct{ Height, Hash string }
 	shown := eval[string](tb, `document.querySelector('.height').dataset.height`)
 	rows := eval[[]blockRow](tb, `[...document.querySelectorAll('table.blocks tbody tr')].map((tr) => ({height: tr.querySelector('th').innerText, hash: tr.querySelector('td span[title], td code').title || tr.querySelector('td').innerText}))`)
@@ -35,11 +35,11 @@ func TestChainView(t *testing.T) {
 	}
 
 	// The tip block, then its first transaction.
-	tb.do(chromedp.Click(chromedp.CSS("table.blocks tbody tr th a")))
-	tb.wait(`document.querySelector('table.block-txs')`)
+	tb.Do(chromedp.Click(chromedp.CSS("table.blocks tbody tr th a")))
+	tb.Wait(`document.querySelector('table.block-txs')`)
 	txid := eval[string](tb, `document.querySelector('table.block-txs tbody tr th a').textContent`)
-	tb.do(chromedp.Click(chromedp.CSS("table.block-txs tbody tr th a")))
-	tb.wait(`document.querySelector('dl.tx[data-txid]')`)
+	tb.Do(chromedp.Click(chromedp.CSS("table.block-txs tbody tr th a")))
+	tb.Wait(`document.querySelector('dl.tx[data-txid]')`)
 	if got := eval[string](tb, `document.querySelector('dl.tx').dataset.txid`); got != txid {
 		t.Errorf("the transaction view shows %s, want %s", got, txid)
 	}
@@ -53,8 +53,8 @@ func TestChainView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb.do(chromedp.SetValue(chromedp.CSS("#tx-input"), last), chromedp.Click(chromedp.CSS("form.entry button[type=submit]")))
-	tb.wait(`document.querySelector('dl.tx[data-txid="` + last + `"]')`)
+	tb.Do(chromedp.SetValue(chromedp.CSS("#tx-input"), last), chromedp.Click(chromedp.CSS("form.entry button[type=submit]")))
+	tb.Wait(`document.querySelector('dl.tx[data-txid="` + last + `"]')`)
 	if typ := eval[string](tb, `document.querySelector('dl.tx').innerText`); !strings.Contains(typ, "identity operation (0x0a)") {
 		t.Errorf("the DID operation's transaction:\n%s", typ)
 	}

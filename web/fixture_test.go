@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/didlight/didlight/web/browsertest"
 	"io/fs"
 	"net/http/httptest"
 	"os"
@@ -19,12 +20,8 @@ import (
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/host/client"
 	"github.com/didlight/didlight/host/client/clienttest"
-	"github.com/didlight/didlight/wasm/build"
 	"github.com/didlight/didlight/web"
 )
-
-// shimDir is where npm ci (make test runs it) puts the WASI shim.
-const shimDir = "../wasm/js/node_modules/@bjorn3/browser_wasi_shim"
 
 // fixture is one node for every test: a chain in memory with the demo
 // data and the DIDs below, behind the REST and JSON-RPC servers with the
@@ -58,7 +55,7 @@ func TestMain(m *testing.M) {
 	if shared.f != nil {
 		shared.f.shutdown()
 	}
-	closeBrowser()
+	browsertest.Close()
 	os.Exit(code)
 }
 
@@ -72,22 +69,8 @@ func env(t testing.TB) *fixture {
 	return shared.f
 }
 
-// assets returns the module built from this checkout (stripped, as make
-// wasm writes it) and the shim npm installed.
-func assets() ([]byte, fs.FS, error) {
-	if _, err := os.Stat(shimDir + "/dist/index.js"); err != nil {
-		return nil, nil, fmt.Errorf("the WASI shim is not installed (%v): run `make test`, or `npm ci` in wasm/js", err)
-	}
-	m, err := build.Build(context.Background(), "../wasm")
-	if err != nil {
-		return nil, nil, err
-	}
-	m, err = build.Strip(m)
-	return m, os.DirFS(shimDir), err
-}
-
 func startFixture() (*fixture, error) {
-	module, shim, err := assets()
+	module, shim, err := browsertest.Assets("..")
 	if err != nil {
 		return nil, err
 	}

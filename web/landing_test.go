@@ -35,11 +35,11 @@ const readLanding = `(() => {
 // openLanding opens the app's landing page at base (with query) and reads
 // its list once the node has answered.
 func openLanding(tb *tab, base, query string) landing {
-	tb.t.Helper()
-	tb.open(base + query)
-	tb.wait(`document.querySelector('#result .recent') || document.querySelector('#result .alert-error')`)
+	tb.T.Helper()
+	tb.Open(base + query)
+	tb.Wait(`document.querySelector('#result .recent') || document.querySelector('#result .alert-error')`)
 	if msg := eval[string](tb, `document.querySelector('#result .alert-error')?.innerText ?? ''`); msg != "" {
-		tb.t.Fatalf("the landing page: %s", msg)
+		tb.T.Fatalf("the landing page: %s", msg)
 	}
 	return eval[landing](tb, readLanding)
 }
@@ -74,7 +74,7 @@ func TestLandingListsRecentDIDs(t *testing.T) {
 	if got.Placeholder != want[0] {
 		t.Errorf("placeholder %q, want the newest DID %s", got.Placeholder, want[0])
 	}
-	tb.do(chromedp.Click(chromedp.CSS(`table.recent-dids a[href="#/resolve/` + f.acme + `"]`)))
+	tb.Do(chromedp.Click(chromedp.CSS(`table.recent-dids a[href="#/resolve/` + f.acme + `"]`)))
 	p := tb.readResolved(f.acme)
 	if p.Verdict != "verified" || p.Status != "valid" || len(p.Controllers) != 1 {
 		t.Errorf("clicked %s: verdict %q, status %q, controllers %q:\n%s", f.acme, p.Verdict, p.Status, p.Controllers, p.VerdictText)

@@ -36,8 +36,8 @@ const readQuery = `(() => {
 
 // readPage waits for the page of results that starts at skip.
 func (tb *tab) readPage(skip int) queryView {
-	tb.t.Helper()
-	tb.wait(`document.querySelector('.results .page[data-start="` + strconv.Itoa(skip) + `"]') || document.querySelector('.results .alert-error')`)
+	tb.T.Helper()
+	tb.Wait(`document.querySelector('.results .page[data-start="` + strconv.Itoa(skip) + `"]') || document.querySelector('.results .alert-error')`)
 	return eval[queryView](tb, readQuery)
 }
 
@@ -55,9 +55,9 @@ func TestQueryPages(t *testing.T) {
 		t.Fatalf("%d DIDs with a HiveVault service: too few to page", all.Total)
 	}
 	tb := newTab(t)
-	tb.open(f.app + "#/query")
-	tb.wait(`document.getElementById('query-input')`)
-	tb.do(
+	tb.Open(f.app + "#/query")
+	tb.Wait(`document.getElementById('query-input')`)
+	tb.Do(
 		chromedp.Click(chromedp.CSS(`input[name=kind][value=service]`)),
 		chromedp.SendKeys(chromedp.CSS("#query-input"), "HiveVault"),
 		chromedp.SetValue(chromedp.CSS("#query-limit"), strconv.Itoa(limit)),
@@ -79,10 +79,10 @@ func TestQueryPages(t *testing.T) {
 			t.Errorf("page %d of %d: previous enabled %v, next enabled %v", page+1, pages, v.Prev, v.Next)
 		}
 		if page < pages-1 {
-			tb.do(chromedp.Click(chromedp.CSS("button.next")))
+			tb.Do(chromedp.Click(chromedp.CSS("button.next")))
 		}
 	}
-	tb.do(chromedp.Click(chromedp.CSS("button.prev")))
+	tb.Do(chromedp.Click(chromedp.CSS("button.prev")))
 	if v := tb.readPage((pages - 2) * limit); !v.Next {
 		t.Errorf("back one page: %+v", v)
 	}
@@ -94,12 +94,12 @@ func TestQueryCondition(t *testing.T) {
 	f := env(t)
 	tb := newTab(t)
 	const cond = `{credential.subject.name:'Bob'}`
-	tb.open(f.app + "#/query?kind=query&limit=5&q=" + url.QueryEscape(cond))
+	tb.Open(f.app + "#/query?kind=query&limit=5&q=" + url.QueryEscape(cond))
 	if v := tb.readPage(0); !slices.Equal(v.IDs, []string{f.bob}) {
 		t.Errorf("%s: %+v, want %s", cond, v, f.bob)
 	}
-	tb.open(f.app + "#/query?kind=query&q=" + url.QueryEscape(`{credential:`))
-	tb.wait(`document.querySelector('.results .alert-error')`)
+	tb.Open(f.app + "#/query?kind=query&q=" + url.QueryEscape(`{credential:`))
+	tb.Wait(`document.querySelector('.results .alert-error')`)
 	if v := eval[queryView](tb, readQuery); !strings.Contains(v.Error, "Query parameters invalid") {
 		t.Errorf("a condition that does not parse: %q", v.Error)
 	}

@@ -48,16 +48,16 @@ const readResolved = `(() => {
 // resolveIn opens the app at base (with query, e.g. "?rpc=…") on d's
 // route and reads what it shows once verification is over.
 func resolveIn(tb *tab, base, query, d string) resolvedPage {
-	tb.t.Helper()
-	tb.open(base + query + "#/resolve/" + url.PathEscape(d))
+	tb.T.Helper()
+	tb.Open(base + query + "#/resolve/" + url.PathEscape(d))
 	return tb.readResolved(d)
 }
 
 func (tb *tab) readResolved(d string) resolvedPage {
-	tb.t.Helper()
-	tb.wait(`document.querySelector('section.resolved[data-did="` + d + `"] [data-verdict]') || document.querySelector('#result .alert-error')`)
+	tb.T.Helper()
+	tb.Wait(`document.querySelector('section.resolved[data-did="` + d + `"] [data-verdict]') || document.querySelector('#result .alert-error')`)
 	if msg := eval[string](tb, `document.querySelector('#result .alert-error')?.innerText ?? ''`); msg != "" {
-		tb.t.Fatalf("resolving %s: %s", d, msg)
+		tb.T.Fatalf("resolving %s: %s", d, msg)
 	}
 	return eval[resolvedPage](tb, readResolved)
 }
@@ -96,9 +96,9 @@ func containsAll(t *testing.T, what string, got []string, want ...string) {
 func TestResolveValid(t *testing.T) {
 	f := env(t)
 	tb := newTab(t)
-	tb.open(f.app)
+	tb.Open(f.app)
 	bare := strings.TrimPrefix(f.bob, "did:elastos:")
-	tb.do(chromedp.SendKeys(chromedp.CSS("#did-input"), bare), chromedp.Click(chromedp.CSS("form.entry button[type=submit]")))
+	tb.Do(chromedp.SendKeys(chromedp.CSS("#did-input"), bare), chromedp.Click(chromedp.CSS("form.entry button[type=submit]")))
 	p := tb.readResolved(f.bob)
 	if p.Verdict != "verified" || p.Status != "valid" || !strings.Contains(p.VerdictText, "all 2 operations from the create on") {
 		t.Errorf("verdict %q, status %q:\n%s", p.Verdict, p.Status, p.VerdictText)

@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/didlight/didlight/web/browsertest"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,14 +21,7 @@ var httpClient = &http.Client{Timeout: 30 * time.Second}
 // target with change. It returns its URL.
 func tamperProxy(t *testing.T, upstream, target string, change func(result map[string]any)) string {
 	t.Helper()
-	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		if r.Method == http.MethodOptions {
-			w.Header().Set("Access-Control-Allow-Methods", "POST")
-			w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
+	s := httptest.NewServer(browsertest.OpenCORS(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		resp, err := httpClient.Post(upstream, "application/json", bytes.NewReader(body))
 		if err != nil {
@@ -51,7 +45,7 @@ func tamperProxy(t *testing.T, upstream, target string, change func(result map[s
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(answer)
-	}))
+	})))
 	t.Cleanup(s.Close)
 	return s.URL + "/"
 }

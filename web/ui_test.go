@@ -48,7 +48,7 @@ func TestAccessibleAndResponsive(t *testing.T) {
 	f := env(t)
 	tb := newTab(t)
 	for _, width := range []int64{1280, 390} {
-		tb.do(chromedp.EmulateViewport(width, 900))
+		tb.Do(chromedp.EmulateViewport(width, 900))
 		for _, v := range []struct{ route, ready, tab string }{
 			{"#/resolve", `document.querySelector('table.recent-dids')`, "resolve"},
 			{"#/resolve/" + f.acme, `document.querySelector('[data-verdict]')`, "resolve"},
@@ -57,8 +57,8 @@ func TestAccessibleAndResponsive(t *testing.T) {
 			{"#/chain", `document.querySelector('table.blocks')`, "chain"},
 			{"#/chain/block/1", `document.querySelector('table.block-txs')`, "chain"},
 		} {
-			tb.open(f.app + v.route)
-			tb.wait(v.ready)
+			tb.Open(f.app + v.route)
+			tb.Wait(v.ready)
 			problems := eval[[]string](tb, `(() => {
   const out = [];
   if (document.querySelectorAll('h1').length !== 1) out.push('not exactly one h1');

@@ -1,9 +1,10 @@
 // Package web is the browser app the node serves at / of its REST
 // listener: enter a DID, and the page fetches its history from the node's
-// JSON-RPC API and verifies it in the browser with the didlight WebAssembly
-// module before showing its status, document and operations; it also has a
-// query console and a view of the chain. The app is plain HTML, CSS and JS
-// modules, embedded in the binary.
+// JSON-RPC API, or from an EID endpoint it is pointed at, and verifies it in
+// the browser with the didlight WebAssembly module before showing its
+// status, document and operations; it also has a query console and a view
+// of the chain. The app is plain HTML, CSS and JS modules, embedded in the
+// binary.
 //
 // Handler serves the app's files, the module's browser loader under
 // /wasm/ (package github.com/didlight/didlight/wasm/js) and the module itself at
@@ -63,7 +64,7 @@ var importMapRE = regexp.MustCompile(`<script type="importmap">([^<]*)</script>`
 // page serves index.html with a Content-Security-Policy that allows only
 // the app's own scripts, its import map, WebAssembly compilation, and
 // requests to any node (the JSON-RPC API is on another port, and the user
-// may point the app at another node).
+// may point the app at another node or an EID endpoint).
 func page(files fs.FS) http.Handler {
 	html, err := fs.ReadFile(files, "index.html")
 	if err != nil {

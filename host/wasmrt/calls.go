@@ -96,3 +96,27 @@ func (r *Runtime) SignDocument(ctx context.Context, in abi.SignDocumentInput) (*
 func (r *Runtime) SignOperation(ctx context.Context, in abi.SignOperationInput) (*abi.SignedOperation, error) {
 	return invoke[abi.SignedOperation](ctx, r, "sign_operation", in, abi.Env{})
 }
+
+// VerifyEIDDID runs verify_eid_did, the light client's check of an EID
+// node's did_resolveDID answer; a need for more from the node is an
+// *abi.Error that unwraps to an *eid.NeedError.
+func (r *Runtime) VerifyEIDDID(ctx context.Context, in abi.VerifyEIDDIDInput) (*abi.VerifiedEIDDID, error) {
+	return invoke[abi.VerifiedEIDDID](ctx, r, "verify_eid_did", in, abi.Env{})
+}
+
+// VerifyEIDCredential runs verify_eid_credential (did_resolveCredential).
+func (r *Runtime) VerifyEIDCredential(ctx context.Context, in abi.VerifyEIDCredentialInput) (*abi.VerifiedEIDCredential, error) {
+	return invoke[abi.VerifiedEIDCredential](ctx, r, "verify_eid_credential", in, abi.Env{})
+}
+
+// VerifyEIDCredentialList runs verify_eid_credential_list
+// (did_listCredentials).
+func (r *Runtime) VerifyEIDCredentialList(ctx context.Context, in abi.VerifyEIDCredentialListInput) (*abi.VerifiedEIDCredentialList, error) {
+	return invoke[abi.VerifiedEIDCredentialList](ctx, r, "verify_eid_credential_list", in, abi.Env{})
+}
+
+// ResolveW3CEID runs resolve_w3c_eid: the W3C DID Resolution answer built
+// from an EID node's did_resolveDID answer (all=true), verified first.
+func (r *Runtime) ResolveW3CEID(ctx context.Context, in abi.ResolveW3CEIDInput) (*abi.EIDW3CAnswer, error) {
+	return invoke[abi.EIDW3CAnswer](ctx, r, "resolve_w3c_eid", in, abi.Env{})
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/eidtest"
 	"github.com/didlight/didlight/host/wasmrt"
 	"github.com/didlight/didlight/wasm/build"
 )
@@ -33,7 +34,7 @@ var shared struct {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := eidtest.Main(m)
 	ctx := context.Background()
 	if shared.host != nil {
 		shared.host.Close(ctx)

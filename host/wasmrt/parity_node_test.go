@@ -28,18 +28,6 @@ type nodeCase struct {
 // the browser loader) and requires each answer to be the native one, byte
 // for byte: Go, wazero and Node answer alike.
 func TestParityNode(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("Node.js (20 or later) is needed to check the JS loaders: %v", err)
-	}
-	if _, err := os.Stat("../../wasm/js/node_modules/@bjorn3/browser_wasi_shim"); err != nil {
-		t.Fatalf("the WASI shim is not installed (%v): run `make test`, or `npm ci` in wasm/js", err)
-	}
-	dir := t.TempDir()
-	wasmFile, in, out := filepath.Join(dir, "didlight.wasm"), filepath.Join(dir, "cases.jsonl"), filepath.Join(dir, "answers.jsonl")
-	if err := os.WriteFile(wasmFile, module(t), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	var lines bytes.Buffer
 	enc := json.NewEncoder(&lines)
 	var skipped int
@@ -69,34 +57,20 @@ func TestParityNode(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(in, lines.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, "--no-warnings", "../../wasm/js/parity.mjs", "--wasm", wasmFile, "--in", in, "--out", out)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("parity.mjs: %v\n%s", err, b)
-	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
+	out := runNodeScript(t, "parity.mjs", lines.Bytes())
 	run := map[string]abi.Func{}
 	for _, c := range abi.Calls() {
 		run[c.Name] = c.Run
 	}
 	loaders := []string{"node", "node without host crypto", "browser loader"}
-	n := 0
-	for ; sc.Scan(); n++ {
-		if n >= len(cases) {
-			t.Fatalf("parity.mjs answered more cases than the %d asked", len(cases))
-		}
+	if len(out) != len(cases) {
+		t.Fatalf("parity.mjs answered %d of %d cases", len(out), len(cases))
+	}
+	for n, line := range out {
 		c := cases[n]
 		var answers []string
-		if err := json.Unmarshal(sc.Bytes(), &answers); err != nil || len(answers) != len(loaders) {
-			t.Fatalf("%s: answers %.200s: %v", c.name, sc.Bytes(), err)
+		if err := json.Unmarshal(line, &answers); err != nil || len(answers) != len(loaders) {
+			t.Fatalf("%s: answers %.200s: %v", c.name, line, err)
 		}
 		native := string(run[c.call](c.in, c.env))
 		for i, a := range answers {
@@ -105,7 +79,45 @@ func TestParityNode(t *testing.T) {
 			}
 		}
 	}
-	if err := sc.Err(); err != nil || n != len(cases) {
-		t.Fatalf("parity.mjs answered %d of %d cases (%v)", n, len(cases), err)
+}
+
+// runNodeScript runs a script of wasm/js (parity.mjs, apicalls.mjs) in Node
+// on the module, with in (JSON lines) as its input, and returns the lines
+// it wrote.
+func runNodeScript(t *testing.T, script string, in []byte) [][]byte {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("Node.js (20 or later) is needed to check the JS loaders: %v", err)
 	}
+	if _, err := os.Stat("../../wasm/js/node_modules/@bjorn3/browser_wasi_shim"); err != nil {
+		t.Fatalf("the WASI shim is not installed (%v): run `make test`, or `npm ci` in wasm/js", err)
+	}
+	dir := t.TempDir()
+	wasmFile, inFile, outFile := filepath.Join(dir, "didlight.wasm"), filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "out.jsonl")
+	if err := os.WriteFile(wasmFile, module(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(inFile, in, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, "--no-warnings", "../../wasm/js/"+script, "--wasm", wasmFile, "--in", inFile, "--out", outFile)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, b)
+	}
+	f, err := os.Open(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	var out [][]byte
+	for sc.Scan() {
+		out = append(out, bytes.Clone(sc.Bytes()))
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s's output: %v", script, err)
+	}
+	return out
 }

@@ -88,6 +88,7 @@ func parityCases(t testing.TB) []parityCase {
 	addW3C(t, &cs, withDocs)
 	addChainW3C(t, &cs)
 	addSigning(t, &cs)
+	addEID(t, &cs)
 
 	for _, c := range abi.Calls() {
 		for _, in := range []string{``, `null`, `{}`, `[]`, `{"x":1}`, `{"did":1}`, `{} {}`, "\xff"} {

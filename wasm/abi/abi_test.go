@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/eid"
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/idop"
@@ -60,6 +62,8 @@ func TestErrorObjects(t *testing.T) {
 	_, docErr := did.ParseDocument([]byte(`{"id":5}`))
 	_, syntaxErr := find.Compile(`{a:`)
 	_, condErr := find.Compile(`{a:{$where:1}}`)
+	foobar, _ := did.Parse("did:elastos:foobar")
+	needErr := &eid.NeedError{DIDs: []did.DID{foobar}, Txids: []string{"ab"}}
 	for _, tc := range []struct {
 		err  error
 		typ  string
@@ -74,6 +78,7 @@ func TestErrorObjects(t *testing.T) {
 		{syntaxErr, TypeSyntax, "", nil},
 		{condErr, TypeCondition, "unsupported operator", nil},
 		{inputError("x"), TypeInput, "", nil},
+		{fmt.Errorf("abi: x: %w", needErr), TypeNeed, "", nil},
 		{errors.New("other"), TypeInvalid, "", nil},
 	} {
 		e := errorOf(tc.err)
@@ -91,6 +96,11 @@ func TestErrorObjects(t *testing.T) {
 	var ve *resolve.VerifyError
 	if e := errorOf(verifyErr); !errors.As(e, &ve) || ve.Index != 2 || ve.Txid != "ab" {
 		t.Errorf("verify error unwraps to %#v", ve)
+	}
+	var ne *eid.NeedError
+	if e := errorOf(needErr); !errors.As(e, &ne) || len(ne.DIDs) != 1 || ne.DIDs[0] != foobar || !slices.Equal(ne.Txids, needErr.Txids) ||
+		!slices.Equal(e.DIDs, []string{"did:elastos:foobar"}) {
+		t.Errorf("need error %+v unwraps to %#v", e, ne)
 	}
 }
 

@@ -26,6 +26,10 @@
 //	new_document           {publicKey | key, expires, services?} → {did, expires, customized, document}
 //	verify_resolve_result  {result, now, documents?}       → {did, status, statusName, txid?, complete, document?}
 //	resolve_w3c            {result, did, options?, accept?, now, documents?} → {status, contentType?, location?, body?}
+//	verify_eid_did         {answer, did, all?, now, chainId, dids?, transactions?} → {did, status, statusName, txid?, document?, complete, expired, migrated?, report}
+//	verify_eid_credential  {answer, id, issuer?, now, chainId, dids?, transactions?} → {id, status, statusName, txid?, credential?, revokedBy?, shown, report}
+//	verify_eid_credential_list {answer, did, skip?, limit?}  → {did, ids, report}
+//	resolve_w3c_eid        {answer?, did, options?, accept?, now, chainId, dids?, transactions?} → {status, contentType?, location?, body?, report?}
 //	status_of              {history, tip}                  → {status, statusName}
 //	validate_operation     {operation, state?, now?, detached?, documents?} → {did, operation, method}
 //	match                  {condition, documents, view?}   → {matches}
@@ -35,7 +39,11 @@
 //	sign_operation         {operation, document?, previousTxid?, did?, key, method?} → {request}
 //
 // The Go types named after each call (ParseDIDInput, ParsedDID, ...) give
-// the members exactly. Calls that check signatures or look documents up do
+// the members exactly. The verify_eid calls check what an EID node answers
+// (package github.com/didlight/didlight/core/eid); when that needs more
+// from the node they fail with a "need" error naming the DIDs to resolve
+// (all=true) and the transactions to fetch, whose answers the caller adds
+// to dids ({did, answer}) and transactions before it calls again. Calls that check signatures or look documents up do
 // so through an Env: natively whatever the caller supplies; in the module,
 // the host's imports.
 //

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/eid"
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/idop"
@@ -40,6 +41,11 @@ type Error struct {
 	// applies to ("condition").
 	Operator string `json:"operator,omitempty"`
 	Path     string `json:"path,omitempty"`
+	// DIDs and Txids: what verification needs fetched ("need"): the
+	// did_resolveDID answers (all=true) of those DIDs and the
+	// eth_getTransactionByHash answers of those transactions.
+	DIDs  []string `json:"dids,omitempty"`
+	Txids []string `json:"txids,omitempty"`
 }
 
 // Types of errors.
@@ -52,6 +58,7 @@ const (
 	TypeCondition = "condition" // a find condition is not valid (find.ConditionError)
 	TypeDecode    = "decode"    // a ledger transaction does not decode (ela.DecodeError)
 	TypeSignature = "signature" // a transaction's programs do not sign it (ela.ErrSignature)
+	TypeNeed      = "need"      // verifying needs more from the upstream (eid.NeedError)
 	TypeInvalid   = "invalid"   // any other error core returns
 	TypeInternal  = "internal"  // a bug: a panic inside the call
 )
@@ -72,14 +79,21 @@ func (e *Error) appendJSON(b []byte) []byte {
 	o.strOmit("found", e.Found)
 	o.strOmit("operator", e.Operator)
 	o.strOmit("path", e.Path)
+	if len(e.DIDs) > 0 {
+		o.strs("dids", e.DIDs)
+	}
+	if len(e.Txids) > 0 {
+		o.strs("txids", e.Txids)
+	}
 	return o.end()
 }
 
 // Unwrap rebuilds the native error that an error object stands for, as far
 // as callers test for it: an *idop.RuleError ("rule"), a
-// *resolve.VerifyError ("verify"), ela.ErrSignature ("signature"), the
-// did.Err* kind of a "document" error and the ela.Err* kind of a "decode"
-// error. So idop.RuleOf, errors.As and errors.Is see through the module.
+// *resolve.VerifyError ("verify"), an *eid.NeedError ("need"),
+// ela.ErrSignature ("signature"), the did.Err* kind of a "document" error
+// and the ela.Err* kind of a "decode" error. So idop.RuleOf, errors.As and
+// errors.Is see through the module.
 func (e *Error) Unwrap() error {
 	switch e.Type {
 	case TypeRule:
@@ -90,6 +104,14 @@ func (e *Error) Unwrap() error {
 			index = *e.Index
 		}
 		return &resolve.VerifyError{Index: index, Txid: e.Txid, Rule: idop.Rule(e.Rule), Err: errors.New(e.Detail)}
+	case TypeNeed:
+		need := &eid.NeedError{Txids: e.Txids}
+		for _, s := range e.DIDs {
+			if d, err := did.Parse(s); err == nil {
+				need.DIDs = append(need.DIDs, d)
+			}
+		}
+		return need
 	case TypeSignature:
 		return ela.ErrSignature
 	case TypeDocument:
@@ -149,17 +171,23 @@ func inputError(format string, args ...any) error {
 func errorOf(err error) *Error {
 	e := &Error{Type: TypeInvalid, Message: err.Error()}
 	var (
-		in  *inputErr
-		ve  *resolve.VerifyError
-		re  *idop.RuleError
-		se  *find.SyntaxError
-		ce  *find.ConditionError
-		de  *ela.DecodeError
-		doc *did.Error
+		in   *inputErr
+		need *eid.NeedError
+		ve   *resolve.VerifyError
+		re   *idop.RuleError
+		se   *find.SyntaxError
+		ce   *find.ConditionError
+		de   *ela.DecodeError
+		doc  *did.Error
 	)
 	switch {
 	case errors.As(err, &in):
 		e.Type = TypeInput
+	case errors.As(err, &need):
+		e.Type, e.Txids = TypeNeed, need.Txids
+		for _, d := range need.DIDs {
+			e.DIDs = append(e.DIDs, d.String())
+		}
 	case errors.As(err, &ve):
 		e.Type, e.Rule, e.Detail, e.Index, e.Txid = TypeVerify, string(ve.Rule), ve.Err.Error(), &ve.Index, ve.Txid
 	case errors.As(err, &re):

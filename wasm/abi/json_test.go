@@ -34,6 +34,7 @@ func inputTypes() []input {
 		new(ParseDIDInput), new(ParseDocumentInput), new(NewDocumentInput), new(VerifyResolveResultInput),
 		new(StatusOfInput), new(ValidateOperationInput), new(MatchInput), new(DecodeTxInput),
 		new(VerifyTxInput), new(SignDocumentInput), new(SignOperationInput), new(ResolveW3CInput),
+		new(VerifyEIDDIDInput), new(VerifyEIDCredentialInput), new(VerifyEIDCredentialListInput), new(ResolveW3CEIDInput),
 	}
 }
 
@@ -78,6 +79,11 @@ var decodeSeeds = []string{
 	`{"services":[{"id":"a","type":"t"}],"services":[null,{"type":"u"}]}`, `{"referenced":["a","b"],"referenced":[null]}`,
 	`{"documents":[{},[]],"documents":[null]}`, `{"state":{"txid":"a"},"state":null,"state":{"deactivated":true}}`,
 	`{"operation":"create","document":{},"previousTxid":"p","did":"d","key":"k","method":"m"}`,
+	`{"answer":{"result":{}},"did":"d","all":true,"now":"2030-01-01T00:00:00Z","chainId":22,"dids":[{"did":"x","answer":{}},null],"transactions":[{}]}`,
+	`{"chainId":-1}`, `{"chainId":18446744073709551615}`, `{"chainId":18446744073709551616}`, `{"chainId":"22"}`, `{"chainId":2.5}`,
+	`{"dids":{}}`, `{"dids":[{"did":1}]}`, `{"dids":[{"x":1}]}`, `{"dids":[[]]}`, `{"dids":[{"did":"a"}],"dids":[{"answer":5}]}`,
+	`{"answer":{},"id":"i","issuer":"j","transactions":null}`, `{"issuer":5}`,
+	`{"answer":[],"did":"d","skip":-3,"limit":300}`, `{"skip":"1"}`, `{"limit":9223372036854775808}`,
 }
 
 func TestDecodeLikeEncodingJSON(t *testing.T) {
@@ -129,6 +135,16 @@ func TestOutputsLikeEncodingJSON(t *testing.T) {
 		&Error{Type: TypeVerify, Message: "m\x01", Rule: "r", Detail: "d", Index: &index, Txid: "t", Offset: &offset,
 			Field: "f", Expected: "e", Found: "&", Operator: "$o", Path: "p"},
 		&Error{Type: TypeInput, Message: ""},
+		&Error{Type: TypeNeed, Message: "n", DIDs: []string{"did:elastos:a"}, Txids: []string{"t<"}},
+		&Error{Type: TypeNeed, Message: "n", DIDs: []string{}, Txids: []string{}},
+		VerifiedEIDDID{}, VerifiedEIDDID{VerifiedResult: VerifiedResult{DID: "d", Status: 2, StatusName: "deactivated", Txid: "t", Document: json.RawMessage(`{}`), Complete: true}, Expired: true,
+			Migrated: []string{"a", "b"}, Report: Report{Outcome: "migrated", Checked: []string{"c"}, Trusted: []string{}, Unchecked: []string{"u"}}},
+		VerifiedEIDDID{Migrated: []string{}},
+		VerifiedEIDCredential{}, VerifiedEIDCredential{ID: "i", Status: 2, StatusName: "revoked", Txid: "t", Credential: json.RawMessage(`{"a":1}`), RevokedBy: "r", Shown: 2,
+			Report: Report{Outcome: "verified"}},
+		VerifiedEIDCredentialList{}, VerifiedEIDCredentialList{DID: "d", IDs: []string{"d#a", "d#b"}, Report: Report{Checked: []string{}}},
+		EIDW3CAnswer{W3CAnswer: W3CAnswer{Status: 501, ContentType: "application/did-resolution", Body: json.RawMessage(`{}`)}},
+		EIDW3CAnswer{W3CAnswer: W3CAnswer{Status: 200}, Report: &Report{Outcome: "verified", Checked: []string{"x"}}},
 	} {
 		if got, want := v.appendJSON(nil), jsonEncode(v); !bytes.Equal(got, want) {
 			t.Errorf("%T:\n got  %s\n want %s", v, got, want)

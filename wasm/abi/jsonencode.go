@@ -102,6 +102,17 @@ func (o *object) array(k string, n int, isNil bool, elem func(b []byte, i int) [
 	o.b = append(o.b, ']')
 }
 
+// strs writes an array of strings; nil is null.
+func (o *object) strs(k string, v []string) {
+	o.array(k, len(v), v == nil, func(b []byte, i int) []byte { return appendString(b, v[i]) })
+}
+
+// nested writes an object member.
+func (o *object) nested(k string, v output) {
+	o.key(k)
+	o.b = v.appendJSON(o.b)
+}
+
 func (o *object) end() []byte { return append(o.b, '}') }
 
 // appendString writes s as encoding/json does without HTML escaping.

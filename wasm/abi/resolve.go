@@ -54,13 +54,26 @@ type VerifiedResult struct {
 
 func (v VerifiedResult) appendJSON(b []byte) []byte {
 	o := newObject(b)
+	v.members(o)
+	return o.end()
+}
+
+func (v VerifiedResult) members(o *object) {
 	o.str("did", v.DID)
 	o.int("status", int64(v.Status))
 	o.str("statusName", v.StatusName)
 	o.strOmit("txid", v.Txid)
 	o.rawOmit("document", v.Document)
 	o.boolean("complete", v.Complete)
-	return o.end()
+}
+
+// verifiedResult is what a verified history proves.
+func verifiedResult(v *resolve.Verified) VerifiedResult {
+	out := VerifiedResult{DID: v.DID.String(), Status: int(v.Status), StatusName: v.Status.String(), Txid: v.Txid, Complete: v.Complete}
+	if v.Document != nil {
+		out.Document = v.Document.Normalized()
+	}
+	return out
 }
 
 // VerifyResolveResult runs verify_resolve_result: resolve.Verify.
@@ -81,11 +94,7 @@ func verifyResolveResult(in *VerifyResolveResultInput, env Env) (VerifiedResult,
 	if err != nil {
 		return VerifiedResult{}, err
 	}
-	out := VerifiedResult{DID: v.DID.String(), Status: int(v.Status), StatusName: v.Status.String(), Txid: v.Txid, Complete: v.Complete}
-	if v.Document != nil {
-		out.Document = v.Document.Normalized()
-	}
-	return out, nil
+	return verifiedResult(v), nil
 }
 
 // StatusOfInput is the input of status_of.

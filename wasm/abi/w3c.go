@@ -33,18 +33,27 @@ func (*ResolveW3CInput) typeName() string { return "abi.ResolveW3CInput" }
 // member reads the members a resolvedid answer's check takes as
 // verify_resolve_result reads them, and the request's own.
 func (in *ResolveW3CInput) member(d *decoder) bool {
+	if w3cMember(d, &in.DID, &in.Options, &in.Accept) {
+		return true
+	}
+	v := VerifyResolveResultInput{Result: in.Result, Now: in.Now, Documents: in.Documents}
+	ok := v.member(d)
+	in.Result, in.Now, in.Documents = v.Result, v.Now, v.Documents
+	return ok
+}
+
+// w3cMember reads the members of a W3C request: the DID or DID URL, the
+// options and the media type asked for.
+func w3cMember(d *decoder, didURL, options, accept *string) bool {
 	switch {
 	case d.field("did"):
-		d.str(&in.DID)
+		d.str(didURL)
 	case d.field("options"):
-		d.str(&in.Options)
+		d.str(options)
 	case d.field("accept"):
-		d.str(&in.Accept)
+		d.str(accept)
 	default:
-		v := VerifyResolveResultInput{Result: in.Result, Now: in.Now, Documents: in.Documents}
-		ok := v.member(d)
-		in.Result, in.Now, in.Documents = v.Result, v.Now, v.Documents
-		return ok
+		return false
 	}
 	return true
 }
@@ -63,11 +72,20 @@ type W3CAnswer struct {
 
 func (a W3CAnswer) appendJSON(b []byte) []byte {
 	o := newObject(b)
+	a.members(o)
+	return o.end()
+}
+
+func (a W3CAnswer) members(o *object) {
 	o.int("status", int64(a.Status))
 	o.strOmit("contentType", a.ContentType)
 	o.strOmit("location", a.Location)
 	o.rawOmit("body", a.Body)
-	return o.end()
+}
+
+// w3cAnswer is the output a W3C response makes.
+func w3cAnswer(resp w3c.Response) W3CAnswer {
+	return W3CAnswer{Status: resp.Status, ContentType: resp.ContentType, Location: resp.Location, Body: resp.Body}
 }
 
 // ResolveW3C runs resolve_w3c: w3c.ResolveVerified, the answer a W3C DID
@@ -92,5 +110,5 @@ func resolveW3C(in *ResolveW3CInput, env Env) (W3CAnswer, error) {
 	if err != nil {
 		return W3CAnswer{}, err
 	}
-	return W3CAnswer{Status: resp.Status, ContentType: resp.ContentType, Location: resp.Location, Body: resp.Body}, nil
+	return w3cAnswer(resp), nil
 }

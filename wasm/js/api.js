@@ -1,6 +1,11 @@
 // The didlight module's API, shared by the browser and Node loaders: the
 // ABI (see package github.com/didlight/didlight/wasm/abi in the repository) wrapped in async
-// functions that take and return plain JavaScript values.
+// functions that take and return plain JavaScript values, and the calls
+// that resolve from an EID or didlight endpoint and verify (endpoint.js).
+
+import { withEndpoints } from './endpoint.js';
+
+export { EndpointError } from './endpoint.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -84,6 +89,16 @@ function object(members) {
 const time = (t) => (t === undefined ? undefined : JSON.stringify(new Date(t).toISOString()));
 const list = (docs) => (docs === undefined ? undefined : '[' + docs.map(json).join(',') + ']');
 const str = (s) => (s === undefined ? undefined : JSON.stringify(s));
+const num = (n) => (n === undefined ? undefined : String(n));
+const query = (options) => str(options === undefined || typeof options === 'string' ? options : new URLSearchParams(options).toString());
+
+/** fetchedMembers writes what an EID call fetched: {dids: [{did, answer}], transactions: [answer]}. */
+const fetchedMembers = ({ now, chainId, dids, transactions }) => ({
+  now: time(now),
+  chainId: num(chainId),
+  dids: dids === undefined ? undefined : '[' + dids.map(({ did, answer }) => object({ did: str(did), answer: json(answer) })).join(',') + ']',
+  transactions: list(transactions),
+});
 
 /**
  * bind wraps an initialized instance of the module. The instance runs one
@@ -125,7 +140,7 @@ export function bind(instance) {
 
   const run = async (name, members) => call(name, object(members));
 
-  return {
+  const api = {
     callRaw,
     call: async (name, input) => call(name, input),
     /** parseDid(did) → {did, id, customized} */
@@ -158,10 +173,48 @@ export function bind(instance) {
       run('resolve_w3c', {
         result: json(result),
         did: str(did),
-        options: str(options === undefined || typeof options === 'string' ? options : new URLSearchParams(options).toString()),
+        options: query(options),
         accept: str(accept),
         now: time(now),
         documents: list(documents),
+      }),
+    /**
+     * verifyEidDid(answer, {did, all, now, chainId, dids, transactions})
+     * checks an EID node's did_resolveDID answer (as the text received, or
+     * parsed) for the request {did, all} → {did, status, statusName, txid,
+     * document, complete, expired, migrated, report}. When it needs more it
+     * throws a DidlightError of type "need" naming dids (resolve each with
+     * all: true) and txids (eth_getTransactionByHash); add their answers to
+     * dids ([{did, answer}]) and transactions, and call again.
+     * resolveVerified does all of this.
+     */
+    verifyEidDid: (answer, { did, all, now, chainId, dids, transactions }) =>
+      run('verify_eid_did', { answer: json(answer), did: str(did), all: all ? 'true' : undefined, ...fetchedMembers({ now, chainId, dids, transactions }) }),
+    /**
+     * verifyEidCredential(answer, {id, issuer, now, chainId, dids,
+     * transactions}) checks a did_resolveCredential answer → {id, status,
+     * statusName, txid, credential, revokedBy, shown, report}; needs as
+     * verifyEidDid.
+     */
+    verifyEidCredential: (answer, { id, issuer, now, chainId, dids, transactions }) =>
+      run('verify_eid_credential', { answer: json(answer), id: str(id), issuer: str(issuer), ...fetchedMembers({ now, chainId, dids, transactions }) }),
+    /** verifyEidCredentialList(answer, {did, skip, limit}) checks a did_listCredentials answer → {did, ids, report} */
+    verifyEidCredentialList: (answer, { did, skip, limit }) =>
+      run('verify_eid_credential_list', { answer: json(answer), did: str(did), skip: skip ? num(skip) : undefined, limit: limit ? num(limit) : undefined }),
+    /**
+     * resolveW3CEid(answer, didUrl, {accept, options, now, chainId, dids,
+     * transactions}) answers a W3C DID Resolution request from an EID
+     * node's did_resolveDID answer with the whole history, verified as
+     * verifyEidDid verifies it → {status, contentType, location, body,
+     * report}; needs as verifyEidDid.
+     */
+    resolveW3CEid: (answer, didUrl, { accept, options, now, chainId, dids, transactions } = {}) =>
+      run('resolve_w3c_eid', {
+        answer: answer === undefined ? undefined : json(answer),
+        did: str(didUrl),
+        options: query(options),
+        accept: str(accept),
+        ...fetchedMembers({ now, chainId, dids, transactions }),
       }),
     /** statusOf(history, {tip}) → {status, statusName}; history: a result's transaction array */
     statusOf: (history, { tip = Date.now() } = {}) => run('status_of', { history: json(history), tip: time(tip) }),
@@ -195,4 +248,5 @@ export function bind(instance) {
         method: str(method),
       }),
   };
+  return Object.assign(api, withEndpoints(api));
 }

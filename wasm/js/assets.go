@@ -3,7 +3,7 @@
 // themselves (the browser app in github.com/didlight/didlight/web) and to run its own
 // validation through the module (`didlight node --engine wasm`).
 //
-// The loader's source (api.js, browser.js) is always embedded. The built
+// The loader's source (api.js, endpoint.js, browser.js) is always embedded. The built
 // module (didlight.wasm, written here by `make wasm`) and the WASI shim
 // browser.js imports (@bjorn3/browser_wasi_shim, installed here by npm ci
 // from package-lock.json) are not committed: they are embedded only in a
@@ -38,10 +38,10 @@ var ErrNotEmbedded = errors.New("this didlight binary was built without its WebA
 var ErrNoShim = errors.New("this didlight binary was built without the WASI shim browsers run its module with " +
 	"(npm was missing): install Node.js 20 or later with npm, then `make build`")
 
-//go:embed api.js browser.js
+//go:embed api.js browser.js endpoint.js
 var loader embed.FS
 
-// Loader returns the browser loader's modules: api.js and browser.js, which
-// imports the shim by its package name, @bjorn3/browser_wasi_shim (a page
+// Loader returns the browser loader's modules: api.js, endpoint.js (which
+// api.js imports) and browser.js, which imports the shim by its package name, @bjorn3/browser_wasi_shim (a page
 // maps that name to the shim's dist/index.js with an import map).
 func Loader() fs.FS { return loader }

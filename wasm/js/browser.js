@@ -10,7 +10,7 @@
 import { WASI, OpenFile, File, ConsoleStdout } from '@bjorn3/browser_wasi_shim';
 import { bind, hostImports } from './api.js';
 
-export { DidlightError } from './api.js';
+export { DidlightError, EndpointError } from './api.js';
 
 /**
  * load instantiates the module and returns its API (see api.js).

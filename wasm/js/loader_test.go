@@ -27,8 +27,9 @@ func imports(src []byte) []string {
 // import map must provide.
 func TestLoader(t *testing.T) {
 	for name, want := range map[string][]string{
-		"browser.js": {"@bjorn3/browser_wasi_shim", "./api.js", "./api.js"},
-		"api.js":     nil,
+		"browser.js":  {"@bjorn3/browser_wasi_shim", "./api.js", "./api.js"},
+		"api.js":      {"./endpoint.js", "./endpoint.js"},
+		"endpoint.js": nil,
 	} {
 		src, err := fs.ReadFile(Loader(), name)
 		if err != nil {

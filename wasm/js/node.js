@@ -10,7 +10,7 @@ import { WASI } from 'node:wasi';
 import { bind, hostImports } from './api.js';
 import { hostCrypto as nodeCrypto } from './p256.js';
 
-export { DidlightError } from './api.js';
+export { DidlightError, EndpointError } from './api.js';
 
 /**
  * load instantiates the module and returns its API (see api.js).

@@ -1,11 +1,13 @@
 // The didlight app: routes (#/resolve/<did>, #/query?…, #/chain/…; the
-// bare #/resolve lists the chain's recent DIDs), the node it talks to and
-// the verifier it loads.
+// bare #/resolve lists the chain's recent DIDs), the node it talks to, the
+// EID endpoint it may resolve through instead (?endpoint=, or a light
+// node's upstream), and the verifier it loads.
 
 import { h, replace, code, errorBox } from './dom.js';
-import { connect } from './node.js';
+import { connect, endpointSetting, useEndpoint, lightOf } from './node.js';
 import { loadVerifier } from './verify.js';
 import * as resolve from './resolve.js';
+import * as eid from './eid.js';
 import * as recent from './recent.js';
 import * as query from './query.js';
 import * as chain from './chain.js';
@@ -16,6 +18,9 @@ const verifierInfo = document.getElementById('verifier-info');
 
 const app = {
   node: null,
+  // eid is set when DIDs are resolved through an EID endpoint:
+  // {endpoint, chainId, light}, light being a light node's state (lightOf).
+  eid: null,
   didlight: null,
   verifierError: null,
 
@@ -53,14 +58,61 @@ async function route() {
     else a.removeAttribute('aria-current');
   }
   document.title = `didlight — ${view}`;
-  if (view === 'query') return query.render(app, main, query.parse(new URLSearchParams(search)));
-  if (view === 'chain') return chain.render(app, main, parts.slice(1));
+  const ownChain = !app.eid || app.eid.light;
+  if (view === 'query' || view === 'chain') {
+    if (!ownChain) return replace(main, elsewhere(view));
+    if (view === 'query') return query.render(app, main, query.parse(new URLSearchParams(search)));
+    return chain.render(app, main, parts.slice(1));
+  }
   const did = parts[1] ?? '';
   const results = h('div', { id: 'result' });
   const entry = resolve.form(app, did);
   replace(main, h('section', { 'aria-labelledby': 'resolve-title' }, h('h2', { id: 'resolve-title', class: did ? 'visually-hidden' : '' }, 'Resolve a DID'), entry, results));
-  if (did) await resolve.render(app, results, did);
+  if (did) await (app.eid ? eid.render : resolve.render)(app, results, did);
+  else if (app.eid) replace(results, h('p', { class: 'hint', 'data-endpoint': app.eid.endpoint }, `DIDs are resolved through ${app.eid.endpoint} and verified in this browser. Type a did:elastos DID above.`));
   else await recent.render(app, results, entry.querySelector('input'));
+}
+
+/** elsewhere says why a view of the node's own chain is not shown. */
+function elsewhere(view) {
+  return h(
+    'div',
+    { class: 'alert', role: 'status', 'data-elsewhere': view },
+    h('strong', {}, `The ${view === 'query' ? 'query console' : 'chain view'} shows a didlight node’s own chain.`),
+    h('p', {}, `This page resolves DIDs through the EID endpoint ${app.eid.endpoint}, whose chain it does not list.`),
+    h('p', {}, h('button', { type: 'button', onclick: () => useEndpoint('') }, 'Use this page’s node instead')),
+  );
+}
+
+/** settings is the form that points the page at an EID endpoint, or back at its node. */
+function settings() {
+  const input = h('input', { id: 'endpoint-input', name: 'endpoint', type: 'url', value: app.eid && !app.eid.light ? app.eid.endpoint : '', placeholder: 'https://api.elastos.io/eid', spellcheck: 'false', autocomplete: 'off' });
+  return h(
+    'form',
+    {
+      class: 'entry endpoint-form',
+      onsubmit: (e) => {
+        e.preventDefault();
+        useEndpoint(input.value.trim());
+      },
+    },
+    h('label', { for: 'endpoint-input' }, 'Resolve through an EID endpoint'),
+    input,
+    h('button', { type: 'submit' }, 'Use'),
+    app.eid && !app.eid.light && h('button', { type: 'button', onclick: () => useEndpoint('') }, 'Use this node'),
+    h('p', { class: 'hint' }, 'Any EID JSON-RPC URL this page may reach (CORS), or a didlight node’s. The answers are verified in this browser either way.'),
+  );
+}
+
+/** nodeLine says what the page talks to. */
+function nodeLine() {
+  const n = app.node;
+  if (app.eid && !app.eid.light) return ['Endpoint: ', code(app.eid.endpoint, { id: 'endpoint' }), ' (EID JSON-RPC), answers verified in this browser'];
+  if (app.eid?.light) {
+    const ups = app.eid.light.upstreams;
+    return ['Node: ', h('strong', { 'data-light': 'true' }, 'light node'), ups.length ? [' of ', ups.map((u, i) => [i > 0 && ', ', code(u, { class: 'mono upstream' })])] : ' (its upstream not reported)', ' — JSON-RPC ', code(n.rpc), '; it verifies what it serves, and so does this page'];
+  }
+  return ['Node: JSON-RPC ', code(n.rpc), ', REST ', code(n.rest)];
 }
 
 async function start() {
@@ -76,13 +128,22 @@ async function start() {
       replace(verifierInfo, errorBox('The verifier did not load: answers are shown unverified.', e.message));
     },
   );
+  const endpoint = endpointSetting();
   try {
     app.node = await connect();
-    replace(nodeInfo, 'Node: JSON-RPC ', code(app.node.rpc), ', REST ', code(app.node.rest));
   } catch (e) {
-    replace(main, errorBox('No node to talk to', e.message, 'Give one with ?rpc=<JSON-RPC URL>&rest=<REST base URL> in the address.'));
-    return;
+    if (!endpoint) {
+      replace(main, errorBox('No node to talk to', e.message, 'Give one with ?rpc=<JSON-RPC URL>&rest=<REST base URL> in the address, or an EID endpoint below (?endpoint=<URL>).'));
+      replace(nodeInfo, 'Node: none');
+      nodeInfo.after(settings());
+      return;
+    }
   }
+  const light = lightOf(app.node?.state);
+  if (endpoint) app.eid = { endpoint };
+  else if (light) app.eid = { endpoint: app.node.rpc, chainId: light.chainId, light };
+  replace(nodeInfo, ...nodeLine());
+  nodeInfo.after(settings());
   await verifier;
   document.body.dataset.ready = 'true';
   window.addEventListener('hashchange', route);

@@ -16,16 +16,69 @@ export class NodeError extends Error {
 /**
  * connect finds the node's endpoints: rest and rpc from the page's ?rest=
  * and ?rpc= parameters, else REST on this origin and JSON-RPC on this host
- * at the port the node state reports (PRCPort).
+ * at the port the node state reports (PRCPort). The node's state is kept
+ * (state; null when ?rpc= was given and the state could not be read).
  */
 export async function connect(params = new URLSearchParams(location.search)) {
   const rest = (params.get('rest') || `${location.origin}/api/v1`).replace(/\/+$/, '');
   let rpc = params.get('rpc');
-  if (!rpc) {
-    const state = await restGet(rest, '/node/state');
-    rpc = `${location.protocol}//${location.hostname}:${state.PRCPort}/`;
+  let state = null;
+  try {
+    state = await restGet(rest, '/node/state');
+  } catch (e) {
+    if (!rpc) throw e;
   }
-  return new Node(rest, rpc);
+  rpc ||= `${location.protocol}//${location.hostname}:${state.PRCPort}/`;
+  return new Node(rest, rpc, state);
+}
+
+/** endpointKey is where this browser keeps the EID endpoint the settings chose. */
+const endpointKey = 'didlight.endpoint';
+
+/**
+ * endpointSetting returns the EID endpoint the page resolves through: the
+ * page's ?endpoint= parameter, else the one the settings saved in this
+ * browser, else none (the node's own chain).
+ */
+export function endpointSetting(params = new URLSearchParams(location.search)) {
+  const url = params.get('endpoint') ?? localStorage.getItem(endpointKey);
+  return url ? url.trim() : null;
+}
+
+/**
+ * useEndpoint points the page at an EID endpoint (url), or back at its own
+ * node (url empty): it saves the choice and loads the page with it in the
+ * address, keeping the route.
+ */
+export function useEndpoint(url) {
+  const params = new URLSearchParams(location.search);
+  if (url) {
+    localStorage.setItem(endpointKey, url);
+    params.set('endpoint', url);
+  } else {
+    localStorage.removeItem(endpointKey);
+    params.delete('endpoint');
+  }
+  const search = params.toString();
+  const next = location.pathname + (search ? '?' + search : '') + location.hash;
+  if (next === location.pathname + location.search + location.hash) location.reload(); // the saved setting changed, not the address
+  else location.assign(next);
+}
+
+/**
+ * lightOf reads a light node's node state (didlight node --light): its
+ * Light member {Mode: "light", Upstream: [{URL, …}], ChainID, Head: {Height,
+ * Time}, …} → {upstreams, chainId, head}, or null for a node with a chain
+ * of its own. Members the app does not know are left alone.
+ */
+export function lightOf(state) {
+  const l = state?.Light;
+  if (l?.Mode !== 'light') return null;
+  const upstreams = [l.Upstream ?? []].flat().map((u) => (typeof u === 'string' ? u : u?.URL)).filter((u) => typeof u === 'string');
+  const chainId = Number.isSafeInteger(l.ChainID) && l.ChainID > 0 ? l.ChainID : undefined;
+  const time = l.Head?.Time ? new Date(l.Head.Time) : null;
+  const head = time && !Number.isNaN(time.getTime()) ? { height: l.Head.Height, time } : undefined;
+  return { upstreams, chainId, head };
 }
 
 async function fetchText(url, init) {
@@ -55,9 +108,10 @@ async function restGet(base, path) {
 
 /** Node is a connected node. */
 export class Node {
-  constructor(rest, rpc) {
+  constructor(rest, rpc, state = null) {
     this.rest = rest;
     this.rpc = rpc;
+    this.state = state;
     this.id = 0;
   }
 

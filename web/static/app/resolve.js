@@ -4,8 +4,9 @@
 import { h, replace, code, badge, table, link, external, time, errorBox, focusHeading, didRoute } from './dom.js';
 import { check, badges, documentOf } from './verify.js';
 
-const statusNames = { 0: 'valid', 1: 'expired', 2: 'deactivated', 3: 'notfound' };
-const statusText = { 0: 'Valid', 1: 'Expired', 2: 'Deactivated', 3: 'Not found' };
+/** statusNames and statusText name a status's badge and its text. */
+export const statusNames = { 0: 'valid', 1: 'expired', 2: 'deactivated', 3: 'notfound' };
+export const statusText = { 0: 'Valid', 1: 'Expired', 2: 'Deactivated', 3: 'Not found' };
 
 /**
  * form is the DID entry form; it sends the user to #/resolve/<did>. Its
@@ -28,7 +29,7 @@ export function form(app, value = '') {
     h('label', { for: 'did-input' }, 'DID'),
     input,
     h('button', { type: 'submit' }, 'Resolve'),
-    h('p', { id: 'did-hint', class: 'hint' }, 'A full DID or the bare id. The node sends its whole history; this page verifies it with the didlight module before showing it.'),
+    h('p', { id: 'did-hint', class: 'hint' }, app.eid ? `A full DID or the bare id. ${app.eid.endpoint} sends its whole history; this page verifies it with the didlight module before showing it.` : 'A full DID or the bare id. The node sends its whole history; this page verifies it with the didlight module before showing it.'),
   );
 }
 
@@ -130,7 +131,7 @@ function controllerLines(controllers) {
 }
 
 /** documentView shows a document's keys, services and credentials. */
-function documentView(doc, isUnverified) {
+export function documentView(doc, isUnverified) {
   const auth = new Set([doc.authentication ?? []].flat().map((k) => (typeof k === 'string' ? k : k.id)));
   const authz = new Set([doc.authorization ?? []].flat().map((k) => (typeof k === 'string' ? k : k.id)));
   const short = (id) => (typeof id === 'string' && id.startsWith(doc.id + '#') ? id.slice(doc.id.length) : id);
@@ -187,10 +188,10 @@ function credentials(creds, short) {
   );
 }
 
-const badgeText = { verified: 'verified', failed: 'failed', unchecked: 'not checked' };
+const badgeText = { verified: 'verified', failed: 'failed', unchecked: 'not checked', migrated: 'migrated: signature only' };
 
 /** timeline lists the operations newest first, each with its badge. */
-function timeline(txs, marks, error) {
+export function timeline(txs, marks, error, { chainLinks = true } = {}) {
   return h(
     'section',
     { 'aria-labelledby': 'timeline-title', class: 'timeline' },
@@ -209,8 +210,8 @@ function timeline(txs, marks, error) {
             'dl',
             { class: 'facts' },
             h('dt', {}, 'Transaction'),
-            h('dd', {}, link('/chain/tx/' + tx.txid, tx.txid, { class: 'mono' })),
-            hd.previousTxid && [h('dt', {}, 'Previous'), h('dd', {}, link('/chain/tx/' + hd.previousTxid, hd.previousTxid, { class: 'mono' }))],
+            h('dd', {}, chainLinks ? link('/chain/tx/' + tx.txid, tx.txid, { class: 'mono' }) : code(tx.txid)),
+            hd.previousTxid && [h('dt', {}, 'Previous'), h('dd', {}, chainLinks ? link('/chain/tx/' + hd.previousTxid, hd.previousTxid, { class: 'mono' }) : code(hd.previousTxid))],
             h('dt', {}, 'Signed by'),
             h('dd', {}, code(op.proof?.verificationMethod ?? '—')),
           ),
@@ -230,23 +231,29 @@ const httpText = { 200: 'OK', 303: 'See Other', 400: 'Bad Request', 404: 'Not Fo
  */
 function w3cView(app, rec) {
   const url = app.node.identifiersURL(rec.did);
-  const section = (attrs, ...children) =>
-    h('section', { class: 'w3c', 'aria-labelledby': 'w3c-title', ...attrs }, h('h3', { id: 'w3c-title' }, 'W3C DID Resolution'), ...children);
   const endpoint = h('a', { href: url, rel: 'noopener noreferrer', target: '_blank', class: 'mono' }, '/1.0/identifiers/' + rec.did);
-  if (!rec.w3c) {
-    return section({ 'data-source': 'none' }, h('p', {}, 'Not built here: the history did not verify (see above). The node answers at ', endpoint, '.'));
-  }
-  if (rec.w3c.error) {
-    return section({ 'data-source': 'none' }, errorBox('The W3C resolution result could not be built', rec.w3c.error.message));
-  }
-  const { status, contentType, body } = rec.w3c;
+  if (!rec.w3c) return w3cMissing(h('p', {}, 'Not built here: the history did not verify (see above). The node answers at ', endpoint, '.'));
+  if (rec.w3c.error) return w3cMissing(errorBox('The W3C resolution result could not be built', rec.w3c.error.message));
   const source = rec.verified
     ? ['Built in this browser from the history verified above, as the node’s ', endpoint, ' answers it (without block heights, which a resolve result does not give).']
     : ['As the node’s ', endpoint, ' sent it: ', h('strong', {}, 'not verified'), '.'];
+  return w3cAnswer(rec.verified ? 'verified' : 'node', rec.w3c, source);
+}
+
+/** section is the W3C view's frame. */
+const section = (attrs, ...children) => h('section', { class: 'w3c', 'aria-labelledby': 'w3c-title', ...attrs }, h('h3', { id: 'w3c-title' }, 'W3C DID Resolution'), ...children);
+
+/** w3cAnswer shows a W3C DID Resolution answer {status, contentType, body}, and where it came from (source, the lines of a paragraph). */
+export function w3cAnswer(from, { status, contentType, body }, source) {
   return section(
-    { 'data-source': rec.verified ? 'verified' : 'node', 'data-status': status },
+    { 'data-source': from, 'data-status': status },
     h('p', {}, ...source),
     h('p', {}, 'HTTP ', h('strong', { class: 'w3c-status' }, `${status} ${httpText[status] ?? ''}`.trim()), ', ', code(contentType ?? '')),
     h('details', {}, h('summary', {}, 'Resolution result (JSON)'), h('pre', { class: 'w3c-json' }, JSON.stringify(body, null, 2))),
   );
+}
+
+/** w3cMissing is the W3C view when no answer was built: why, in lines. */
+export function w3cMissing(...lines) {
+  return section({ 'data-source': 'none' }, ...lines);
 }
