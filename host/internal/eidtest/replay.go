@@ -91,6 +91,13 @@ func newServer(t testing.TB, src source, opts Options) *Server {
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	n := int(s.count.Add(1) - 1)
+	// The body is read first: net/http notices a client hanging up (and
+	// ends r.Context) only once the request's body has been read.
+	var body bytes.Buffer
+	if _, err := body.ReadFrom(http.MaxBytesReader(w, r.Body, 1<<20)); err != nil {
+		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
+		return
+	}
 	if s.opts.Delay > 0 {
 		select {
 		case <-time.After(s.opts.Delay):
@@ -117,11 +124,6 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		panic(http.ErrAbortHandler) // closes the connection where hijacking cannot
-	}
-	var body bytes.Buffer
-	if _, err := body.ReadFrom(http.MaxBytesReader(w, r.Body, 1<<20)); err != nil {
-		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
-		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(append(s.reply(r.Context(), body.Bytes()), '\n'))
