@@ -3,8 +3,8 @@ package chain
 import (
 	"fmt"
 
-	"github.com/didlight/didlight/core/bitmap"
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/bitmap"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )

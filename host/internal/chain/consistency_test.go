@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/didlight/didlight/core/bitmap"
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/bitmap"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )

@@ -5,8 +5,8 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/didlight/didlight/core/bitmap"
 	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/host/internal/bitmap"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )

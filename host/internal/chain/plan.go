@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/didlight/didlight/core/bitmap"
 	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/host/internal/bitmap"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )

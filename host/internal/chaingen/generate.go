@@ -11,9 +11,9 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
-	"github.com/didlight/didlight/core/synth"
 	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/synth"
 )
 
 // Interval is the time between two generated blocks.

@@ -8,10 +8,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/didlight/didlight/core/synth"
 	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/mem"
+	"github.com/didlight/didlight/host/internal/synth"
 )
 
 // generated is a chain Generate wrote, shared by the tests: 700 DIDs, two

@@ -11,8 +11,8 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/resolve"
-	"github.com/didlight/didlight/core/synth"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/synth"
 )
 
 // views returns the query views of the plan's DIDs that are not

@@ -11,12 +11,12 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/find"
-	"github.com/didlight/didlight/core/synth"
 	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/host/internal/chaingen"
 	"github.com/didlight/didlight/host/internal/cputime"
 	"github.com/didlight/didlight/host/internal/rss"
 	"github.com/didlight/didlight/host/internal/store/bolt"
+	"github.com/didlight/didlight/host/internal/synth"
 )
 
 // result is what scalebench measured on one chain.
