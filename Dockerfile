@@ -36,7 +36,7 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 COPY --from=shim /src/wasm/js/node_modules wasm/js/node_modules
-RUN go run ./wasm/internal/cmd/wasmbuild -o wasm/js/didlight.wasm
+RUN go run ./host/internal/cmd/wasmbuild -o wasm/js/didlight.wasm
 RUN CGO_ENABLED=0 go build -tags didlight_wasm -trimpath -ldflags="-s -w" -o /out/didlight ./cmd/didlight
 RUN mkdir -p /out/data
 

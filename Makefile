@@ -105,7 +105,7 @@ bench:
 ## wasm: build the WebAssembly module into wasm/js/didlight.wasm; report its size raw and gzipped, and what it is made of.
 wasm:
 	GOOS=wasip1 GOARCH=wasm $(GO) vet ./wasm
-	$(GO) run ./wasm/internal/cmd/wasmbuild -o wasm/js/didlight.wasm
+	$(GO) run ./host/internal/cmd/wasmbuild -o wasm/js/didlight.wasm
 
 ## jstest: the JS loader's tests in Node (npm ci first on a fresh checkout).
 jstest: wasm jsdeps

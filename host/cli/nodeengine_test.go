@@ -20,18 +20,18 @@ import (
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/host/internal/chain"
-	"github.com/didlight/didlight/wasm/build"
+	"github.com/didlight/didlight/host/internal/wasmbuild"
 	"github.com/didlight/didlight/wasm/js"
 )
 
 // builtModule is the module built from this checkout (stripped), built
 // once for the tests that need it.
 var builtModule = sync.OnceValues(func() ([]byte, error) {
-	m, err := build.Build(context.Background(), "../../wasm")
+	m, err := wasmbuild.Build(context.Background(), "../../wasm")
 	if err != nil {
 		return nil, err
 	}
-	return build.Strip(m)
+	return wasmbuild.Strip(m)
 })
 
 // moduleFile writes the module built from this checkout into a file, for

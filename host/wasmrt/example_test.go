@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/didlight/didlight/host/internal/wasmbuild"
 	"github.com/didlight/didlight/host/wasmrt"
 	"github.com/didlight/didlight/wasm/abi"
-	"github.com/didlight/didlight/wasm/build"
 )
 
 // A Go program runs core's answers from the sandboxed module: compile it
@@ -20,7 +20,7 @@ func Example() {
 	// A program ships the module as a file (`make wasm` writes
 	// wasm/js/didlight.wasm) or embeds it; this example builds it from
 	// the repository's source.
-	module, err := build.Build(ctx, "../../wasm")
+	module, err := wasmbuild.Build(ctx, "../../wasm")
 	if err != nil {
 		fmt.Println(err)
 		return

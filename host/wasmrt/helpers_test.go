@@ -16,8 +16,8 @@ import (
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/internal/eidtest"
+	"github.com/didlight/didlight/host/internal/wasmbuild"
 	"github.com/didlight/didlight/host/wasmrt"
-	"github.com/didlight/didlight/wasm/build"
 )
 
 // vectors is the folder of core's test vectors.
@@ -47,10 +47,10 @@ func setup(t testing.TB) {
 	shared.once.Do(func() {
 		ctx := context.Background()
 		// The module as it ships (make wasm strips it).
-		if shared.module, shared.err = build.Build(ctx, "../../wasm"); shared.err != nil {
+		if shared.module, shared.err = wasmbuild.Build(ctx, "../../wasm"); shared.err != nil {
 			return
 		}
-		if shared.module, shared.err = build.Strip(shared.module); shared.err != nil {
+		if shared.module, shared.err = wasmbuild.Strip(shared.module); shared.err != nil {
 			return
 		}
 		// One cache for every test process (fuzz workers too) and run: it

@@ -16,11 +16,11 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/didlight/didlight/host/internal/browsertest"
 	"github.com/didlight/didlight/host/internal/eidtest"
 	"github.com/didlight/didlight/host/internal/eidtest/scenario"
 	"github.com/didlight/didlight/wasm/abi"
 	"github.com/didlight/didlight/web"
-	"github.com/didlight/didlight/web/browsertest"
 )
 
 func TestMain(m *testing.M) {

@@ -1,4 +1,4 @@
-package web_test
+package webapp_test
 
 import (
 	"net/url"

@@ -8,7 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/didlight/didlight/wasm/build"
+	"github.com/didlight/didlight/host/internal/wasmbuild"
 	"io/fs"
 	"net/http"
 	"os"
@@ -227,11 +227,11 @@ func Assets(root string) (module []byte, shim fs.FS, err error) {
 	if _, err := os.Stat(filepath.Join(dir, "dist/index.js")); err != nil {
 		return nil, nil, fmt.Errorf("the WASI shim is not installed (%v): run `make test`, or `npm ci` in wasm/js", err)
 	}
-	m, err := build.Build(context.Background(), filepath.Join(root, "wasm"))
+	m, err := wasmbuild.Build(context.Background(), filepath.Join(root, "wasm"))
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err = build.Strip(m)
+	m, err = wasmbuild.Strip(m)
 	return m, os.DirFS(dir), err
 }
 

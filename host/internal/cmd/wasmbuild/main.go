@@ -2,7 +2,7 @@
 // size: in bytes and gzipped, its code and data, and the code of the
 // largest Go packages in it. `make wasm` runs it.
 //
-//	go run ./wasm/internal/cmd/wasmbuild [-o wasm/js/didlight.wasm] [-top 20]
+//	go run ./host/internal/cmd/wasmbuild [-o wasm/js/didlight.wasm] [-top 20]
 package main
 
 import (
@@ -12,7 +12,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/didlight/didlight/wasm/build"
+	"github.com/didlight/didlight/host/internal/wasmbuild"
 )
 
 func main() {
@@ -21,15 +21,15 @@ func main() {
 	top := flag.Int("top", 20, "how many packages to list")
 	flag.Parse()
 	log.SetFlags(0)
-	module, err := build.Build(context.Background(), *dir)
+	module, err := wasmbuild.Build(context.Background(), *dir)
 	if err != nil {
 		log.Fatal(err)
 	}
-	sizes, err := build.Measure(module)
+	sizes, err := wasmbuild.Measure(module)
 	if err != nil {
 		log.Fatal(err)
 	}
-	stripped, err := build.Strip(module)
+	stripped, err := wasmbuild.Strip(module)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func main() {
 	}
 	fmt.Printf("%s: %d bytes, %d gzipped (%.2f MB gzipped)\n", *out, sizes.Module.Raw, sizes.Module.Gzip, float64(sizes.Module.Gzip)/1e6)
 	fmt.Printf("%10s %10s  part\n", "bytes", "gzipped")
-	for _, p := range []build.Part{sizes.Code, sizes.Data, sizes.Other} {
+	for _, p := range []wasmbuild.Part{sizes.Code, sizes.Data, sizes.Other} {
 		fmt.Printf("%10d %10d  %s\n", p.Raw, p.Gzip, p.Name)
 	}
 	fmt.Printf("code of the %d largest packages (gzipped alone):\n", min(*top, len(sizes.Pkgs)))

@@ -1,4 +1,4 @@
-package web_test
+package webapp_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/didlight/didlight/web/browsertest"
+	"github.com/didlight/didlight/host/internal/browsertest"
 	"io/fs"
 	"net/http/httptest"
 	"os"
@@ -70,7 +70,7 @@ func env(t testing.TB) *fixture {
 }
 
 func startFixture() (*fixture, error) {
-	module, shim, err := browsertest.Assets("..")
+	module, shim, err := browsertest.Assets("../../..")
 	if err != nil {
 		return nil, err
 	}

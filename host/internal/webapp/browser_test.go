@@ -1,9 +1,9 @@
-package web_test
+package webapp_test
 
 import (
 	"testing"
 
-	"github.com/didlight/didlight/web/browsertest"
+	"github.com/didlight/didlight/host/internal/browsertest"
 )
 
 // tab is a tab of the shared browser (browsertest), with the app's own

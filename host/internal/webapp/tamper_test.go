@@ -1,9 +1,9 @@
-package web_test
+package webapp_test
 
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/didlight/didlight/web/browsertest"
+	"github.com/didlight/didlight/host/internal/browsertest"
 	"io"
 	"net/http"
 	"net/http/httptest"
