@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/didlight/didlight/internal/testenv"
 	"github.com/didlight/didlight/web/browsertest"
 	"io/fs"
 	"net/http/httptest"
@@ -63,9 +64,7 @@ func TestMain(m *testing.M) {
 func env(t testing.TB) *fixture {
 	t.Helper()
 	shared.once.Do(func() { shared.f, shared.err = startFixture() })
-	if shared.err != nil {
-		t.Fatal(shared.err)
-	}
+	testenv.Check(t, shared.err)
 	return shared.f
 }
 

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/internal/testenv"
 	"github.com/didlight/didlight/wasm/abi"
 )
 
@@ -81,18 +82,23 @@ func TestParityNode(t *testing.T) {
 	}
 }
 
+// loaderNode returns the path of Node.js for the JS loaders' scripts,
+// ending the test as [testenv.Check] does when Node or the loaders' WASI
+// shim is missing.
+func loaderNode(t testing.TB) string {
+	t.Helper()
+	node := testenv.Node(t)
+	_, err := testenv.Shim("../..")
+	testenv.Check(t, err)
+	return node
+}
+
 // runNodeScript runs a script of wasm/js (parity.mjs, apicalls.mjs) in Node
 // on the module, with in (JSON lines) as its input, and returns the lines
 // it wrote.
 func runNodeScript(t *testing.T, script string, in []byte) [][]byte {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("Node.js (20 or later) is needed to check the JS loaders: %v", err)
-	}
-	if _, err := os.Stat("../../wasm/js/node_modules/@bjorn3/browser_wasi_shim"); err != nil {
-		t.Fatalf("the WASI shim is not installed (%v): run `make test`, or `npm ci` in wasm/js", err)
-	}
+	node := loaderNode(t)
 	dir := t.TempDir()
 	wasmFile, inFile, outFile := filepath.Join(dir, "didlight.wasm"), filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "out.jsonl")
 	if err := os.WriteFile(wasmFile, module(t), 0o644); err != nil {

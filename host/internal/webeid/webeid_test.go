@@ -18,6 +18,7 @@ import (
 
 	"github.com/didlight/didlight/host/internal/eidtest"
 	"github.com/didlight/didlight/host/internal/eidtest/scenario"
+	"github.com/didlight/didlight/internal/testenv"
 	"github.com/didlight/didlight/wasm/abi"
 	"github.com/didlight/didlight/web"
 	"github.com/didlight/didlight/web/browsertest"
@@ -42,9 +43,7 @@ func appHandler(t *testing.T) http.Handler {
 		module, shim, err := browsertest.Assets("../../..")
 		app.h, app.err = web.Handler(web.Options{Module: module, Shim: shim}), err
 	})
-	if app.err != nil {
-		t.Fatal(app.err)
-	}
+	testenv.Check(t, app.err)
 	return app.h
 }
 
