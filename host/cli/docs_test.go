@@ -289,7 +289,7 @@ func TestDocLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	link := regexp.MustCompile(`\]\(([^)#]+)(#[^)]*)?\)`)
-	for _, f := range append([]string{"../../README.md", "../../wasm/README.md"}, docs...) {
+	for _, f := range append([]string{"../../README.md", "../../CONTRIBUTING.md", "../../wasm/README.md"}, docs...) {
 		text, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
