@@ -1,5 +1,7 @@
-// Package did holds Elastos DIDs, DID URLs and DID documents as the identity
-// chain and the official SDKs understand them.
+// Package did implements Elastos DIDs, DID URLs and DID documents.
+//
+// It holds Elastos DIDs, DID URLs and DID documents as the identity chain
+// and the official SDKs understand them.
 //
 // A DID is did:elastos:<id>. A standard DID's id is the identity address of
 // its document's default key (see FromKey); a customized DID (did:elastos:foo)

@@ -1,5 +1,7 @@
-// Package eid speaks EID, the Elastos identity chain that every did:elastos
-// DID in use lives on, and verifies what an EID node answers.
+// Package eid implements the wire forms of EID, the Elastos identity chain, and verifies its nodes' answers.
+//
+// It speaks EID, the Elastos identity chain that every did:elastos DID in
+// use lives on, and verifies what an EID node answers.
 //
 // EID is a go-ethereum fork whose DID and credential operations are run by
 // a precompiled contract (Elastos.ELA.SideChain.EID core/vm/did_contracts.go).

@@ -1,6 +1,8 @@
-// Package ela is the wire format of the Elastos ledger that the identity chain
-// runs on: transactions, payloads, blocks, program hashes and addresses,
-// Fixed64 amounts, transaction signatures and DPoS confirms. It does no I/O.
+// Package ela implements the wire format of the Elastos ledger.
+//
+// It is the wire format of the Elastos ledger that the identity chain runs
+// on: transactions, payloads, blocks, program hashes and addresses, Fixed64
+// amounts, transaction signatures and DPoS confirms. It does no I/O.
 //
 // The identity chain is an Elastos side chain. Its transactions start with
 // their type (no version byte), and its block headers carry the merge-mining

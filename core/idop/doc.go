@@ -1,6 +1,8 @@
-// Package idop holds identity-chain requests: the operations on DIDs
-// (create, update, transfer, deactivate) and on credentials (declare,
-// revoke) that travel as the payload of ledger transactions of type 0x0a.
+// Package idop implements identity-chain requests: operations on DIDs and credentials.
+//
+// It holds identity-chain requests: the operations on DIDs (create, update,
+// transfer, deactivate) and on credentials (declare, revoke) that travel as
+// the payload of ledger transactions of type 0x0a.
 //
 // A Request is the plain wire content: header, payload and proof as
 // strings, field for field what the ledger encoding carries, so that

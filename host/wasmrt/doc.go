@@ -1,7 +1,8 @@
-// Package wasmrt runs the didlight WebAssembly module (see package
-// github.com/didlight/didlight/wasm/abi for its calls and ABI) in wazero, for Go programs that
-// want core's answers from the sandboxed build: the same module browsers
-// and Node run.
+// Package wasmrt runs the didlight WebAssembly module in wazero.
+//
+// It is for Go programs that want core's answers from the sandboxed build:
+// the same module browsers and Node run. Package [abi] documents the
+// module's calls and ABI.
 //
 // A Runtime compiles the module once, caching the machine code on disk
 // (wazero's compilation cache, in the user's cache directory unless told

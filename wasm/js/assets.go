@@ -1,6 +1,8 @@
-// Package js serves the didlight module's browser loader to Go programs:
-// the node embeds it to give browsers what they need to verify DIDs
-// themselves (the browser app in github.com/didlight/didlight/web) and to run its own
+// Package js provides the didlight module's browser loader to Go programs.
+//
+// It serves the didlight module's browser loader to Go programs: the node
+// embeds it to give browsers what they need to verify DIDs themselves (the
+// browser app in github.com/didlight/didlight/web) and to run its own
 // validation through the module (`didlight node --engine wasm`).
 //
 // The loader's source (api.js, endpoint.js, browser.js) is always embedded. The built

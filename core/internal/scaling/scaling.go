@@ -1,7 +1,8 @@
-// Package scaling checks, in benchmarks, that a decoder's cost grows no
-// faster than its input: it decodes an input of 1 KiB and one of 256 KiB
-// built the same way, interleaved in one loop, and compares their costs per
-// byte.
+// Package scaling checks in benchmarks that a decoder's cost grows no faster than its input.
+//
+// It checks, in benchmarks, that a decoder's cost grows no faster than its
+// input: it decodes an input of 1 KiB and one of 256 KiB built the same way,
+// interleaved in one loop, and compares their costs per byte.
 //
 // Each decoder of untrusted input has a BenchmarkScale* that calls Run, one
 // sub-benchmark per shape of input.

@@ -1,6 +1,8 @@
-// Package demo publishes a fixed set of demo DIDs on a node's chain, so
-// that a fresh node (`didlight node --demo`, `make run`) has something real
-// to resolve and query: a few dozen DIDs with services of several types and
+// Package demo publishes a fixed set of demo DIDs on a node's chain.
+//
+// It publishes a fixed set of demo DIDs on a node's chain, so that a fresh
+// node (`didlight node --demo`, `make run`) has something real to resolve
+// and query: a few dozen DIDs with services of several types and
 // self-proclaimed credentials (profile, email, social), some updated, a few
 // deactivated and a few that expire minutes after seeding; some declare a
 // credential on the chain and a couple revoke it, for resolvecredential and

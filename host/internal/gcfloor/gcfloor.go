@@ -1,12 +1,14 @@
-// Package gcfloor keeps the garbage collector from running every few
-// megabytes on a small heap. Go collects when the heap has grown by GOGC
-// percent of what the last collection found live (4 MB at least): a node
-// whose live heap is 1-2 MB, serving tens of thousands of requests a second
-// that each allocate a few kilobytes, collected 60 times a second, each
-// cycle's fixed costs and stop-the-world pauses paid over and over. With a
-// floor, the heap may grow by at least that many bytes between
-// collections; once the live heap outgrows it, GOGC rules as before, so
-// that a large heap costs no more memory than without.
+// Package gcfloor keeps the garbage collector from running too often on a small heap.
+//
+// It keeps the garbage collector from running every few megabytes on a small
+// heap. Go collects when the heap has grown by GOGC percent of what the last
+// collection found live (4 MB at least): a node whose live heap is 1-2 MB,
+// serving tens of thousands of requests a second that each allocate a few
+// kilobytes, collected 60 times a second, each cycle's fixed costs and
+// stop-the-world pauses paid over and over. With a floor, the heap may grow
+// by at least that many bytes between collections; once the live heap
+// outgrows it, GOGC rules as before, so that a large heap costs no more
+// memory than without.
 package gcfloor
 
 import (

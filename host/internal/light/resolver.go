@@ -1,6 +1,8 @@
-// Package light answers the DID reads of a node with no chain of its own
-// from an EID upstream, verifying every answer with core/eid before it is
-// returned or kept.
+// Package light resolves DIDs from an EID upstream, verifying every answer.
+//
+// It answers the DID reads of a node with no chain of its own from an EID
+// upstream, verifying every answer with core/eid before it is returned or
+// kept.
 //
 // A Resolver asks the upstream as the DID SDKs do (host/client/eid), runs
 // core/eid's verification to its end (other DIDs' documents and the

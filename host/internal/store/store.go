@@ -1,8 +1,10 @@
-// Package store defines the ordered, bucketed key-value store that the node
-// keeps its chain and indexes in. The chain layer writes its typed records and
-// indexes once, against these interfaces, and runs on either backend:
-// host/internal/store/mem (in memory, for --mem and tests) or host/internal/store/bolt (one file
-// in a data directory, crash-safe).
+// Package store defines the ordered, bucketed key-value store of the node.
+//
+// It defines the ordered, bucketed key-value store that the node keeps its
+// chain and indexes in. The chain layer writes its typed records and indexes
+// once, against these interfaces, and runs on either backend:
+// host/internal/store/mem (in memory, for --mem and tests) or
+// host/internal/store/bolt (one file in a data directory, crash-safe).
 //
 // Every backend gives the same guarantees:
 //

@@ -1,7 +1,9 @@
-// Package bolt is the file-backed store backend: one bbolt file in a data
-// directory. bbolt is a copy-on-write B+tree that writes a commit's pages,
-// syncs them, then writes and syncs the meta page that points at them, so a
-// process killed at any instant leaves the file at its last commit.
+// Package bolt implements the store on one bbolt file.
+//
+// It is the file-backed store backend: one bbolt file in a data directory.
+// bbolt is a copy-on-write B+tree that writes a commit's pages, syncs them,
+// then writes and syncs the meta page that points at them, so a process
+// killed at any instant leaves the file at its last commit.
 package bolt
 
 import (

@@ -1,6 +1,8 @@
-// Package mem is the in-memory store backend, for `didlight node --mem` and
-// tests. It keeps each bucket in a copy-on-write B-tree: a View holds the
-// root pointers that were current when it began and reads them without locks
+// Package mem implements the store in memory.
+//
+// It is the in-memory store backend, for `didlight node --mem` and tests. It
+// keeps each bucket in a copy-on-write B-tree: a View holds the root
+// pointers that were current when it began and reads them without locks
 // while an Update builds new versions of the nodes it changes; a commit
 // publishes the new roots of every bucket at once. Nothing survives Close.
 package mem

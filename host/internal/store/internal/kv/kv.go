@@ -1,6 +1,8 @@
-// Package kv holds what the store backends share: input rules, transaction
-// state, value copies and range iteration over a backend's cursor, so that
-// every backend answers the same way.
+// Package kv holds what the store backends share.
+//
+// It holds what the store backends share: input rules, transaction state,
+// value copies and range iteration over a backend's cursor, so that every
+// backend answers the same way.
 package kv
 
 import (
