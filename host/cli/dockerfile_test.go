@@ -20,6 +20,7 @@ import (
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/host/client/clienttest"
 	"github.com/didlight/didlight/host/internal/eidtest"
+	"github.com/didlight/didlight/internal/testenv"
 	"github.com/didlight/didlight/wasm/js"
 )
 
@@ -163,9 +164,8 @@ func TestDockerfile(t *testing.T) {
 
 	// The build commands, as written, into a temporary directory: the
 	// module goes where the binary's embed reads it through an overlay.
-	if _, err := os.Stat("../../wasm/js/node_modules/@bjorn3/browser_wasi_shim/dist/index.js"); err != nil {
-		t.Fatalf("the WASI shim is not installed (%v): run `make test`, or `npm ci` in wasm/js", err)
-	}
+	_, err = testenv.Shim("../..")
+	testenv.Check(t, err)
 	dir := t.TempDir()
 	module, bin := filepath.Join(dir, "didlight.wasm"), filepath.Join(dir, "didlight")
 	wasmLine := build.runLine(t, "wasmbuild")
