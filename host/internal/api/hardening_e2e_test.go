@@ -13,12 +13,11 @@ import (
 	"github.com/didlight/didlight/host/internal/api"
 )
 
-// The defects a hostile client and a hostile web page found (issue 12),
+// The defects a hostile client and a hostile web page found,
 // each shown gone.
 
 // A 512 KiB DID or credential id is invalid params at once, for every
-// method that takes one, and the error quotes its start only. (It took
-// 1.6 s of CPU per call, in base58, and answered status 3.)
+// method that takes one, and the error quotes its start only.
 func TestLongIdentifiersRefused(t *testing.T) {
 	n := startNode(t, 0)
 	long := "did:elastos:i" + strings.Repeat("x", 512<<10)
@@ -152,7 +151,7 @@ func TestControlsServeTools(t *testing.T) {
 }
 
 // A 2.0 request without an id is a notification: no answer, HTTP 204 when
-// nothing else is to be answered; it is still done. (It was answered.)
+// nothing else is to be answered; it is still done.
 func TestNotificationsAreNotAnswered(t *testing.T) {
 	n := startNode(t, 0)
 	for _, body := range []string{
@@ -187,9 +186,8 @@ func TestNotificationsAreNotAnswered(t *testing.T) {
 	}
 }
 
-// Error data names the parameter and what it should be, in JSON's terms.
-// (It read "json: cannot unmarshal string into Go struct field
-// queryParams.limit of type int".)
+// Error data names the parameter and what it should be, in JSON's terms,
+// not in Go's.
 func TestErrorDataNamesParameters(t *testing.T) {
 	n := startNode(t, 0)
 	for _, c := range []struct{ method, params, want string }{
@@ -208,8 +206,7 @@ func TestErrorDataNamesParameters(t *testing.T) {
 	}
 }
 
-// Errors quote at most about 100 bytes of what they were given. (A 60 KB
-// path segment came back whole.)
+// Errors quote at most about 100 bytes of what they were given.
 func TestEchoesBounded(t *testing.T) {
 	n := startNode(t, 0)
 	long := strings.Repeat("x", 60<<10)

@@ -96,7 +96,7 @@ func (s *Server) resolveDID(ctx context.Context, params json.RawMessage) (any, *
 // resolveDIDForSDK answers did_resolveDID, the published SDKs' name: the
 // same, except that an expired DID is status 0. The SDKs know statuses 0, 2
 // and 3 only, throw on 1, and judge expiry from the document themselves, as
-// the EID chain leaves it to them (node-log decision, 2026-11-21).
+// the EID chain leaves it to them.
 func (s *Server) resolveDIDForSDK(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 	return s.resolve(ctx, "did_resolveDID", params, s.dids.ResolveDIDSDK)
 }

@@ -10,9 +10,9 @@ import (
 )
 
 // DefaultMapBudget is the file-backed resident memory (RssFile) a node
-// lets its store's mapped pages reach before it drops them: with the
-// node's own memory (some 100 MB at a million DIDs) it keeps the process
-// under 300 MB (issue 15).
+// lets its store's mapped pages reach before it drops them, so that a node
+// on a chain larger than the machine's memory keeps a bounded resident set
+// (docs/scale.md).
 const DefaultMapBudget = 128 << 20
 
 // MappedStore is a store that maps its file into the process (bolt.DB):
