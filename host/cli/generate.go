@@ -125,7 +125,7 @@ A data directory that is not empty is refused unless --force is given, and
 // How a generation has the garbage collector work, unless GOGC or
 // GOMEMLIMIT say otherwise: it allocates much and keeps little, so
 // collecting at five times the live heap rather than twice saves CPU for
-// memory, and the limit bounds the memory (docs/benchmarks.md).
+// memory, and the limit bounds the memory.
 const (
 	generateGCPercent = 400
 	generateMemLimit  = 3 << 30
