@@ -6,16 +6,16 @@
 //
 // The identity chain is an Elastos side chain. Its transactions start with
 // their type (no version byte), and its block headers carry the merge-mining
-// proof (AuxPow) of the main chain. ParseTx, ParseBlock and ParseConfirm
+// proof (AuxPow) of the main chain. [ParseTx], [ParseBlock] and [ParseConfirm]
 // decode exactly what Bytes encodes: decoding then encoding gives the input
 // back byte for byte, and malformed input gets a *DecodeError that names the
 // field and offset.
 //
-// Tx.JSON, Block.JSON and Confirm.JSON build the objects the REST API shows;
-// TxJSON.Tx, BlockJSON.Block and ConfirmJSON.Confirm rebuild the binary
+// [Tx.JSON], [Block.JSON] and [Confirm.JSON] build the objects the REST API shows;
+// [TxJSON.Tx], [BlockJSON.Block] and [ConfirmJSON.Confirm] rebuild the binary
 // form from them exactly, so a node can follow another node's REST API.
 //
-// Signatures are P-256 over SHA-256 of the signed data. Tx.SignStandard and
-// Tx.SignMultiSig sign; Tx.VerifyPrograms and Confirm.Verify check, through a
+// Signatures are P-256 over SHA-256 of the signed data. [Tx.SignStandard] and
+// [Tx.SignMultiSig] sign; [Tx.VerifyPrograms] and [Confirm.Verify] check, through a
 // keys.Verifier supplied by the caller.
 package ela

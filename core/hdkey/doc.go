@@ -12,5 +12,5 @@
 // extended keys serialize as xprv with Bitcoin's version bytes. So a mnemonic
 // gives, here and in the SDKs, the same keys and hence the same DIDs.
 //
-// The package is pure: NewMnemonic takes its entropy from the caller.
+// The package is pure: [NewMnemonic] takes its entropy from the caller.
 package hdkey

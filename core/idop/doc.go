@@ -21,7 +21,7 @@
 // Validate checks DID operations against the DID's State: create, update,
 // deactivate, and the transfer of a customized DID, whose header carries a
 // transfer ticket (did.TransferTicket) signed by its current controllers.
-// ValidateCredential checks declare and revoke against the CredentialState
+// [ValidateCredential] checks declare and revoke against the [CredentialState]
 // of the credential id. The rules follow the identity chain
 // (Elastos.ELA.SideChain.EID core/vm/didvalidator.go) and the official SDK
 // (Elastos.DID.JS.SDK); each function's comment says which rule comes from

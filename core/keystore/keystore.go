@@ -195,7 +195,7 @@ func Parse(b []byte) (*File, error) {
 }
 
 // Open decrypts a wallet file with password. A wrong password gives
-// ErrPassword; a file whose secret does not give its public key is refused.
+// [ErrPassword]; a file whose secret does not give its public key is refused.
 func Open(b []byte, password []byte) (*Wallet, error) {
 	f, err := Parse(b)
 	if err != nil {

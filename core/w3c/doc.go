@@ -19,10 +19,10 @@
 // driver with Accept "application/did-resolution,<type>", and
 // HttpBindingClientUtil, which reads contentStream or content).
 //
-// A request is parsed once (ParseRequest: the DID or DID URL, resolution
+// A request is parsed once ([ParseRequest]: the DID or DID URL, resolution
 // options given apart from it, and the Accept header) and answered from a
 // History and the chain Tip (Resolve), or from a resolvedid answer with the
-// whole history, verified first (ResolveVerified). What it decides:
+// whole history, verified first ([ResolveVerified]). What it decides:
 //
 //   - Syntax: a DID or DID URL as DID Core writes it, the method elastos
 //     (any other is METHOD_NOT_SUPPORTED), the id as the chain accepts it.

@@ -17,7 +17,7 @@
 // The module imports P-256 verification, SHA-256 and document lookup from
 // its host. A Runtime answers them per call from the abi.Env the call is
 // given: its Verifier (Go's native crypto when nil; it hashes too when it
-// is a keys.Hasher) and its Lookup. WithoutHostCrypto withholds
+// is a keys.Hasher) and its Lookup. [WithoutHostCrypto] withholds
 // verification and hashing, so that the module does both with its own Go
 // code, as it does in browsers.
 package wasmrt

@@ -16,7 +16,7 @@
 // the small input ("small-ns/B") and of the large one ("large-ns/B"), and
 // "ratio", the second over the first. A linear decoder stays near 1 (caches
 // make large inputs somewhat dearer); a quadratic one shows about 256. A
-// ratio above MaxRatio fails the benchmark. Inputs over a decoder's limit
+// ratio above [MaxRatio] fails the benchmark. Inputs over a decoder's limit
 // are refused at once, so their ratio is far below 1.
 package scaling
 

@@ -72,7 +72,7 @@ type Config struct {
 	Budget float64
 	Burst  int
 	// MaxAnswer is the longest answer read, in bytes; a longer one is an
-	// error (ErrTooLarge).
+	// error ([ErrTooLarge]).
 	MaxAnswer int64
 	// Reprobe is how long the client keeps the order of its endpoints
 	// before it probes them again; negative means only after a failure.

@@ -38,7 +38,7 @@ type Config struct {
 	Run func(ctx context.Context) error
 	// Mapped, if not nil, is the chain's store, whose mapped pages the
 	// node keeps within MapBudget bytes of the process's resident memory
-	// (KeepMapped); a MapBudget of 0 lets them stay.
+	// ([KeepMapped]); a MapBudget of 0 lets them stay.
 	Mapped    MappedStore
 	MapBudget int64
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/didlight/didlight/host/internal/store/internal/kv"
 )
 
-// DB is an in-memory store.DB.
+// DB is an in-memory [store.DB].
 type DB struct {
 	writer   sync.Mutex   // held by the running Update
 	life     sync.RWMutex // shared by transactions, taken by Close
@@ -71,7 +71,7 @@ func (db *DB) Update(fn func(store.Tx) error) error {
 	return nil
 }
 
-// Durable implements store.DB: the contents go with the process.
+// Durable implements [store.DB]: the contents go with the process.
 func (db *DB) Durable() bool { return false }
 
 // Close waits for running transactions and drops the contents.
