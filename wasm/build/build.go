@@ -1,7 +1,6 @@
-// Package build builds the didlight WebAssembly module and measures what it is made of.
-//
-// `make wasm` and the tests of the Go runtime (host/wasmrt) build the module
-// through it, so that both use the same flags.
+// Package build builds the didlight WebAssembly module and measures what
+// it is made of. `make wasm` and the tests of the Go runtime (host/wasmrt)
+// build the module through it, so that both use the same flags.
 package build
 
 import (

@@ -1,8 +1,6 @@
-// Command wasmbuild builds the didlight WebAssembly module and reports its size.
-//
-// It builds the didlight WebAssembly module and reports its size: in bytes
-// and gzipped, its code and data, and the code of the largest Go packages in
-// it. `make wasm` runs it.
+// Command wasmbuild builds the didlight WebAssembly module and reports its
+// size: in bytes and gzipped, its code and data, and the code of the
+// largest Go packages in it. `make wasm` runs it.
 //
 //	go run ./wasm/internal/cmd/wasmbuild [-o wasm/js/didlight.wasm] [-top 20]
 package main
