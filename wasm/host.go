@@ -45,7 +45,7 @@ func (hostVerifier) Verify(pub keys.PublicKey, digest [32]byte, sig keys.Signatu
 }
 
 // Sum256 hashes with the host's crypto, and with the module's own Go code
-// when the host has none (keys.Hasher).
+// when the host has none ([keys.Hasher]).
 func (hostVerifier) Sum256(data []byte) [32]byte {
 	var digest [32]byte
 	if hostSHA256(unsafe.Pointer(unsafe.SliceData(data)), uint32(len(data)), unsafe.Pointer(&digest)) == 1 {

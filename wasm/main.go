@@ -1,8 +1,10 @@
 //go:build wasip1
 
-// Command wasm is the didlight WebAssembly module, didlight.wasm: the core
-// packages behind a small JSON ABI, for browsers, Node, wazero and any
-// other WASI host. Build it with `make wasm`, which runs
+// Command wasm is the didlight WebAssembly module.
+//
+// It is the didlight WebAssembly module, didlight.wasm: the core packages
+// behind a small JSON ABI, for browsers, Node, wazero and any other WASI
+// host. Build it with `make wasm`, which runs
 //
 //	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -ldflags="-s -w" -o wasm/js/didlight.wasm ./wasm
 //

@@ -1,10 +1,11 @@
-// Package web is the browser app the node serves at / of its REST
-// listener: enter a DID, and the page fetches its history from the node's
-// JSON-RPC API, or from an EID endpoint it is pointed at, and verifies it in
-// the browser with the didlight WebAssembly module before showing its
-// status, document and operations; it also has a query console and a view
-// of the chain. The app is plain HTML, CSS and JS modules, embedded in the
-// binary.
+// Package web implements the browser app a node serves.
+//
+// It is the browser app the node serves at / of its REST listener: enter a
+// DID, and the page fetches its history from the node's JSON-RPC API, or
+// from an EID endpoint it is pointed at, and verifies it in the browser with
+// the didlight WebAssembly module before showing its status, document and
+// operations; it also has a query console and a view of the chain. The app
+// is plain HTML, CSS and JS modules, embedded in the binary.
 //
 // Handler serves the app's files, the module's browser loader under
 // /wasm/ (package github.com/didlight/didlight/wasm/js) and the module itself at

@@ -7,7 +7,7 @@ import (
 	"github.com/didlight/didlight/core/keys"
 )
 
-// PrimaryKey is the fragment NewDocument gives the default key, as the SDKs do.
+// PrimaryKey is the fragment [NewDocument] gives the default key, as the SDKs do.
 const PrimaryKey = "primary"
 
 // NewDocument returns the unsigned document of a new standard DID: the DID
@@ -48,7 +48,7 @@ func NewDocument(pub keys.PublicKey, expires time.Time, services ...Service) (*D
 // WithCredentials returns an unsigned copy of the document (its proofs
 // left out) that also embeds the credentials cs, as the SDKs' document
 // builder adds them: each about the document's DID, each id once, sorted
-// by id. Sign the copy. Errors match ErrMalformed.
+// by id. Sign the copy. Errors match [ErrMalformed].
 func (doc *Document) WithCredentials(cs ...*Credential) (*Document, error) {
 	out := *doc
 	out.proofs = nil

@@ -166,7 +166,7 @@ func (c *Credential) appendJSON(base DID, withProof bool) []byte {
 // subject's DID, and its proof is a signature over the normalized credential
 // without proof by an authentication key of the issuer, whose document (and,
 // for a customized issuer, its controllers' documents) docs supplies. Errors
-// match ErrProof, ErrKey or ErrNoDocument.
+// match [ErrProof], [ErrKey] or [ErrNoDocument].
 func (c *Credential) VerifyProof(v keys.Verifier, docs Lookup) error {
 	if c.ID.DID != c.Subject {
 		return errorf(ErrProof, "credential %s is not under its subject %s", c.ID, c.Subject)

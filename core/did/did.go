@@ -45,14 +45,14 @@ func tooLong(what, s string, limit int) error {
 
 // Parse reads a DID in full form (did:elastos:<id>) or as the bare
 // method-specific id. Surrounding whitespace is ignored, as by the SDKs.
-// A DID over MaxDIDLength bytes is refused before it is read, and so is a
+// A DID over [MaxDIDLength] bytes is refused before it is read, and so is a
 // bare id whose full form would be.
 func Parse(s string) (DID, error) { return parseDID(s, true) }
 
 // parseFull reads a DID in full form only, as documents write them.
 func parseFull(s string) (DID, error) { return parseDID(s, false) }
 
-// parseDID reads a DID, refusing it over MaxDIDLength first; bare says
+// parseDID reads a DID, refusing it over [MaxDIDLength] first; bare says
 // whether the bare method-specific id is accepted. Its errors quote s once.
 func parseDID(s string, bare bool) (DID, error) {
 	if err := tooLong("DID", s, MaxDIDLength); err != nil {

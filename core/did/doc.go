@@ -1,8 +1,10 @@
-// Package did holds Elastos DIDs, DID URLs and DID documents as the identity
-// chain and the official SDKs understand them.
+// Package did implements Elastos DIDs, DID URLs and DID documents.
+//
+// It holds Elastos DIDs, DID URLs and DID documents as the identity chain
+// and the official SDKs understand them.
 //
 // A DID is did:elastos:<id>. A standard DID's id is the identity address of
-// its document's default key (see FromKey); a customized DID (did:elastos:foo)
+// its document's default key (see [FromKey]); a customized DID (did:elastos:foo)
 // has no key of its own and is governed by its controllers, several of which
 // may have to sign (multisig "m:n").
 //
@@ -18,7 +20,7 @@
 // Documents without a proof are accepted only in the oldest on-chain format
 // ("v0"): a standard DID whose default key derives its id with the legacy
 // 0xAC script suffix. Such a document is authenticated solely by the
-// signature of the operation that carries it; see Document.Legacy.
+// signature of the operation that carries it; see [Document.Legacy].
 //
 // The SDKs apply Unicode NFC to the serialization before signing. This
 // package does not: documents that the SDKs wrote are already in NFC, so the

@@ -16,7 +16,7 @@ import (
 // nil for none; an id member in it must name the subject. As the SDKs
 // seal a credential, types are sorted and repeats dropped, and the claims
 // are sorted by key at every depth. Set Context for a JSON-LD credential,
-// then Sign it. Errors match ErrMalformed.
+// then Sign it. Errors match [ErrMalformed].
 func NewCredential(id URL, types []string, issuer DID, claims []byte, issued, expires time.Time) (*Credential, error) {
 	issued, expires = issued.UTC().Truncate(time.Second), expires.UTC().Truncate(time.Second)
 	switch {
@@ -78,7 +78,7 @@ func subjectClaims(subject DID, claims []byte) ([]sdkjson.Member, error) {
 // dated created (whole seconds, UTC; zero leaves created out). As the SDKs
 // do, it signs the normalized credential without its proof. VerifyProof
 // then checks that method is an authentication key of the issuer (for a
-// customized issuer, possibly of a controller). Errors match ErrKey.
+// customized issuer, possibly of a controller). Errors match [ErrKey].
 func (c *Credential) Sign(priv *keys.PrivateKey, method URL, created time.Time) (*Credential, error) {
 	if method.DID.IsZero() {
 		method.DID = c.Issuer

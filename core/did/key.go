@@ -44,7 +44,7 @@ func newPublicKey(id URL, typ string, controller DID, b58 string) (PublicKey, er
 }
 
 // Decode returns the key as a point on P-256, decoded by v's
-// keys.ParseWith (v may keep the keys it meets). The work is done once per
+// [keys.ParseWith] (v may keep the keys it meets). The work is done once per
 // document entry.
 func (k PublicKey) Decode(v keys.Verifier) (keys.PublicKey, error) {
 	if k.point == nil {

@@ -10,9 +10,9 @@ import (
 
 // ParseDocument parses a DID document in any shape the SDKs write: v1 or v2,
 // full or compact, and the proofless v0 shape of the oldest DIDs (see
-// Document.Legacy). It checks the document's structure, not its proofs (a
+// [Document.Legacy]). It checks the document's structure, not its proofs (a
 // document may even have none yet): see VerifyProofs and Sign. Errors match
-// ErrMalformed, ErrExpires or ErrDefaultKey.
+// [ErrMalformed], [ErrExpires] or [ErrDefaultKey].
 func ParseDocument(b []byte) (*Document, error) {
 	d := sdkjson.NewDecoder(b)
 	var r rawDocument

@@ -16,7 +16,7 @@ import (
 // proofs. A standard DID's proof must be by its default key; a customized
 // DID's proofs must be by the default keys of distinct controllers, whose
 // documents docs supplies. A legacy document (see Legacy) has no proof and
-// passes. Errors match ErrProof, or ErrNoDocument when a controller's
+// passes. Errors match [ErrProof], or [ErrNoDocument] when a controller's
 // document is missing.
 func (doc *Document) VerifyProofs(v keys.Verifier, docs Lookup) error {
 	if len(doc.proofs) == 0 {
@@ -102,7 +102,7 @@ func verify(v keys.Verifier, k PublicKey, digest [32]byte, signature string) err
 // AuthenticationKey returns the key id may sign for the document's DID with:
 // one of its own authentication keys or, for a customized DID, an
 // authentication key of one of its controllers (looked up in docs). Errors
-// match ErrKey, or ErrNoDocument when the controller's document is missing.
+// match [ErrKey], or [ErrNoDocument] when the controller's document is missing.
 func (doc *Document) AuthenticationKey(id URL, docs Lookup) (PublicKey, error) {
 	if doc.IsAuthentication(id) {
 		k, _ := doc.PublicKey(id)

@@ -42,7 +42,7 @@ func NewTransferTicket(subject, to DID, txid string) *TransferTicket {
 // (all required), and proof, one object or an array of them, each with a
 // verificationMethod (relative ones are resolved against id) and a
 // signature. Two proofs by keys of one DID are refused, as by the SDKs.
-// Errors match ErrMalformed.
+// Errors match [ErrMalformed].
 func ParseTransferTicket(b []byte) (*TransferTicket, error) {
 	d := sdkjson.NewDecoder(b)
 	if d.Kind() != sdkjson.Object {
@@ -208,8 +208,8 @@ func (t *TransferTicket) Sign(priv *keys.PrivateKey, method URL, created time.Ti
 // (looked up in docs), each a valid signature over the ticket's id, to and
 // txid (Elastos.DID.JS.SDK src/transferticket.ts, isGenuine; EID
 // core/vm/didvalidator.go, checkCustomIDTicketProof). Whether txid names
-// the DID's last transaction is the caller's check. Errors match ErrProof,
-// or ErrNoDocument when a controller's document is missing.
+// the DID's last transaction is the caller's check. Errors match [ErrProof],
+// or [ErrNoDocument] when a controller's document is missing.
 func (t *TransferTicket) VerifyProofs(doc *Document, docs Lookup, v keys.Verifier) error {
 	switch {
 	case !doc.IsCustomized():

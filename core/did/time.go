@@ -28,7 +28,7 @@ func parseTime(s string) (time.Time, error) {
 // 2006-01-02T15:04:05Z, in UTC, whole seconds.
 func FormatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 
-// AppendTime appends t as a JSON string, written as FormatTime writes it.
+// AppendTime appends t as a JSON string, written as [FormatTime] writes it.
 func AppendTime(dst []byte, t time.Time) []byte {
 	dst = append(dst, '"')
 	dst = t.UTC().AppendFormat(dst, timeLayout)

@@ -22,7 +22,7 @@ type URL struct {
 // stays without a DID. Each path segment, query name and value and the
 // fragment is a token of letters, digits, '.', '_', '-' and %XX escapes that
 // starts with a letter, digit or escape, as the SDKs require. A DID URL
-// over MaxURLLength bytes is refused before it is read, and so is a
+// over [MaxURLLength] bytes is refused before it is read, and so is a
 // reference whose full form, resolved against base, would be: a URL this
 // returns always reads back from its String.
 func ParseURL(s string, base DID) (URL, error) {

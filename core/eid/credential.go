@@ -25,7 +25,7 @@ type ResolvedCredential struct {
 
 // VerifyCredential checks a did_resolveCredential answer of an EID node
 // (the JSON-RPC response, or its result object) for the request req, as
-// resolve.Checker.VerifyCredential does in resolve.DialectEID: every
+// [resolve.Checker.VerifyCredential] does in [resolve.DialectEID]: every
 // transaction shown validated with the owner's, the issuer's and the
 // signers' documents from env.Docs, and the status EID derives from them.
 // The answer must be about the credential asked for. Documents env.Docs
@@ -104,7 +104,7 @@ type CredentialList struct {
 // VerifyCredentialList checks a did_listCredentials answer of an EID node
 // ({"did", "credentials"}, or the JSON-RPC response holding it) for req:
 // the DID asked for, at most a page of credential ids (limit 0 meaning
-// 128, at most 256: resolve.CredentialPage), each under that DID and
+// 128, at most 256: [resolve.CredentialPage]), each under that DID and
 // listed once. EID writes no credentials as null (core/rawdb
 // did_chainstore.go, GetAllDIDVerifCredentials, and ListDIDVerifCreentials'
 // Credentials slice); which credentials the DID declared, and their order,

@@ -13,9 +13,9 @@ import (
 // answers (all=true) and eth_getTransactionByHash answers. It is the
 // Env.Docs of a caller that keeps answers rather than verified documents
 // (the WebAssembly module, which keeps nothing between calls): each DID's
-// answer is verified with VerifyDID, in the same Env, the first time its
+// answer is verified with [VerifyDID], in the same Env, the first time its
 // document is looked up, and what that verification needs in turn joins
-// the NeedError of the answer being verified. So the caller fetches what
+// the [NeedError] of the answer being verified. So the caller fetches what
 // an error names, adds it, and verifies again, until it is done.
 type Fetched struct {
 	env     Env
@@ -37,7 +37,7 @@ func NewFetched(env Env) *Fetched {
 func (f *Fetched) AddDID(d did.DID, answer []byte) { f.answers[d.Key()] = answer }
 
 // AddTransaction adds an eth_getTransactionByHash answer fetched because a
-// NeedError named its transaction.
+// [NeedError] named its transaction.
 func (f *Fetched) AddTransaction(answer []byte) error {
 	tx, err := ParseTransaction(answer)
 	if err != nil {
@@ -47,7 +47,7 @@ func (f *Fetched) AddTransaction(answer []byte) error {
 	return nil
 }
 
-// VerifyDID is VerifyDID with the documents of other DIDs served from
+// VerifyDID is [VerifyDID] with the documents of other DIDs served from
 // their answers. A *NeedError names only what is not added yet.
 func (f *Fetched) VerifyDID(answer []byte, req Request) (*Resolved, error) {
 	f.need = NeedError{}
@@ -55,7 +55,7 @@ func (f *Fetched) VerifyDID(answer []byte, req Request) (*Resolved, error) {
 	return r, f.needs(err)
 }
 
-// VerifyCredential is VerifyCredential with the documents of other DIDs
+// VerifyCredential is [VerifyCredential] with the documents of other DIDs
 // served from their answers. A *NeedError names only what is not added
 // yet.
 func (f *Fetched) VerifyCredential(answer []byte, req CredentialRequest) (*ResolvedCredential, error) {
@@ -65,7 +65,7 @@ func (f *Fetched) VerifyCredential(answer []byte, req CredentialRequest) (*Resol
 }
 
 // Document returns d's latest document from d's answer, verified; an error
-// wrapping ErrUnfetched when d's answer, or something its verification
+// wrapping [ErrUnfetched] when d's answer, or something its verification
 // needs, has not been added.
 func (f *Fetched) Document(d did.DID) (*did.Document, error) {
 	k := d.Key()

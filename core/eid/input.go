@@ -23,8 +23,8 @@ var PublishSelector = [4]byte{0x03, 0xc6, 0xd2, 0x40}
 const wordSize = 32
 
 // DecodeInput decodes the operation a transaction to address to carries in
-// its input: DecodePrecompileInput when to is PrecompileAddress, else
-// DecodeContractInput (the DID contract, whose address differs by network).
+// its input: [DecodePrecompileInput] when to is [PrecompileAddress], else
+// [DecodeContractInput] (the DID contract, whose address differs by network).
 func DecodeInput(to string, input []byte) (idop.Request, error) {
 	if strings.EqualFold(to, PrecompileAddress) {
 		return DecodePrecompileInput(input)

@@ -19,12 +19,12 @@ var ErrUnfetched = errors.New("eid: not fetched yet")
 // document's own checks need). Nothing in the answer was found wrong.
 type NeedError struct {
 	// DIDs are other DIDs whose documents verification looks up: resolve
-	// each (did_resolveDID with all=true), verify it with VerifyDID, and
+	// each (did_resolveDID with all=true), verify it with [VerifyDID], and
 	// let Env.Docs serve its latest document.
 	DIDs []did.DID
 	// Txids are transactions whose block and sender decide whether EID
 	// checked them (its migration window): fetch each with
-	// eth_getTransactionByHash, read it with ParseTransaction and pass it
+	// eth_getTransactionByHash, read it with [ParseTransaction] and pass it
 	// in Env.Transactions.
 	Txids []string
 }

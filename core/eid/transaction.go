@@ -14,7 +14,7 @@ import (
 // Transaction is what an EID node tells of a transaction that carries an
 // operation (eth_getTransactionByHash): the block it is in, its sender and
 // the operation its input carries. It is the provenance that tells an
-// operation of the migration window from a forged one (see VerifyDID).
+// operation of the migration window from a forged one (see [VerifyDID]).
 type Transaction struct {
 	Txid    string // the hash, as TxidOf writes it
 	Block   uint64 // the block number
@@ -30,7 +30,7 @@ const MaxAnswerSize = 16 << 20
 
 // ParseTransaction reads an eth_getTransactionByHash answer (the JSON-RPC
 // response, or its result object) for a transaction in a block, and
-// decodes the operation its input carries (DecodeInput). A pending or
+// decodes the operation its input carries ([DecodeInput]). A pending or
 // unknown transaction is an error.
 func ParseTransaction(answer []byte) (*Transaction, error) {
 	result, err := rpcResult(answer)
@@ -144,7 +144,7 @@ func rpcResult(answer []byte) ([]byte, error) {
 	return result, nil
 }
 
-// checkSize refuses an answer over MaxAnswerSize before it is read.
+// checkSize refuses an answer over [MaxAnswerSize] before it is read.
 func checkSize(answer []byte) error {
 	if len(answer) > MaxAnswerSize {
 		return fmt.Errorf("eid: an answer of %d bytes, at most %d", len(answer), MaxAnswerSize)

@@ -19,13 +19,13 @@ type Request struct {
 
 // Env is what verifying an answer needs besides the answer.
 type Env struct {
-	// Network is the chain the answer comes from (NetworkOf the chain id
+	// Network is the chain the answer comes from ([NetworkOf] the chain id
 	// eth_chainId answers).
 	Network Network
 	// Docs looks other DIDs' documents up (controllers, signers,
-	// issuers): each verified by the caller, with VerifyDID, and given as
+	// issuers): each verified by the caller, with [VerifyDID], and given as
 	// its latest document, also when that DID is deactivated. For a DID
-	// it has not fetched it returns an error wrapping ErrUnfetched; a nil
+	// it has not fetched it returns an error wrapping [ErrUnfetched]; a nil
 	// Docs has fetched none.
 	Docs did.Lookup
 	// Verifier checks signatures.
@@ -33,7 +33,7 @@ type Env struct {
 	// Now is the chain tip's block time, at which the status is judged.
 	Now time.Time
 	// Transactions are the transactions the caller fetched because a
-	// NeedError asked for them.
+	// [NeedError] asked for them.
 	Transactions []*Transaction
 }
 
@@ -54,9 +54,9 @@ type Resolved struct {
 // VerifyDID checks a did_resolveDID answer of an EID node (the JSON-RPC
 // response, or its result object) for the request req, as a light client
 // must: every operation in chain order with the checks EID makes
-// (resolve.Checker with resolve.DialectEID), and what EID's answers look
+// ([resolve.Checker] with [resolve.DialectEID]), and what EID's answers look
 // like: statuses 0, 2 and 3 (never 1: EID leaves expiry to the client),
-// txids as TxidOf writes them, the DID asked for (a customized DID in any
+// txids as [TxidOf] writes them, the DID asked for (a customized DID in any
 // case, a DID not found as the request gave it), with all=false the latest
 // operation, or for a deactivated DID the deactivate and the operation
 // before it, and with all=true every operation from the create on
@@ -68,7 +68,7 @@ type Resolved struct {
 // it: until env.Transactions holds it, verification fails with a
 // *NeedError naming it. So it does for the documents of other DIDs that
 // env.Docs has not fetched. Operations EID took in its migration window are
-// checked as idop.ValidateMigrated does and reported as migrated. Other
+// checked as [idop.ValidateMigrated] does and reported as migrated. Other
 // errors are *resolve.VerifyError, or say how the answer differs from what
 // EID answers.
 func VerifyDID(answer []byte, req Request, env Env) (*Resolved, error) {

@@ -32,7 +32,7 @@ func newWaiver(env Env) *waiver {
 // expiry. Which applies depends on the transaction's block and sender.
 // While those are unknown the weakest check (the signature) is made, so
 // that a forgery no provenance would excuse is still found, and the txid
-// is noted for the NeedError.
+// is noted for the [NeedError].
 func (w *waiver) waive(b resolve.Broken) (resolve.Waiver, error) {
 	rule := idop.RuleOf(b.Err)
 	operation := b.Op.Request.Header.Operation

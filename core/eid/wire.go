@@ -16,8 +16,8 @@ import (
 // ledger's serialization, var-strings of specification, operation,
 // previousTxid (update only), ticket (transfer only), payload, proof type,
 // verification method and signature (Elastos.ELA.SideChain.EID
-// core/vm/did/payload.go and proof.go, Serialize; ela.ParseOperation). The
-// request must have the shape idop.Request.Check requires. Errors are
+// core/vm/did/payload.go and proof.go, Serialize; [ela.ParseOperation]). The
+// request must have the shape [idop.Request.Check] requires. Errors are
 // *idop.RuleError (RuleMalformed).
 func DecodeLogData(data string) (idop.Request, error) {
 	if n := base64.StdEncoding.EncodedLen(ela.MaxBlockSize); len(data) > n {
@@ -46,7 +46,7 @@ type Log struct {
 	Operation string
 	// Request is the operation, decoded from the data member.
 	Request idop.Request
-	// Txid is the transaction hash in the form EID's answers use (TxidOf).
+	// Txid is the transaction hash in the form EID's answers use ([TxidOf]).
 	Txid string
 	// Removed reports a log of a block a reorganisation dropped.
 	Removed bool
@@ -92,7 +92,7 @@ func ParseLog(b []byte) (*Log, error) {
 }
 
 // Decode decodes the log's request and checks that the log's did member
-// names what the operation is about: the DID (as did.DID.Key compares
+// names what the operation is about: the DID (as [did.DID.Key] compares
 // them) or, for credential operations, the credential id.
 func (l *Log) Decode() (*idop.Op, error) {
 	op, err := idop.Decode(l.Request)

@@ -44,7 +44,7 @@ const (
 
 // SingleKeyScript returns the redeem script for one public key:
 // 0x21 ‖ the 33-byte compressed key ‖ op. Standard wallets end it with
-// OpCheckSig; DIDs derive their id with OpCheckSigDID (the oldest DIDs on
+// [OpCheckSig]; DIDs derive their id with [OpCheckSigDID] (the oldest DIDs on
 // chain used OpCheckSig).
 func SingleKeyScript(pub keys.PublicKey, op byte) []byte {
 	script := make([]byte, 0, 2+keys.PublicKeySize)

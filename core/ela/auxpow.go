@@ -77,7 +77,7 @@ func checkAuxPow(b []byte) *DecodeError {
 }
 
 // emptyAuxPow returns the AuxPow of the identity chain's genesis block:
-// every field zero, around an empty SideChainPow transaction.
+// every field zero, around an empty [SideChainPow] transaction.
 func emptyAuxPow() []byte {
 	w := &writer{}
 	(&Tx{Payload: &SideChainPow{}}).encode(w)

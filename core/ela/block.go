@@ -14,7 +14,7 @@ type Header struct {
 	Nonce      uint32
 	Height     uint32
 	// AuxPow is the merged-mining proof exactly as encoded: a main-chain
-	// SideChainPow transaction, the Merkle branch linking it to a main-chain
+	// [SideChainPow] transaction, the Merkle branch linking it to a main-chain
 	// block header, and that header with its own Bitcoin AuxPow. Decoding
 	// checks its structure; nothing here checks the proof of work.
 	AuxPow []byte
@@ -86,9 +86,9 @@ func (b *Block) Bytes() []byte {
 	return w.b
 }
 
-// ParseBlock decodes an identity-chain block, with the checks of ParseTx on
+// ParseBlock decodes an identity-chain block, with the checks of [ParseTx] on
 // every transaction and a structural check of the header's AuxPow. Blocks
-// above MaxBlockSize bytes or MaxTxPerBlock transactions are rejected.
+// above [MaxBlockSize] bytes or [MaxTxPerBlock] transactions are rejected.
 func ParseBlock(b []byte) (*Block, error) {
 	if err := checkInputSize("block", b); err != nil {
 		return nil, err

@@ -57,7 +57,7 @@ func (c *Confirm) ProposalHash() Hash { return hashOf(c.proposalBytes()) }
 
 // Verify checks the sponsor's signature and every vote's, using v. Which
 // keys count as arbiters, and how many accepting votes make a block final,
-// is chain state the caller checks. Failures wrap ErrSignature.
+// is chain state the caller checks. Failures wrap [ErrSignature].
 func (c *Confirm) Verify(v keys.Verifier) error {
 	if !v.Verify(c.Sponsor, sha256.Sum256(c.proposalBytes()), c.Signature) {
 		return sigErrorf("confirm of block %s: the sponsor's signature does not verify", c.BlockHash)

@@ -7,7 +7,7 @@ import (
 
 // The kinds of decoding failure. A *DecodeError wraps one of them, so callers
 // test with errors.Is(err, ela.ErrTruncated) and read where it happened from
-// the DecodeError itself.
+// the [DecodeError] itself.
 var (
 	// ErrTruncated: the input ends inside a field.
 	ErrTruncated = errors.New("truncated")
@@ -50,7 +50,7 @@ func (e *DecodeError) Error() string {
 // Unwrap returns the kind of failure with its detail, for errors.Is.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
-// checkInputSize rejects binary input above MaxBlockSize before decoding.
+// checkInputSize rejects binary input above [MaxBlockSize] before decoding.
 func checkInputSize(object string, b []byte) *DecodeError {
 	if len(b) <= MaxBlockSize {
 		return nil
@@ -60,6 +60,6 @@ func checkInputSize(object string, b []byte) *DecodeError {
 }
 
 // ErrSignature is wrapped by every failure of VerifyPrograms and
-// Confirm.Verify: a missing, surplus, malformed or invalid program or
+// [Confirm.Verify]: a missing, surplus, malformed or invalid program or
 // signature.
 var ErrSignature = errors.New("signature check failed")

@@ -71,7 +71,7 @@ func isDigits(s string) bool {
 // MarshalText returns the eight-decimal form.
 func (f Fixed64) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
 
-// UnmarshalText parses a decimal amount with ParseFixed64.
+// UnmarshalText parses a decimal amount with [ParseFixed64].
 func (f *Fixed64) UnmarshalText(b []byte) error {
 	v, err := ParseFixed64(string(b))
 	if err != nil {

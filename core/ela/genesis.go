@@ -10,7 +10,7 @@ const (
 )
 
 // ELAAsset returns the transaction that registers the ELA asset: type
-// RegisterAsset, name "ELA", precision 8, amount 0, zero controller and
+// [RegisterAsset], name "ELA", precision 8, amount 0, zero controller and
 // nothing else. Its hash is the ELA asset id of the main chain and of every
 // side chain.
 func ELAAsset() *Tx {
@@ -23,7 +23,7 @@ func ELAAsset() *Tx {
 	}
 }
 
-// ELAAssetID returns the asset id of ELA, the hash of ELAAsset:
+// ELAAssetID returns the asset id of ELA, the hash of [ELAAsset]:
 // a3d0eaa466df74983b5d7c543de6904f4c9418ead5ffd6d25814234a96db37b0.
 func ELAAssetID() Hash { return ELAAsset().Hash() }
 

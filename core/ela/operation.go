@@ -1,6 +1,6 @@
 package ela
 
-// Operation is the payload of a TxDIDOperation transaction: an identity-chain
+// Operation is the payload of a [TxDIDOperation] transaction: an identity-chain
 // request (a DID or credential operation) as the ledger stores it. It is a
 // plain wire struct; package idop gives it meaning, and the node converts
 // between the two by copying fields. Its JSON form is the request JSON the
@@ -60,7 +60,7 @@ func ParseOperation(b []byte) (*Operation, error) {
 	return p, nil
 }
 
-// Bytes returns the encoding of p on its own, which ParseOperation reads.
+// Bytes returns the encoding of p on its own, which [ParseOperation] reads.
 func (p *Operation) Bytes() []byte {
 	w := &writer{b: make([]byte, 0, p.size())}
 	p.encode(w, 0)

@@ -7,7 +7,7 @@ import (
 
 // Payload is the type-specific part of a transaction. The set is closed:
 // the payload types of this package are the ones the identity chain
-// carries, plus SideChainPow, which also appears inside block AuxPow.
+// carries, plus [SideChainPow], which also appears inside block AuxPow.
 type Payload interface {
 	// TxType returns the transaction type the payload belongs to.
 	TxType() TxType
@@ -110,7 +110,7 @@ type TransferCrossChainAsset struct {
 	Assets []CrossChainAsset
 }
 
-// CrossChainAsset is one transfer of a TransferCrossChainAsset.
+// CrossChainAsset is one transfer of a [TransferCrossChainAsset].
 type CrossChainAsset struct {
 	Address     string // the address on the target chain
 	OutputIndex uint64 // the output of this transaction that carries the coins

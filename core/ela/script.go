@@ -18,8 +18,8 @@ const opPush1 = 0x51
 const MaxMultiSigKeys = 16
 
 // MultiSigScript returns the redeem script of an m-of-n multisig address
-// (program hash prefix PrefixMultiSig): PUSH(m) ‖ (0x21 ‖ key) × n ‖ PUSH(n)
-// ‖ OpCheckMultiSig, the keys sorted by their x coordinate as the chain
+// (program hash prefix [PrefixMultiSig]): PUSH(m) ‖ (0x21 ‖ key) × n ‖ PUSH(n)
+// ‖ [OpCheckMultiSig], the keys sorted by their x coordinate as the chain
 // sorts them (Elastos.ELA core/contract/multisig.go).
 func MultiSigScript(m int, pubs []keys.PublicKey) ([]byte, error) {
 	n := len(pubs)
@@ -52,8 +52,8 @@ func compareKeys(a, b keys.PublicKey) int {
 }
 
 // CrossChainScript returns the script whose program hash, with prefix
-// PrefixCrossChain, is the deposit address of the side chain with that
-// genesis block hash: 0x20 ‖ hash (stored byte order) ‖ OpCrossChain
+// [PrefixCrossChain], is the deposit address of the side chain with that
+// genesis block hash: 0x20 ‖ hash (stored byte order) ‖ [OpCrossChain]
 // (Elastos.ELA core/contract/crosschain.go).
 func CrossChainScript(genesis Hash) []byte {
 	script := make([]byte, 0, 2+HashSize)
@@ -62,8 +62,8 @@ func CrossChainScript(genesis Hash) []byte {
 	return append(script, OpCrossChain)
 }
 
-// parseStandardScript returns the key of a 0x21 ‖ key ‖ OpCheckSig script,
-// decoded by v's keys.ParseWith.
+// parseStandardScript returns the key of a 0x21 ‖ key ‖ [OpCheckSig] script,
+// decoded by v's [keys.ParseWith].
 func parseStandardScript(code []byte, v keys.Verifier) (keys.PublicKey, bool) {
 	if len(code) != 2+keys.PublicKeySize || code[0] != keys.PublicKeySize || code[len(code)-1] != OpCheckSig {
 		return keys.PublicKey{}, false
@@ -72,7 +72,7 @@ func parseStandardScript(code []byte, v keys.Verifier) (keys.PublicKey, bool) {
 	return pub, err == nil
 }
 
-// parseMultiSigScript returns m and the keys of a script MultiSigScript
+// parseMultiSigScript returns m and the keys of a script [MultiSigScript]
 // makes, or an error saying what is wrong with it.
 func parseMultiSigScript(code []byte) (int, []keys.PublicKey, error) {
 	const keyPush = 1 + keys.PublicKeySize

@@ -23,7 +23,7 @@ func appendSigPush(param []byte, sig keys.Signature) []byte {
 func (tx *Tx) signDigest() [32]byte { return sha256.Sum256(tx.UnsignedBytes()) }
 
 // SignStandard adds one standard program per signer: the signer's
-// single-key script (OpCheckSig) and its signature. A program with the same
+// single-key script ([OpCheckSig]) and its signature. A program with the same
 // script is replaced, so signing again after a change refreshes it.
 func (tx *Tx) SignStandard(signers ...*keys.PrivateKey) {
 	digest := tx.signDigest()
@@ -40,7 +40,7 @@ func (tx *Tx) SignStandard(signers ...*keys.PrivateKey) {
 }
 
 // SignMultiSig adds the signers' signatures to the program of a multisig
-// script (see MultiSigScript), creating it if the transaction has none.
+// script (see [MultiSigScript]), creating it if the transaction has none.
 // Several parties can sign in turn; the program is complete once it holds m
 // signatures. Each signer must hold one of the script's keys and not have
 // signed already.
@@ -110,7 +110,7 @@ func (tx *Tx) sortPrograms() {
 // script with m to n signatures each by a different key of the script
 // (Elastos.ELA.SideChain mempool/validator.go checkTransactionSignature and
 // vm/func_crypto.go opCheckMultiSig). Signatures are checked with v. Every
-// failure wraps ErrSignature.
+// failure wraps [ErrSignature].
 func (tx *Tx) VerifyPrograms(referenced []ProgramHash, v keys.Verifier) error {
 	if len(referenced) != len(tx.Inputs) {
 		return sigErrorf("%d referenced program hashes for %d inputs", len(referenced), len(tx.Inputs))

@@ -3,7 +3,7 @@ package ela
 import "fmt"
 
 // TxType says what a transaction does and how its payload is encoded.
-// Values from Elastos.ELA.SideChain types/transaction.go; TxDIDOperation from
+// Values from Elastos.ELA.SideChain types/transaction.go; [TxDIDOperation] from
 // Elastos.ELA.SideChain.ID types/transaction.go (RegisterDID).
 type TxType byte
 
@@ -46,7 +46,7 @@ const TxVersion09 byte = 0x09
 
 // Tx is a ledger transaction. The zero Version is the form every identity
 // chain transaction has; main-chain transactions (inside a block's AuxPow)
-// may carry a version of TxVersion09 or more, which adds the version byte
+// may carry a version of [TxVersion09] or more, which adds the version byte
 // and an output type byte to the encoding. Versions 1 to 8 cannot be
 // encoded and are written as version 0.
 type Tx struct {
@@ -67,7 +67,7 @@ func (tx *Tx) Type() TxType { return tx.Payload.TxType() }
 type AttributeUsage byte
 
 // Attribute usages (Elastos.ELA.SideChain types/attribute.go; the main chain
-// adds AttrConfirmations, Elastos.ELA core/types/common/attribute.go).
+// adds [AttrConfirmations], Elastos.ELA core/types/common/attribute.go).
 const (
 	AttrNonce          AttributeUsage = 0x00 // random bytes that make equal transactions differ
 	AttrScript         AttributeUsage = 0x20 // a 21-byte program hash that must also sign

@@ -1,7 +1,9 @@
-// Package excerpt quotes untrusted input in error messages at a bounded
-// length, so that an error never costs more than its first bytes to build,
-// log or send back, however long the input was. Every error of didlight
-// that names a value it was given quotes it through this package.
+// Package excerpt quotes untrusted input in error messages at a bounded length.
+//
+// It quotes untrusted input in error messages at a bounded length, so that
+// an error never costs more than its first bytes to build, log or send back,
+// however long the input was. Every error of didlight that names a value it
+// was given quotes it through this package.
 package excerpt
 
 import (

@@ -23,7 +23,7 @@ import (
 const Hardened uint32 = 0x80000000
 
 // DIDPath is the path of the SDKs' DID keys without its last index:
-// the key of DID number i is at DIDPath + i (Elastos.DID.JS.SDK
+// the key of DID number i is at [DIDPath] + i (Elastos.DID.JS.SDK
 // src/crypto/hdkey.ts, DERIVE_PATH_PREFIX).
 const DIDPath = "m/44'/0'/0'/0/"
 
@@ -154,7 +154,7 @@ func parseIndex(p string) (uint32, error) {
 	return uint32(n), nil
 }
 
-// DIDKey returns the key of DID number index, at DIDPath + index from the
+// DIDKey returns the key of DID number index, at [DIDPath] + index from the
 // master key k, as the SDKs' RootIdentity derives it.
 func (k *Key) DIDKey(index uint32) (*Key, error) {
 	if index >= Hardened {

@@ -11,7 +11,7 @@ import (
 // CredentialState is what the chain holds about a credential id before a
 // declare or revoke of it: the credential declared under it, if any, and
 // who has revoked it. The zero value (or nil) is an id never seen. The
-// caller keys it by the credential id's did.URL.Key, so that the ids of a
+// caller keys it by the credential id's [did.URL.Key], so that the ids of a
 // customized DID's credentials match whatever their case.
 type CredentialState struct {
 	// Declared is the declared credential and Txid its transaction; nil
@@ -20,7 +20,7 @@ type CredentialState struct {
 	Txid     string
 	// Revokers are the DIDs that signed a revoke of the id (the DID of each
 	// revoke's verification method), in chain order. Only some of them
-	// count: see RevokedBy.
+	// count: see [RevokedBy].
 	Revokers []did.DID
 }
 
@@ -47,7 +47,7 @@ type CredentialState struct {
 // anyone may revoke the id, though only revokes that count against the
 // credential of a given issuer change what resolving it says (EID
 // checkRevokeVerifiableCredential; src/verifiablecredential.ts, revoke). A
-// credential already revoked by a revoke that counts (see RevokedBy, with
+// credential already revoked by a revoke that counts (see [RevokedBy], with
 // the declared issuer, or the revoker when nothing is declared) cannot be
 // revoked again.
 func ValidateCredential(op *Op, st *CredentialState, docs did.Lookup, v keys.Verifier, now time.Time) error {
@@ -132,7 +132,7 @@ func checkNotRevoked(st *CredentialState, owner, issuer did.DID, docs did.Lookup
 // controller of either when that is a customized DID, by the current
 // documents docs holds (Elastos.ELA.SideChain.EID internal/ethapi/didapi.go,
 // isRevokerValid; core/vm/didvalidator.go, isRevokedByIDS). A zero issuer
-// stands for none. An error is a *RuleError (RuleLookup).
+// stands for none. An error is a *RuleError ([RuleLookup]).
 func RevokedBy(revokers []did.DID, owner, issuer did.DID, docs did.Lookup) (int, error) {
 	if len(revokers) == 0 {
 		return -1, nil

@@ -1,6 +1,8 @@
-// Package idop holds identity-chain requests: the operations on DIDs
-// (create, update, transfer, deactivate) and on credentials (declare,
-// revoke) that travel as the payload of ledger transactions of type 0x0a.
+// Package idop implements identity-chain requests: operations on DIDs and credentials.
+//
+// It holds identity-chain requests: the operations on DIDs (create, update,
+// transfer, deactivate) and on credentials (declare, revoke) that travel as
+// the payload of ledger transactions of type 0x0a.
 //
 // A Request is the plain wire content: header, payload and proof as
 // strings, field for field what the ledger encoding carries, so that
@@ -19,7 +21,7 @@
 // Validate checks DID operations against the DID's State: create, update,
 // deactivate, and the transfer of a customized DID, whose header carries a
 // transfer ticket (did.TransferTicket) signed by its current controllers.
-// ValidateCredential checks declare and revoke against the CredentialState
+// [ValidateCredential] checks declare and revoke against the [CredentialState]
 // of the credential id. The rules follow the identity chain
 // (Elastos.ELA.SideChain.EID core/vm/didvalidator.go) and the official SDK
 // (Elastos.DID.JS.SDK); each function's comment says which rule comes from

@@ -54,9 +54,9 @@ type signedDigest struct {
 }
 
 // Decode checks the request's shape and decodes its payload and proof.
-// Errors are *RuleError: RuleMalformed, RuleSignature (a signature that is
+// Errors are *RuleError: [RuleMalformed], [RuleSignature] (a signature that is
 // not 64 bytes of base64), or for the document a create or update carries
-// RuleExpiresFormat or RuleDefaultKey.
+// [RuleExpiresFormat] or [RuleDefaultKey].
 func Decode(r Request) (*Op, error) {
 	if err := r.Check(); err != nil {
 		return nil, err
@@ -142,7 +142,7 @@ func (op *Op) decodeCredential() error {
 
 // decodePayload appends the decoded base64 payload s to dst: base64url
 // without padding as the SDKs write it, in one pass, or else any form
-// keys.DecodeBase64 accepts.
+// [keys.DecodeBase64] accepts.
 func decodePayload(dst []byte, s string) ([]byte, error) {
 	enc := base64.RawURLEncoding
 	if n := enc.DecodedLen(len(s)); cap(dst)-len(dst) >= n {
@@ -178,7 +178,7 @@ func asRule(err error) *RuleError {
 
 // Subject returns the key of what the operation changes, which at most one
 // pending operation may change at a time (ledger.Pool): the DID's key
-// (did.DID.Key) for a DID operation, the credential id's (did.URL.Key) for
+// ([did.DID.Key]) for a DID operation, the credential id's ([did.URL.Key]) for
 // a credential one. For an Op Decode made, it was found then.
 func (op *Op) Subject() string {
 	if op.subject != "" {

@@ -44,14 +44,14 @@ type State struct {
 // carries a ticket for that DID naming its last txid (with or without the
 // 0x EID's EVM hashes may carry), proved by as many of
 // its current controllers as its multisig rule requires, each with its
-// default key (did.TransferTicket.VerifyProofs), and publishes a document
+// default key ([did.TransferTicket.VerifyProofs]), and publishes a document
 // that has the ticket's new owner (to) among its controllers and its proofs
 // (core/vm/didvalidator.go, checkTicketAvailable; src/diddocument.ts,
 // publishWithTicket).
 //
-// Credential operations are validated by ValidateCredential. The error is a
+// Credential operations are validated by [ValidateCredential]. The error is a
 // *RuleError. An update lets op.Document reuse the keys the state's document
-// has decoded (see did.Document.ShareKeys).
+// has decoded (see [did.Document.ShareKeys]).
 func Validate(op *Op, st *State, docs did.Lookup, v keys.Verifier, now time.Time) error {
 	if st != nil {
 		switch {
@@ -119,7 +119,7 @@ func ValidateDetached(op *Op, docs did.Lookup, v keys.Verifier, now time.Time) e
 // (st nil), an update of one that is not deactivated; and the request is
 // signed by an authentication key of the document it publishes. An update
 // with a nil st is detached, its predecessor unknown (see
-// ValidateDetached). The error is a *RuleError.
+// [ValidateDetached]). The error is a *RuleError.
 func ValidateMigrated(op *Op, st *State, docs did.Lookup, v keys.Verifier) error {
 	operation := op.Request.Header.Operation
 	switch {
@@ -218,7 +218,7 @@ func checkControllers(ds []did.DID, docs did.Lookup, now time.Time) error {
 
 // liveDocument looks d up and requires it to exist, not deactivated, and
 // unexpired at now (a zero now skips the expiry check). A missing or
-// expired document breaks rule; a failed lookup RuleLookup.
+// expired document breaks rule; a failed lookup [RuleLookup].
 func liveDocument(d did.DID, role string, rule Rule, docs did.Lookup, now time.Time) (*did.Document, error) {
 	if docs == nil {
 		return nil, broken(RuleLookup, fmt.Errorf("no lookup for %s %s", role, d))
@@ -388,7 +388,7 @@ func checkSignature(op *Op, key did.PublicKey, v keys.Verifier) error {
 }
 
 // digest is the request's Digest, hashed by v when v hashes (a WebAssembly
-// host, see keys.Hasher); else hashed once for an Op Decode made.
+// host, see [keys.Hasher]); else hashed once for an Op Decode made.
 func (op *Op) digest(v keys.Verifier) [32]byte {
 	if _, ok := v.(keys.Hasher); ok {
 		return keys.Digest(v, op.Request.SigningInput())

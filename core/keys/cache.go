@@ -9,9 +9,9 @@ type KeyParser interface {
 	ParsePublicKey(b []byte) (PublicKey, error)
 }
 
-// ParseWith decodes the compressed key b with v when v is a KeyParser, else
-// with ParsePublicKey. Code that decodes the keys it then verifies with v
-// decodes through ParseWith.
+// ParseWith decodes the compressed key b with v when v is a [KeyParser], else
+// with [ParsePublicKey]. Code that decodes the keys it then verifies with v
+// decodes through [ParseWith].
 func ParseWith(v Verifier, b []byte) (PublicKey, error) {
 	if p, ok := v.(KeyParser); ok {
 		return p.ParsePublicKey(b)
@@ -44,8 +44,8 @@ func (c *Cache) Verify(pub PublicKey, digest [32]byte, sig Signature) bool {
 	return c.v.Verify(pub, digest, sig)
 }
 
-// ParsePublicKey implements KeyParser: a key the Cache holds is returned as
-// it is, another is decoded with ParsePublicKey and kept. Bad keys are not
+// ParsePublicKey implements [KeyParser]: a key the Cache holds is returned as
+// it is, another is decoded with [ParsePublicKey] and kept. Bad keys are not
 // kept.
 func (c *Cache) ParsePublicKey(b []byte) (PublicKey, error) {
 	if len(b) != PublicKeySize {

@@ -1,5 +1,7 @@
-// Package keys holds the P-256 (secp256r1) keys and signatures every part of
-// the Elastos identity chain uses: DID document keys, ID-chain request proofs
+// Package keys implements the P-256 keys and signatures of the Elastos identity chain.
+//
+// It holds the P-256 (secp256r1) keys and signatures every part of the
+// Elastos identity chain uses: DID document keys, ID-chain request proofs
 // and ledger transaction programs.
 //
 // Public keys travel as 33-byte SEC 1 compressed points, usually written in

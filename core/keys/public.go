@@ -13,7 +13,7 @@ import (
 const PublicKeySize = 33
 
 // PublicKey is a P-256 public key. The zero value is not a valid key; obtain
-// one from ParsePublicKey, ParsePublicKeyBase58 or PrivateKey.Public.
+// one from [ParsePublicKey], [ParsePublicKeyBase58] or [PrivateKey.Public].
 type PublicKey struct {
 	compressed [PublicKeySize]byte
 	key        *ecdsa.PublicKey

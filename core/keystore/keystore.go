@@ -1,7 +1,9 @@
-// Package keystore is the wallet file of the didlight command-line tools:
-// one signing key, from a BIP39 mnemonic (with its passphrase and DID index,
-// derived as the Elastos DID SDKs do, see package hdkey) or imported as a
-// raw key, sealed with a password.
+// Package keystore implements the password-sealed wallet file of the didlight tools.
+//
+// It is the wallet file of the didlight command-line tools: one signing key,
+// from a BIP39 mnemonic (with its passphrase and DID index, derived as the
+// Elastos DID SDKs do, see package hdkey) or imported as a raw key, sealed
+// with a password.
 //
 // The file is JSON. Its public part (address, DID, public key) is readable
 // without the password; the secret is encrypted with AES-256-GCM under a key
@@ -193,7 +195,7 @@ func Parse(b []byte) (*File, error) {
 }
 
 // Open decrypts a wallet file with password. A wrong password gives
-// ErrPassword; a file whose secret does not give its public key is refused.
+// [ErrPassword]; a file whose secret does not give its public key is refused.
 func Open(b []byte, password []byte) (*Wallet, error) {
 	f, err := Parse(b)
 	if err != nil {

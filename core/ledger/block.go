@@ -25,7 +25,7 @@ func (p *Params) NewBlockOf(prev *ela.Header, time uint32, txs []*ela.Tx, txids 
 
 // Genesis returns the genesis block of a development chain stamped time:
 // a coinbase paying amount to payTo, then the registration of ELA
-// (ela.ELAAsset), in the order of the main chain's genesis (Elastos.ELA
+// ([ela.ELAAsset]), in the order of the main chain's genesis (Elastos.ELA
 // core/manager.go GenesisBlock).
 func (p *Params) Genesis(payTo ela.ProgramHash, amount ela.Fixed64, time uint32) *ela.Block {
 	txs := []*ela.Tx{p.Coinbase(0, payTo, amount), ela.ELAAsset()}

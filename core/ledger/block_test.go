@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/didlight/didlight/core/ela"
@@ -41,7 +42,9 @@ func TestNewBlockOf(t *testing.T) {
 	g, b := chainOf(params.Coinbase(7, alice, 2), ela.ELAAsset())
 	ids := make([]ela.Hash, len(b.Transactions))
 	for i, tx := range b.Transactions {
-		ids[i] = tx.Hash()
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			ids[i] = tx.Hash()
+		})
 	}
 	of := params.NewBlockOf(&g.Header, b.Header.Timestamp, b.Transactions, ids)
 	if of.Hash() != b.Hash() || of.Header.MerkleRoot != b.MerkleRoot() {
@@ -78,34 +81,38 @@ func TestCheckBlock(t *testing.T) {
 		}, BlockDoubleSpend},
 		{"merkle root", func(b *ela.Block) { b.Header.MerkleRoot = prev }, BlockMerkle},
 	}
-	for _, tt := range tests {
-		g, b := chainOf(spend(0), spend(1))
-		tt.change(b)
-		if tt.name != "merkle root" && tt.want != BlockLink {
-			b.Header.MerkleRoot = b.MerkleRoot()
-		}
-		err := params.CheckBlock(b, &g.Header)
-		var be *BlockError
-		switch {
-		case tt.want == "" && err != nil:
-			t.Errorf("%s: %v", tt.name, err)
-		case tt.want != "" && (!errors.As(err, &be) || be.Rule != tt.want):
-			t.Errorf("%s: %v, want rule %s", tt.name, err, tt.want)
-		}
+	for i, tt := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			g, b := chainOf(spend(0), spend(1))
+			tt.change(b)
+			if tt.name != "merkle root" && tt.want != BlockLink {
+				b.Header.MerkleRoot = b.MerkleRoot()
+			}
+			err := params.CheckBlock(b, &g.Header)
+			var be *BlockError
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("%s: %v", tt.name, err)
+			case tt.want != "" && (!errors.As(err, &be) || be.Rule != tt.want):
+				t.Errorf("%s: %v, want rule %s", tt.name, err, tt.want)
+			}
+		})
 	}
 }
 
 func TestBlockErrorText(t *testing.T) {
-	for _, tt := range []struct {
+	for i, tt := range []struct {
 		err  *BlockError
 		want string
 	}{
 		{blockErrorf(BlockLink, -1, "x"), "ledger: block: link: x"},
 		{blockErrorf(BlockDuplicate, 3, "y"), "ledger: block: duplicate-tx: transaction 3: y"},
 	} {
-		if got := tt.err.Error(); got != tt.want {
-			t.Errorf("%q, want %q", got, tt.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := tt.err.Error(); got != tt.want {
+				t.Errorf("%q, want %q", got, tt.want)
+			}
+		})
 	}
 }
 
@@ -125,8 +132,10 @@ func TestContext(t *testing.T) {
 		0x20ffffff: "0",          // a negative target
 		0x1d00ffff: "2147516160", // Bitcoin's first target, against the devnet's limit
 	} {
-		if got := difficulty(params.PowLimitBits, bits); got != want {
-			t.Errorf("difficulty(0x%08x) = %s, want %s", bits, got, want)
-		}
+		t.Run(fmt.Sprint(bits), func(t *testing.T) {
+			if got := difficulty(params.PowLimitBits, bits); got != want {
+				t.Errorf("difficulty(0x%08x) = %s, want %s", bits, got, want)
+			}
+		})
 	}
 }

@@ -17,7 +17,7 @@ const MaxBlockTime = 1<<32 - 1
 // The zero Clock is the wall clock itself.
 type Clock struct {
 	// Skew is the chain's time minus the wall clock's, in seconds: negative
-	// for a chain started in the past (StartAt), grown by Advance.
+	// for a chain started in the past ([StartAt]), grown by Advance.
 	Skew int64
 	// Next, if not 0, is the exact time of the next block (SetNext).
 	Next uint32
@@ -40,7 +40,7 @@ func (c Clock) Read(now int64) int64 {
 // BlockTime returns the time of the block after one stamped prev, made
 // when the wall clock reads now: the clock's reading, but at least one
 // second after prev (block times strictly increase) and at most
-// MaxBlockTime. It is MaxBlockTime when prev is; the caller refuses to
+// [MaxBlockTime]. It is MaxBlockTime when prev is; the caller refuses to
 // make a block then.
 func (c Clock) BlockTime(prev uint32, now int64) uint32 {
 	t := max(c.Read(now), int64(prev)+1)
@@ -66,7 +66,7 @@ func (c Clock) Rewound(then, now int64) Clock {
 
 // Advance returns the clock moved forward by d (whole seconds, at least
 // one) when the wall clock reads now; it fails if the chain's time would
-// pass MaxBlockTime.
+// pass [MaxBlockTime].
 func (c Clock) Advance(d time.Duration, now int64) (Clock, error) {
 	if d < time.Second || d%time.Second != 0 {
 		return c, fmt.Errorf("increase time by %s: want whole seconds, at least one", d)
@@ -84,7 +84,7 @@ func (c Clock) Advance(d time.Duration, now int64) (Clock, error) {
 // SetNext returns the clock whose next block carries t exactly, for a
 // chain whose tip is stamped tip, when the wall clock reads now. A block
 // time must be after the tip's (CheckBlock's rule), so t not after tip is
-// refused, as is a t past MaxBlockTime.
+// refused, as is a t past [MaxBlockTime].
 func (c Clock) SetNext(t int64, tip uint32, now int64) (Clock, error) {
 	switch {
 	case t <= int64(tip):
@@ -96,7 +96,7 @@ func (c Clock) SetNext(t int64, tip uint32, now int64) (Clock, error) {
 }
 
 // CheckGenesisTime checks that t (Unix seconds) can stamp a genesis block:
-// after 1970 and leaving room for later blocks before MaxBlockTime.
+// after 1970 and leaving room for later blocks before [MaxBlockTime].
 func CheckGenesisTime(t int64) error {
 	if t <= 0 || t >= MaxBlockTime {
 		return fmt.Errorf("genesis time %d is out of range: want a time after %s and before %s", t, formatTime(0), formatTime(MaxBlockTime))

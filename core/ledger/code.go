@@ -11,7 +11,7 @@ import (
 type Code int
 
 // The codes of transaction rules. Those a mempool decides (Duplicate,
-// PoolFull, and DoubleSpend against pooled transactions) are here too, so
+// [PoolFull], and [DoubleSpend] against pooled transactions) are here too, so
 // that one type names every reason a node refuses a transaction.
 const (
 	Malformed         Code = 43001 // the bytes are not a transaction (InvalidTransaction)

@@ -18,7 +18,7 @@ const DevnetSubsidy = ela.OneELA
 
 // Devnet returns the parameters of a local development chain: ELA as the
 // asset, the side chain's minimum fee of 100 sela (MinTransactionFee),
-// a subsidy of DevnetSubsidy, coinbase outputs spendable at once, and the
+// a subsidy of [DevnetSubsidy], coinbase outputs spendable at once, and the
 // easiest target, as the ID chain's instant-block mode sets it
 // (Elastos.ELA.SideChain.ID params/params.go, InstantBlock).
 func Devnet() Params {

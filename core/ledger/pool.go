@@ -50,7 +50,7 @@ func (p *Pool[V]) Clear() { *p = *NewPool[V](p.maxTxs, p.maxBytes) }
 func outpoint(in ela.Input) ela.Input { return ela.Input{TxID: in.TxID, Index: in.Index} }
 
 // Add pools t with v, or returns the *RuleError of the rule it breaks
-// (Duplicate, DoubleSpend, Payload with idop.RulePending, PoolFull) and
+// (Duplicate, [DoubleSpend], Payload with [idop.RulePending], [PoolFull]) and
 // changes nothing.
 func (p *Pool[V]) Add(t PoolTx, v V) error {
 	if _, ok := p.txs[t.Txid]; ok {
@@ -83,7 +83,7 @@ func (p *Pool[V]) Add(t PoolTx, v V) error {
 
 // CheckPending refuses an identity operation (nil is none) whose DID or
 // credential has an operation in the pool already: a *RuleError with code
-// Payload wrapping an *idop.RuleError with idop.RulePending.
+// Payload wrapping an *idop.RuleError with [idop.RulePending].
 func (p *Pool[V]) CheckPending(op *idop.Op) error {
 	if op == nil {
 		return nil

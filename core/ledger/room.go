@@ -7,7 +7,7 @@ import (
 )
 
 // BlockReserve is the room a block a node makes keeps under
-// ela.MaxBlockSize for its header and coinbase.
+// [ela.MaxBlockSize] for its header and coinbase.
 const BlockReserve = 64 << 10
 
 // Room is how much a block may take in: transactions (the coinbase
@@ -15,7 +15,7 @@ const BlockReserve = 64 << 10
 type Room struct{ Txs, Bytes int }
 
 // MaxRoom is the room of a block a node makes: ela's limits, less
-// BlockReserve, so that no node reading the block (a follower) must refuse
+// [BlockReserve], so that no node reading the block (a follower) must refuse
 // it as too large.
 func MaxRoom() Room { return Room{Txs: ela.MaxTxPerBlock, Bytes: ela.MaxBlockSize - BlockReserve} }
 
@@ -24,7 +24,7 @@ func MaxRoom() Room { return Room{Txs: ela.MaxTxPerBlock, Bytes: ela.MaxBlockSiz
 func (r Room) Takes(txs, size, n int) bool { return txs < r.Txs && size+n <= r.Bytes }
 
 // CheckNext refuses to make a block after prev when prev carries
-// MaxBlockTime, the last time a block can: block times strictly increase.
+// [MaxBlockTime], the last time a block can: block times strictly increase.
 func CheckNext(prev *ela.Header) error {
 	if prev.Timestamp == MaxBlockTime {
 		return fmt.Errorf("block %d is stamped %d, the last time a block can carry", prev.Height, prev.Timestamp)

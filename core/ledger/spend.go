@@ -109,7 +109,7 @@ func add(a, b ela.Fixed64) (ela.Fixed64, bool) {
 }
 
 // Referenced returns the program hash of each spent output, in input
-// order: the argument ela.Tx.VerifyPrograms needs.
+// order: the argument [ela.Tx.VerifyPrograms] needs.
 func Referenced(spent []Spent) []ela.ProgramHash {
 	out := make([]ela.ProgramHash, len(spent))
 	for i, s := range spent {

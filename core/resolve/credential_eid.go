@@ -11,7 +11,7 @@ import (
 )
 
 // VerifyCredential checks a resolvecredential result as the package's
-// VerifyCredential does in DialectSpec. In DialectEID it reads the result
+// [VerifyCredential] does in [DialectSpec]. In DialectEID it reads the result
 // as EID's did_resolveCredential writes one (Elastos.ELA.SideChain.EID
 // internal/ethapi/didapi.go, ResolveCredential), which shows more than
 // didlight's own nodes do, and may hide transactions that its status

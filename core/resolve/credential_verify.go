@@ -30,10 +30,10 @@ type VerifiedCredential struct {
 // transactions are all about the result's id, newest first, in the shape
 // the SDKs read (valid: a declare first; revoked: a revoke, then the
 // declare if there is one); each is validated oldest first with
-// idop.ValidateCredential against the state the ones before it leave, at
+// [idop.ValidateCredential] against the state the ones before it leave, at
 // its own time, with docs to look owners, issuers, signers and their
 // controllers up; and the status must follow from them (see
-// CredentialResult). A result that says the credential is not found cannot
+// [CredentialResult]). A result that says the credential is not found cannot
 // be disproved and is returned as such. Errors are *VerifyError. As for
 // Verify, docs should answer with latest documents, deactivated ones too.
 func VerifyCredential(result []byte, issuer did.DID, docs did.Lookup, v keys.Verifier) (*VerifiedCredential, error) {
@@ -97,7 +97,7 @@ func parseCredentialResult(dl Dialect, result []byte) (*VerifiedCredential, []tr
 }
 
 // credentialHeader checks the id (full form, with a fragment) and status
-// members; in DialectEID a credential not found is named as the request
+// members; in [DialectEID] a credential not found is named as the request
 // gave it, which may lack the did:elastos: prefix (Elastos.ELA.SideChain.EID
 // internal/ethapi/didapi.go, ResolveCredential).
 func (r *rawResult) credentialHeader(dl Dialect) (did.URL, CredentialStatus, error) {

@@ -41,7 +41,7 @@ func (dl Dialect) Result(d did.DID, h []Entry, all bool, tip int64) ([]byte, err
 }
 
 // Verify checks a resolve result as Verify does, reading its status in the
-// dialect: a DialectEID result of an expired document says 0, and 1 is
+// dialect: a [DialectEID] result of an expired document says 0, and 1 is
 // refused.
 func (dl Dialect) Verify(result []byte, docs did.Lookup, v keys.Verifier, now time.Time) (*Verified, error) {
 	return Checker{Dialect: dl, Docs: docs, Verifier: v}.verify(result, now)

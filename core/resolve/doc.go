@@ -15,18 +15,18 @@
 // signatures, the previousTxid chain, who signed, the documents' proofs and
 // the claimed status.
 //
-// Dialect says how a result reports an expired document: DialectSpec
-// (resolvedid, status 1) or DialectEID (did_resolveDID as the identity chain
+// Dialect says how a result reports an expired document: [DialectSpec]
+// (resolvedid, status 1) or [DialectEID] (did_resolveDID as the identity chain
 // and the SDKs speak it, status 0); Result and Verify use DialectSpec.
 // A Checker verifies in a dialect with the exceptions of a chain that did
 // not check everything it recorded (Waiver; core/eid grants EID's).
 //
-// The credential half: CredentialResult builds the resolvecredential result
+// The credential half: [CredentialResult] builds the resolvecredential result
 // ({"id","status","transaction"}, statuses 0 valid, 2 revoked, 3 not found)
-// from the history of a credential id, VerifyCredential checks one as a
-// light client must, and CredentialPage and CredentialList serve
+// from the history of a credential id, [VerifyCredential] checks one as a
+// light client must, and [CredentialPage] and [CredentialList] serve
 // listcredentials.
 //
-// View and QueryResult serve the query method: the JSON a find condition is
+// View and [QueryResult] serve the query method: the JSON a find condition is
 // matched against, and the result object.
 package resolve

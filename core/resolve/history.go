@@ -11,7 +11,7 @@ import (
 
 // Entry is one operation of a history as the chain recorded it, with what
 // deriving a status needs from it, so that building a result decodes
-// nothing. NewEntry makes one from a decoded operation; a store keeps
+// nothing. [NewEntry] makes one from a decoded operation; a store keeps
 // Expires with the rest and gives it back.
 type Entry struct {
 	Txid     string

@@ -3,8 +3,8 @@ package resolve
 import "fmt"
 
 // The query method's paging, as the interface has it: a page holds
-// DefaultQueryLimit documents unless the client asks for another number,
-// and never more than MaxQueryLimit (a larger limit is clamped, not
+// [DefaultQueryLimit] documents unless the client asks for another number,
+// and never more than [MaxQueryLimit] (a larger limit is clamped, not
 // refused).
 const (
 	DefaultQueryLimit = 20
@@ -12,7 +12,7 @@ const (
 )
 
 // QueryPage returns the skip and limit of the page a query asks for: limit
-// 0 means DefaultQueryLimit, and a limit above MaxQueryLimit means
+// 0 means [DefaultQueryLimit], and a limit above [MaxQueryLimit] means
 // MaxQueryLimit. A negative skip or limit is an error that names it.
 func QueryPage(skip, limit int) (int, int, error) {
 	return page(skip, limit, DefaultQueryLimit, MaxQueryLimit)

@@ -49,7 +49,7 @@ type Verified struct {
 	Txid     string
 	// Complete reports that the transactions begin with the DID's create,
 	// so that every link of the history was checked. Otherwise the oldest
-	// transaction was checked on its own (see idop.ValidateDetached).
+	// transaction was checked on its own (see [idop.ValidateDetached]).
 	Complete bool
 	// History is the result's transactions as history entries, newest
 	// first, and Documents the document each one publishes (nil for a
@@ -77,7 +77,7 @@ const (
 	// the operation's time was not checked (EID before its
 	// CustomizeDIDHeight checked no standard DID's expires).
 	WaiveExpiry
-	// WaiveMigrated: the operation was checked as idop.ValidateMigrated
+	// WaiveMigrated: the operation was checked as [idop.ValidateMigrated]
 	// does, its signature only: neither the document's syntax and proofs
 	// nor an update's previousTxid (EID's migration window).
 	WaiveMigrated
@@ -99,7 +99,7 @@ type Checker struct {
 	Docs     did.Lookup
 	Verifier keys.Verifier
 	// Waive, when set, is asked about each transaction whose operation
-	// breaks a rule: the waiver the chain granted it, WaiveNone to let the
+	// breaks a rule: the waiver the chain granted it, [WaiveNone] to let the
 	// error stand, or an error to report in its place. A waived operation
 	// is checked again without the waived checks and must pass the rest.
 	Waive func(Broken) (Waiver, error)
@@ -135,7 +135,7 @@ type transaction struct {
 // its block time; the transactions must be newest first and all of the
 // result's DID; the status must follow from them at the reference time now.
 // A result that claims the DID does not exist cannot be disproved and is
-// returned as such. The status is read in DialectSpec; see Dialect.Verify
+// returned as such. The status is read in [DialectSpec]; see [Dialect.Verify]
 // for did_resolveDID's. Errors are *VerifyError.
 //
 // Old operations were checked by the chain against the documents of their
@@ -266,7 +266,7 @@ func docsOf(txs []transaction) []*did.Document {
 	return docs
 }
 
-// checkTxids requires in DialectEID the txids EID writes: EVM hashes as
+// checkTxids requires in [DialectEID] the txids EID writes: EVM hashes as
 // 64 lower-case hex digits, without 0x (Elastos.ELA.SideChain.EID
 // internal/didapi/didtype.go, FromTranasactionData: Uint256.String). The
 // nodes of didlight write their ledger's hashes alike.
@@ -398,7 +398,7 @@ func readTransaction(d *sdkjson.Decoder) rawTransaction {
 }
 
 // header checks the did and status members: the did in full form, except
-// that in DialectEID a DID not found is the did as the request gave it,
+// that in [DialectEID] a DID not found is the did as the request gave it,
 // which may be the bare id, and status 1 is not given
 // (Elastos.ELA.SideChain.EID internal/ethapi/didapi.go, ResolveDID).
 func (r *rawResult) header(dl Dialect) (did.DID, Status, error) {

@@ -1,8 +1,9 @@
-// Package spend builds unsigned ledger transactions that spend an address's
-// coins: it picks which unspent outputs pay an order's amounts and fee,
-// and sends the change back to the payer. A payment is a TransferAsset
-// transaction; a DID operation rides the same way as the payload of a
-// transaction of type 0x0a.
+// Package spend builds unsigned ledger transactions that spend an address's coins.
+//
+// It builds unsigned ledger transactions that spend an address's coins: it
+// picks which unspent outputs pay an order's amounts and fee, and sends the
+// change back to the payer. A payment is a TransferAsset transaction; a DID
+// operation rides the same way as the payload of a transaction of type 0x0a.
 //
 // Selection is deterministic: the same coins and order give the same
 // transaction, so a wallet can show what it will sign before it signs.

@@ -1,11 +1,13 @@
-// Package w3c answers W3C DID Resolution and DID URL dereferencing for
-// did:elastos from a DID's history on the chain: the resolution result
-// ({didDocument, didResolutionMetadata, didDocumentMetadata}), the
-// dereferencing result ({contentStream, dereferencingMetadata,
-// contentMetadata}) or the document alone, the error objects and the HTTP
-// status of the binding, decided once for the node's
-// GET /1.0/identifiers/{did} (host/internal/api) and for the WebAssembly module,
-// which builds the same answer from a history it verified itself.
+// Package w3c implements W3C DID Resolution and DID URL dereferencing for did:elastos.
+//
+// It answers W3C DID Resolution and DID URL dereferencing for did:elastos
+// from a DID's history on the chain: the resolution result ({didDocument,
+// didResolutionMetadata, didDocumentMetadata}), the dereferencing result
+// ({contentStream, dereferencingMetadata, contentMetadata}) or the document
+// alone, the error objects and the HTTP status of the binding, decided once
+// for the node's GET /1.0/identifiers/{did} (host/internal/api) and for the
+// WebAssembly module, which builds the same answer from a history it
+// verified itself.
 //
 // It follows the W3C DID Resolution editor's draft (w3c/did-resolution,
 // index.html as of 2026-07: §DID Resolution Algorithm, §DID URL
@@ -17,10 +19,10 @@
 // driver with Accept "application/did-resolution,<type>", and
 // HttpBindingClientUtil, which reads contentStream or content).
 //
-// A request is parsed once (ParseRequest: the DID or DID URL, resolution
+// A request is parsed once ([ParseRequest]: the DID or DID URL, resolution
 // options given apart from it, and the Accept header) and answered from a
 // History and the chain Tip (Resolve), or from a resolvedid answer with the
-// whole history, verified first (ResolveVerified). What it decides:
+// whole history, verified first ([ResolveVerified]). What it decides:
 //
 //   - Syntax: a DID or DID URL as DID Core writes it, the method elastos
 //     (any other is METHOD_NOT_SUPPORTED), the id as the chain accepts it.

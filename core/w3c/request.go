@@ -38,7 +38,7 @@ var candidates = [...][]mediaType{
 }
 
 // Request is a parsed request to resolve a DID or dereference a DID URL.
-// ParseRequest makes one; Resolve and ResolveVerified answer it.
+// [ParseRequest] makes one; Resolve and [ResolveVerified] answer it.
 type Request struct {
 	err       *Error // why it cannot be answered; nil when it can
 	deref     bool   // a DID URL, not a DID: an error answers as a dereferencing result

@@ -43,7 +43,7 @@ type Response struct {
 // Resolve answers req from the DID's history h at the chain tip: the
 // version it names (the latest without versionId or versionTime), then
 // the content it asks for in the representation negotiated. A request
-// ParseRequest could not read gets its error, h unread. The error is that
+// [ParseRequest] could not read gets its error, h unread. The error is that
 // of h.Document, when reading the document failed; the Response is then
 // the INTERNAL_ERROR answer.
 func Resolve(req *Request, h History, tip Tip) (Response, error) {

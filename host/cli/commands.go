@@ -1,7 +1,9 @@
-// Package cli is the didlight command: the node, the wallet and the DID
-// tools (cmd/didlight's main calls Run, and nothing else). It lives under
-// host/ so that it can use the node's internal packages; its one exported
-// name is Run.
+// Package cli implements the didlight command.
+//
+// It is the didlight command: the node, the wallet and the DID tools
+// (cmd/didlight's main calls Run, and nothing else). It lives under host/ so
+// that it can use the node's internal packages; its one exported name is
+// Run.
 package cli
 
 import (

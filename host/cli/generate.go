@@ -123,10 +123,9 @@ A data directory that is not empty is refused unless --force is given, and
 }
 
 // How a generation has the garbage collector work, unless GOGC or
-// GOMEMLIMIT say otherwise: it allocates much and keeps little (a live heap
-// of 30-330 MB at 20k DIDs), so collecting at five times the live heap
-// rather than twice takes 12% less CPU (20k DIDs, in one run) for about
-// 0.8 GB more; the limit bounds what that costs.
+// GOMEMLIMIT say otherwise: it allocates much and keeps little, so
+// collecting at five times the live heap rather than twice saves CPU for
+// memory, and the limit bounds the memory.
 const (
 	generateGCPercent = 400
 	generateMemLimit  = 3 << 30

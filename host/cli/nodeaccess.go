@@ -23,7 +23,7 @@ func accessFlags(fs *flag.FlagSet, c *nodeConfig) {
 
 // originList is --cors-origin: repeatable on the command line and
 // comma-separated in its environment variable, whose origins a command-line
-// one replaces. Each is kept as api.ParseOrigin writes it.
+// one replaces. Each is kept as [api.ParseOrigin] writes it.
 type originList struct {
 	origins []string
 	fromEnv bool // origins came from the environment variable

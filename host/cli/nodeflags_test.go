@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -86,7 +87,7 @@ func TestParseNodeFlags(t *testing.T) {
 }
 
 func TestParseNodeFlagsRefuses(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		args []string
 		env  map[string]string
 		want string
@@ -131,10 +132,12 @@ func TestParseNodeFlagsRefuses(t *testing.T) {
 		{[]string{"--light", "mainnet", "--light-timeout", "10ms"}, nil, "--light-timeout 10ms"},
 		{[]string{"--require-upstream"}, nil, "--require-upstream: give --follow URL"},
 	} {
-		_, err := parseNodeFlags(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("args %q env %v: error %v, want one saying %q", tc.args, tc.env, err, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			_, err := parseNodeFlags(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("args %q env %v: error %v, want one saying %q", tc.args, tc.env, err, tc.want)
+			}
+		})
 	}
 }
 
@@ -145,9 +148,11 @@ func TestNodeHelpListsEveryFlagAndItsVariable(t *testing.T) {
 		t.Fatalf("-h: error %v, want flag.ErrHelp", err)
 	}
 	for _, name := range []string{"mem", "datadir", "rest-addr", "rpc-addr", "block-time", "arbiters", "dev-seed", "demo", "admin-token", "admin-token-file", "cors-origin"} {
-		if !strings.Contains(out.String(), "--"+name+" ("+envName(name)+",") {
-			t.Errorf("help does not list --%s with %s:\n%s", name, envName(name), out.String())
-		}
+		t.Run(name, func(t *testing.T) {
+			if !strings.Contains(out.String(), "--"+name+" ("+envName(name)+",") {
+				t.Errorf("help does not list --%s with %s:\n%s", name, envName(name), out.String())
+			}
+		})
 	}
 }
 
@@ -161,10 +166,12 @@ func TestAdminTokenFile(t *testing.T) {
 		text string
 		mode os.FileMode
 	}{private: {" s3cret \nignored\n", 0o600}, open: {"t2", 0o644}, empty: {"\n", 0o600}} {
-		if err := os.WriteFile(name, []byte(f.text), f.mode); err != nil {
-			t.Fatal(err)
-		}
-		os.Chmod(name, f.mode) // whatever the umask
+		t.Run(fmt.Sprint(name), func(t *testing.T) {
+			if err := os.WriteFile(name, []byte(f.text), f.mode); err != nil {
+				t.Fatal(err)
+			}
+			os.Chmod(name, f.mode) // whatever the umask
+		})
 	}
 	parse := func(args []string, env map[string]string) (nodeConfig, error) {
 		return parseNodeFlags(args, func(k string) string { return env[k] }, io.Discard)

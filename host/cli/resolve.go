@@ -194,7 +194,7 @@ const (
 )
 
 // lightClient resolves DIDs through a node and checks every answer
-// locally. It is the did.Lookup that verification asks for other DIDs'
+// locally. It is the [did.Lookup] that verification asks for other DIDs'
 // documents (controllers, authorization keys), each itself resolved and
 // checked, once.
 type lightClient struct {

@@ -109,7 +109,7 @@ func claims(cs []eid.Claim) []string {
 
 // resolveW3CEID is `didlight resolve --format w3c --verify` against an EID
 // node, which has no W3C endpoint: the answer is built here from the DID's
-// whole history, verified (w3c.ResolveChecked), at the head's time.
+// whole history, verified ([w3c.ResolveChecked]), at the head's time.
 func resolveW3CEID(e *env, n nodeFlags, network eidclient.Network, id, accept string, verify bool) error {
 	req := w3c.ParseRequest(id, "", accept)
 	d, ok := req.DID()

@@ -28,21 +28,23 @@ func TestToolsHelp(t *testing.T) {
 		"devnet":  {"generate", "export", "import"},
 	}
 	for group, verbs := range groups {
-		var out, errOut bytes.Buffer
-		if code := Run([]string{group, "-h"}, &out, &errOut); code != 0 {
-			t.Errorf("%s -h: exit %d", group, code)
-		}
-		listing := out.String()
-		for _, v := range verbs {
-			if !strings.Contains(listing, "  "+v+" ") {
-				t.Errorf("%s -h does not list %s:\n%s", group, v, listing)
+		t.Run(fmt.Sprint(group), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if code := Run([]string{group, "-h"}, &out, &errOut); code != 0 {
+				t.Errorf("%s -h: exit %d", group, code)
 			}
-			out.Reset()
-			if code := Run([]string{group, v, "-h"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "Examples:\n  didlight "+group+" "+v) ||
-				!strings.Contains(out.String(), "DIDLIGHT_") || !strings.Contains(out.String(), "Exit codes:") {
-				t.Errorf("%s %s -h: exit %d\n%s", group, v, code, out.String())
+			listing := out.String()
+			for _, v := range verbs {
+				if !strings.Contains(listing, "  "+v+" ") {
+					t.Errorf("%s -h does not list %s:\n%s", group, v, listing)
+				}
+				out.Reset()
+				if code := Run([]string{group, v, "-h"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "Examples:\n  didlight "+group+" "+v) ||
+					!strings.Contains(out.String(), "DIDLIGHT_") || !strings.Contains(out.String(), "Exit codes:") {
+					t.Errorf("%s %s -h: exit %d\n%s", group, v, code, out.String())
+				}
 			}
-		}
+		})
 	}
 	var out, errOut bytes.Buffer
 	if code := Run([]string{"wallet", "frobnicate"}, &out, &errOut); code != exitUsage || !strings.Contains(errOut.String(), `unknown verb "frobnicate"`) {
@@ -96,10 +98,12 @@ func TestToolsExitCodes(t *testing.T) {
 		{&client.RESTError{Code: client.CodeDoubleSpend}, exitFail},
 		{errors.New("other"), exitFail},
 	}
-	for _, tt := range tests {
-		if got := exitCode(tt.err); got != tt.code {
-			t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.code)
-		}
+	for i, tt := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := exitCode(tt.err); got != tt.code {
+				t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.code)
+			}
+		})
 	}
 }
 
@@ -123,10 +127,12 @@ func TestWalletFromSecret(t *testing.T) {
 		t.Fatalf("hex: %v, %v; want %s", fromHex, err, did1)
 	}
 	for _, bad := range []string{"", "xprv123", strings.Repeat("zz", 32), "cloth always junk", strings.Repeat("ff", 32)} {
-		var usage *usageError
-		if _, err := walletFromSecret(bad, "", 0); !errors.As(err, &usage) {
-			t.Errorf("secret %q: error %v, want a usage error", bad, err)
-		}
+		t.Run(bad, func(t *testing.T) {
+			var usage *usageError
+			if _, err := walletFromSecret(bad, "", 0); !errors.As(err, &usage) {
+				t.Errorf("secret %q: error %v, want a usage error", bad, err)
+			}
+		})
 	}
 }
 
@@ -141,16 +147,18 @@ func TestServicesFor(t *testing.T) {
 	if kept, err := (&docFlags{}).servicesFor(subject, current); err != nil || len(kept) != 1 {
 		t.Errorf("no flags: %v, %v; want the current services", kept, err)
 	}
-	for _, bad := range []docFlags{
+	for i, bad := range []docFlags{
 		{services: serviceList{"#hive,HiveVault"}},
 		{services: serviceList{"did:elastos:foo#x,T,E"}},
 		{services: serviceList{"nofragment/,T,E"}},
 		{services: serviceList{"#a,T,E"}, noServices: true},
 	} {
-		var usage *usageError
-		if _, err := bad.servicesFor(subject, nil); !errors.As(err, &usage) {
-			t.Errorf("%+v: error %v, want a usage error", bad, err)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			var usage *usageError
+			if _, err := bad.servicesFor(subject, nil); !errors.As(err, &usage) {
+				t.Errorf("%+v: error %v, want a usage error", bad, err)
+			}
+		})
 	}
 }
 
@@ -165,15 +173,19 @@ func TestExpiry(t *testing.T) {
 		{docFlags{years: 2}, now.AddDate(2, 0, 0)},
 		{docFlags{expires: "2030-05-06T07:08:09Z"}, time.Date(2030, 5, 6, 7, 8, 9, 0, time.UTC)},
 	}
-	for _, tt := range tests {
-		if got, err := tt.d.expiry(now, def); err != nil || !got.Equal(tt.want) {
-			t.Errorf("%+v: %v, %v; want %v", tt.d, got, err, tt.want)
-		}
+	for i, tt := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got, err := tt.d.expiry(now, def); err != nil || !got.Equal(tt.want) {
+				t.Errorf("%+v: %v, %v; want %v", tt.d, got, err, tt.want)
+			}
+		})
 	}
-	for _, bad := range []docFlags{{years: -1}, {years: 101}, {expires: "tomorrow"}, {years: 1, expires: "2030-05-06T07:08:09Z"}} {
-		if _, err := bad.expiry(now, def); err == nil {
-			t.Errorf("%+v accepted", bad)
-		}
+	for i, bad := range []docFlags{{years: -1}, {years: 101}, {expires: "tomorrow"}, {years: 1, expires: "2030-05-06T07:08:09Z"}} {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if _, err := bad.expiry(now, def); err == nil {
+				t.Errorf("%+v accepted", bad)
+			}
+		})
 	}
 }
 
@@ -189,11 +201,13 @@ func TestTxShowOffline(t *testing.T) {
 	if code := Run([]string{"tx", "show", fmt.Sprintf("%x", tx.Bytes())}, &out, &errOut); code != 0 || !strings.Contains(out.String(), `"txid": "`+tx.Hash().String()) {
 		t.Errorf("tx show: exit %d\n%s%s", code, out.String(), errOut.String())
 	}
-	for _, bad := range [][]string{{"tx", "show"}, {"tx", "show", "zz"}, {"tx", "show", "0a00"}, {"tx", "show", "00", "--file", "x"}} {
-		errOut.Reset()
-		if code := Run(bad, &out, &errOut); code != exitUsage {
-			t.Errorf("%v: exit %d, %q; want %d", bad, code, errOut.String(), exitUsage)
-		}
+	for i, bad := range [][]string{{"tx", "show"}, {"tx", "show", "zz"}, {"tx", "show", "0a00"}, {"tx", "show", "00", "--file", "x"}} {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			errOut.Reset()
+			if code := Run(bad, &out, &errOut); code != exitUsage {
+				t.Errorf("%v: exit %d, %q; want %d", bad, code, errOut.String(), exitUsage)
+			}
+		})
 	}
 }
 
@@ -207,14 +221,16 @@ func (f fakeTerminal) readSecret(string) ([]byte, error) {
 
 // The spinner draws on a terminal only.
 func TestSpinnerOnlyOnTerminal(t *testing.T) {
-	for _, tty := range []bool{false, true} {
-		var w syncBuffer
-		e := &env{term: fakeTerminal{tty}}
-		s := spin(e, &w, "waiting")
-		time.Sleep(150 * time.Millisecond)
-		s.end()
-		if drew := strings.Contains(w.String(), "waiting"); drew != tty {
-			t.Errorf("terminal %v: drew %q", tty, w.String())
-		}
+	for i, tty := range []bool{false, true} {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			var w syncBuffer
+			e := &env{term: fakeTerminal{tty}}
+			s := spin(e, &w, "waiting")
+			time.Sleep(150 * time.Millisecond)
+			s.end()
+			if drew := strings.Contains(w.String(), "waiting"); drew != tty {
+				t.Errorf("terminal %v: drew %q", tty, w.String())
+			}
+		})
 	}
 }

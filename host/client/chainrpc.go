@@ -11,7 +11,7 @@ import (
 
 // JSON-RPC error codes of the chain's general methods (Elastos.ELA.SideChain
 // service/error.go). A refused transaction carries its rule's code, the
-// REST API's (CodeDoubleSpend, CodeDuplicate, ...). The Elastos nodes
+// REST API's ([CodeDoubleSpend], [CodeDuplicate], ...). The Elastos nodes
 // themselves answer every method error with -32603 and the reason in the
 // message; didlight answers these.
 const (
@@ -116,7 +116,7 @@ func (r ChainRPC) BlockWithTxs(ctx context.Context, hash ela.Hash) (*ela.BlockJS
 }
 
 // RawBlock calls getblock with verbosity 0: the block's wire encoding, which
-// ela.ParseBlock reads.
+// [ela.ParseBlock] reads.
 func (r ChainRPC) RawBlock(ctx context.Context, hash ela.Hash) ([]byte, error) {
 	return r.raw(ctx, "getblock", hash.String(), 0)
 }
@@ -129,13 +129,13 @@ func (r ChainRPC) BlockByHeight(ctx context.Context, height uint32) (*ela.BlockJ
 
 // Transaction calls getrawtransaction, verbose: the transaction, in a block
 // or pooled (blockhash "" and 0 confirmations). An unknown one is an
-// *RPCError (RPCCodeUnknownTransaction from didlight).
+// *RPCError ([RPCCodeUnknownTransaction] from didlight).
 func (r ChainRPC) Transaction(ctx context.Context, txid ela.Hash) (*ela.TxJSON, error) {
 	return result[*ela.TxJSON](ctx, r, "getrawtransaction", txid.String(), true)
 }
 
 // RawTransaction calls getrawtransaction: the transaction's wire encoding,
-// which ela.ParseTx reads.
+// which [ela.ParseTx] reads.
 func (r ChainRPC) RawTransaction(ctx context.Context, txid ela.Hash) ([]byte, error) {
 	return r.raw(ctx, "getrawtransaction", txid.String(), false)
 }

@@ -1,7 +1,9 @@
-// Package client calls a didlight (or Elastos) node over HTTP: the REST API
-// under /api/v1 for balances, unspent outputs, transactions and broadcasts,
-// the JSON-RPC API for resolve and query, and the chain's general JSON-RPC
-// methods that every Elastos side-chain node serves (ChainRPC). It is what
+// Package client provides a client of the HTTP APIs of didlight and Elastos nodes.
+//
+// It calls a didlight (or Elastos) node over HTTP: the REST API under
+// /api/v1 for balances, unspent outputs, transactions and broadcasts, the
+// JSON-RPC API for resolve and query, and the chain's general JSON-RPC
+// methods that every Elastos side-chain node serves ([ChainRPC]). It is what
 // the command-line wallet and DID tools use.
 //
 // Errors say what went wrong where: *UnreachableError when no answer came

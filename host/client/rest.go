@@ -136,7 +136,7 @@ func (c *Client) UTXOs(ctx context.Context, addr string) ([]UTXO, error) {
 
 // Transaction returns a transaction the node holds, in a block or pooled
 // (blockhash "" and 0 confirmations). An unknown one is a *RESTError with
-// CodeUnknownTransaction.
+// [CodeUnknownTransaction].
 func (c *Client) Transaction(ctx context.Context, txid ela.Hash) (*ela.TxJSON, error) {
 	var tx ela.TxJSON
 	if err := c.get(ctx, "/transaction/"+txid.String(), &tx); err != nil {

@@ -110,10 +110,7 @@ type nodeChild struct {
 // startNode starts the Node benchmark on the module under test and the
 // result, and waits until it has verified the result once.
 func startNode(b *testing.B, result []byte, hostCrypto bool) (*nodeChild, error) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return nil, err
-	}
+	node := loaderNode(b)
 	dir := b.TempDir()
 	wasmFile, historyFile := filepath.Join(dir, "didlight.wasm"), filepath.Join(dir, "result.json")
 	if err := os.WriteFile(wasmFile, module(b), 0o644); err != nil {

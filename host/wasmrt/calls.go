@@ -82,7 +82,7 @@ func (r *Runtime) DecodeTx(ctx context.Context, in abi.DecodeTxInput) (*ela.TxJS
 	return invoke[ela.TxJSON](ctx, r, "decode_tx", in, abi.Env{})
 }
 
-// VerifyTx runs verify_tx; a failure unwraps to ela.ErrSignature.
+// VerifyTx runs verify_tx; a failure unwraps to [ela.ErrSignature].
 func (r *Runtime) VerifyTx(ctx context.Context, in abi.VerifyTxInput, env abi.Env) (*abi.VerifiedTx, error) {
 	return invoke[abi.VerifiedTx](ctx, r, "verify_tx", in, env)
 }

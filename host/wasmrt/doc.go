@@ -1,7 +1,8 @@
-// Package wasmrt runs the didlight WebAssembly module (see package
-// github.com/didlight/didlight/wasm/abi for its calls and ABI) in wazero, for Go programs that
-// want core's answers from the sandboxed build: the same module browsers
-// and Node run.
+// Package wasmrt runs the didlight WebAssembly module in wazero.
+//
+// It is for Go programs that want core's answers from the sandboxed build:
+// the same module browsers and Node run. Package [abi] documents the
+// module's calls and ABI.
 //
 // A Runtime compiles the module once, caching the machine code on disk
 // (wazero's compilation cache, in the user's cache directory unless told
@@ -16,7 +17,7 @@
 // The module imports P-256 verification, SHA-256 and document lookup from
 // its host. A Runtime answers them per call from the abi.Env the call is
 // given: its Verifier (Go's native crypto when nil; it hashes too when it
-// is a keys.Hasher) and its Lookup. WithoutHostCrypto withholds
+// is a keys.Hasher) and its Lookup. [WithoutHostCrypto] withholds
 // verification and hashing, so that the module does both with its own Go
 // code, as it does in browsers.
 package wasmrt

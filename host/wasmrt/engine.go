@@ -36,7 +36,7 @@ func (e Engine) VerifyPrograms(tx *ela.Tx, referenced []ela.ProgramHash, v keys.
 	return err
 }
 
-// DecodeOperation decodes natively (idop.Decode): the chain needs the Go
+// DecodeOperation decodes natively ([idop.Decode]): the chain needs the Go
 // value, and ValidateOperation decodes the request again in the module,
 // which is where the decision is taken.
 func (Engine) DecodeOperation(r idop.Request) (*idop.Op, error) { return idop.Decode(r) }
@@ -52,7 +52,7 @@ func (e Engine) ValidateOperation(op *idop.Op, st *idop.State, docs did.Lookup, 
 	return err
 }
 
-// ValidateCredential runs natively (idop.ValidateCredential): the module
+// ValidateCredential runs natively ([idop.ValidateCredential]): the module
 // has no call for credential operations yet.
 func (Engine) ValidateCredential(op *idop.Op, st *idop.CredentialState, docs did.Lookup, v keys.Verifier, now time.Time) error {
 	return idop.ValidateCredential(op, st, docs, v, now)

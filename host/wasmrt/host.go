@@ -75,7 +75,7 @@ func (ce *callEnv) verify(mem api.Memory, pubPtr, digestPtr, sigPtr uint32) int3
 }
 
 // sha256Sum is sha256(data, n, digest) → 1 done, -1 unavailable. It
-// hashes with the call's Verifier when that hashes (keys.Digest).
+// hashes with the call's Verifier when that hashes ([keys.Digest]).
 func sha256Sum(ctx context.Context, m api.Module, stack []uint64) {
 	ce, _ := ctx.Value(envKey{}).(*callEnv)
 	stack[0] = api.EncodeI32(ce.sum(m.Memory(), uint32(stack[0]), uint32(stack[1]), uint32(stack[2])))
@@ -96,7 +96,7 @@ func (ce *callEnv) sum(mem api.Memory, dataPtr, n, digestPtr uint32) int32 {
 	return 1
 }
 
-// verifier is the call's Verifier, keys.Native by default.
+// verifier is the call's Verifier, [keys.Native] by default.
 func (ce *callEnv) verifier() keys.Verifier {
 	if ce.env.Verifier == nil {
 		return keys.Native{}

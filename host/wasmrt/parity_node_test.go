@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/host/internal/testenv"
 	"github.com/didlight/didlight/wasm/abi"
 )
 
@@ -43,19 +45,21 @@ func TestParityNode(t *testing.T) {
 	if skipped > len(abi.Calls()) {
 		t.Errorf("%d cases are not UTF-8: the loaders check few of them", skipped)
 	}
-	for _, c := range cases {
-		nc := nodeCase{Call: c.call, Input: string(c.in)}
-		if docs, ok := c.env.Lookup.(did.Documents); ok {
-			nc.Documents = map[string]string{}
-			for _, d := range docs {
-				nc.Documents["did:elastos:"+d.Subject().Key()] = string(d.Normalized())
+	for i, c := range cases {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			nc := nodeCase{Call: c.call, Input: string(c.in)}
+			if docs, ok := c.env.Lookup.(did.Documents); ok {
+				nc.Documents = map[string]string{}
+				for _, d := range docs {
+					nc.Documents["did:elastos:"+d.Subject().Key()] = string(d.Normalized())
+				}
+			} else if c.env.Lookup != nil {
+				t.Fatalf("%s: a lookup parity.mjs cannot give: %T", c.name, c.env.Lookup)
 			}
-		} else if c.env.Lookup != nil {
-			t.Fatalf("%s: a lookup parity.mjs cannot give: %T", c.name, c.env.Lookup)
-		}
-		if err := enc.Encode(nc); err != nil {
-			t.Fatal(err)
-		}
+			if err := enc.Encode(nc); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 	out := runNodeScript(t, "parity.mjs", lines.Bytes())
 	run := map[string]abi.Func{}
@@ -67,18 +71,31 @@ func TestParityNode(t *testing.T) {
 		t.Fatalf("parity.mjs answered %d of %d cases", len(out), len(cases))
 	}
 	for n, line := range out {
-		c := cases[n]
-		var answers []string
-		if err := json.Unmarshal(line, &answers); err != nil || len(answers) != len(loaders) {
-			t.Fatalf("%s: answers %.200s: %v", c.name, line, err)
-		}
-		native := string(run[c.call](c.in, c.env))
-		for i, a := range answers {
-			if a != native {
-				t.Errorf("%s (%s), %s:\n node   %s\n native %s", c.name, c.call, loaders[i], strings.TrimSpace(a), native)
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			c := cases[n]
+			var answers []string
+			if err := json.Unmarshal(line, &answers); err != nil || len(answers) != len(loaders) {
+				t.Fatalf("%s: answers %.200s: %v", c.name, line, err)
 			}
-		}
+			native := string(run[c.call](c.in, c.env))
+			for i, a := range answers {
+				if a != native {
+					t.Errorf("%s (%s), %s:\n node   %s\n native %s", c.name, c.call, loaders[i], strings.TrimSpace(a), native)
+				}
+			}
+		})
 	}
+}
+
+// loaderNode returns the path of Node.js for the JS loaders' scripts,
+// ending the test as [testenv.Check] does when Node or the loaders' WASI
+// shim is missing.
+func loaderNode(t testing.TB) string {
+	t.Helper()
+	node := testenv.Node(t)
+	_, err := testenv.Shim("../..")
+	testenv.Check(t, err)
+	return node
 }
 
 // runNodeScript runs a script of wasm/js (parity.mjs, apicalls.mjs) in Node
@@ -86,13 +103,7 @@ func TestParityNode(t *testing.T) {
 // it wrote.
 func runNodeScript(t *testing.T, script string, in []byte) [][]byte {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("Node.js (20 or later) is needed to check the JS loaders: %v", err)
-	}
-	if _, err := os.Stat("../../wasm/js/node_modules/@bjorn3/browser_wasi_shim"); err != nil {
-		t.Fatalf("the WASI shim is not installed (%v): run `make test`, or `npm ci` in wasm/js", err)
-	}
+	node := loaderNode(t)
 	dir := t.TempDir()
 	wasmFile, inFile, outFile := filepath.Join(dir, "didlight.wasm"), filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "out.jsonl")
 	if err := os.WriteFile(wasmFile, module(t), 0o644); err != nil {

@@ -116,7 +116,7 @@ func (r *Runtime) Close(ctx context.Context) error {
 }
 
 // Call runs the call named name (an export such as "verify_resolve_result",
-// see abi.Calls) on a JSON input and returns the module's envelope,
+// see [abi.Calls]) on a JSON input and returns the module's envelope,
 // {"result":…} or {"error":…}: byte for byte what the call's abi function
 // returns natively. The error is for a call the module could not answer:
 // an unknown name, a closed Runtime, ctx ended before the call started (a

@@ -1,6 +1,8 @@
-// Package js serves the didlight module's browser loader to Go programs:
-// the node embeds it to give browsers what they need to verify DIDs
-// themselves (the browser app in github.com/didlight/didlight/web) and to run its own
+// Package js provides the didlight module's browser loader to Go programs.
+//
+// It serves the didlight module's browser loader to Go programs: the node
+// embeds it to give browsers what they need to verify DIDs themselves (the
+// browser app in github.com/didlight/didlight/web) and to run its own
 // validation through the module (`didlight node --engine wasm`).
 //
 // The loader's source (api.js, endpoint.js, browser.js) is always embedded. The built
@@ -9,9 +11,9 @@
 // from package-lock.json) are not committed: they are embedded only in a
 // binary built with the didlight_wasm build tag, which `make build` and
 // `make run` set after making them. Without the tag Module and Shim
-// return ErrNotEmbedded, so that `go build ./...` works on a clean checkout.
-// With it and NoShimTag (what `make build` does where npm is missing) the
-// module is embedded but not the shim: Shim returns ErrNoShim, and
+// return [ErrNotEmbedded], so that `go build ./...` works on a clean checkout.
+// With it and [NoShimTag] (what `make build` does where npm is missing) the
+// module is embedded but not the shim: Shim returns [ErrNoShim], and
 // browsers cannot run the module that binary serves.
 package js
 
@@ -24,17 +26,17 @@ import (
 // BuildTag is the build tag that embeds the module and the shim.
 const BuildTag = "didlight_wasm"
 
-// NoShimTag, beside BuildTag, leaves the shim out: for a machine without
+// NoShimTag, beside [BuildTag], leaves the shim out: for a machine without
 // npm, where the module can be built but the shim cannot be installed.
 const NoShimTag = "didlight_noshim"
 
 // ErrNotEmbedded is the error of Module and Shim in a binary built
-// without BuildTag.
+// without [BuildTag].
 var ErrNotEmbedded = errors.New("this didlight binary was built without its WebAssembly module: " +
 	"build it with `make build` (make wasm, npm ci in wasm/js, then go build -tags " + BuildTag + ")")
 
-// ErrNoShim is the error of Shim in a binary built with BuildTag and
-// NoShimTag: it has the module, but browsers also need the shim to run it.
+// ErrNoShim is the error of Shim in a binary built with [BuildTag] and
+// [NoShimTag]: it has the module, but browsers also need the shim to run it.
 var ErrNoShim = errors.New("this didlight binary was built without the WASI shim browsers run its module with " +
 	"(npm was missing): install Node.js 20 or later with npm, then `make build`")
 

@@ -31,12 +31,14 @@ func TestLoader(t *testing.T) {
 		"api.js":      {"./endpoint.js", "./endpoint.js"},
 		"endpoint.js": nil,
 	} {
-		src, err := fs.ReadFile(Loader(), name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := imports(src); !slices.Equal(got, want) {
-			t.Errorf("%s imports %q, want %q", name, got, want)
-		}
+		t.Run(name, func(t *testing.T) {
+			src, err := fs.ReadFile(Loader(), name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := imports(src); !slices.Equal(got, want) {
+				t.Errorf("%s imports %q, want %q", name, got, want)
+			}
+		})
 	}
 }

@@ -4,8 +4,8 @@ package js
 
 import "io/fs"
 
-// Module returns ErrNotEmbedded: this binary was built without BuildTag.
+// Module returns [ErrNotEmbedded]: this binary was built without [BuildTag].
 func Module() ([]byte, error) { return nil, ErrNotEmbedded }
 
-// Shim returns ErrNotEmbedded: this binary was built without BuildTag.
+// Shim returns [ErrNotEmbedded]: this binary was built without [BuildTag].
 func Shim() (fs.FS, error) { return nil, ErrNotEmbedded }

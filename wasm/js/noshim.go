@@ -4,5 +4,5 @@ package js
 
 import "io/fs"
 
-// Shim returns ErrNoShim: this binary was built with NoShimTag.
+// Shim returns [ErrNoShim]: this binary was built with [NoShimTag].
 func Shim() (fs.FS, error) { return nil, ErrNoShim }

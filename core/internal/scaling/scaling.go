@@ -1,7 +1,8 @@
-// Package scaling checks, in benchmarks, that a decoder's cost grows no
-// faster than its input: it decodes an input of 1 KiB and one of 256 KiB
-// built the same way, interleaved in one loop, and compares their costs per
-// byte.
+// Package scaling checks in benchmarks that a decoder's cost grows no faster than its input.
+//
+// It checks, in benchmarks, that a decoder's cost grows no faster than its
+// input: it decodes an input of 1 KiB and one of 256 KiB built the same way,
+// interleaved in one loop, and compares their costs per byte.
 //
 // Each decoder of untrusted input has a BenchmarkScale* that calls Run, one
 // sub-benchmark per shape of input.
@@ -15,7 +16,7 @@
 // the small input ("small-ns/B") and of the large one ("large-ns/B"), and
 // "ratio", the second over the first. A linear decoder stays near 1 (caches
 // make large inputs somewhat dearer); a quadratic one shows about 256. A
-// ratio above MaxRatio fails the benchmark. Inputs over a decoder's limit
+// ratio above [MaxRatio] fails the benchmark. Inputs over a decoder's limit
 // are refused at once, so their ratio is far below 1.
 package scaling
 

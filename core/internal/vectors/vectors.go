@@ -1,6 +1,8 @@
-// Package vectors gives tests read access to the test vectors in data/: DID
-// documents, credentials and keys from the Elastos DID SDK, and operations in
-// the identity chain's wire format. See README.md for where each comes from.
+// Package vectors provides the test vectors in data/ to tests.
+//
+// It gives tests read access to the test vectors in data/: DID documents,
+// credentials and keys from the Elastos DID SDK, and operations in the
+// identity chain's wire format. See README.md for where each comes from.
 package vectors
 
 import (

@@ -1,7 +1,8 @@
-// Package clienttest runs a real node in process for the tests and examples
-// of its clients: a chain on an in-memory store behind the REST and
-// JSON-RPC servers on loopback ports, mining as soon as transactions
-// arrive. Nothing is faked.
+// Package clienttest runs a real node in process for tests and examples of its clients.
+//
+// It runs a real node in process for the tests and examples of its clients:
+// a chain on an in-memory store behind the REST and JSON-RPC servers on
+// loopback ports, mining as soon as transactions arrive. Nothing is faked.
 package clienttest
 
 import (

@@ -66,7 +66,7 @@ func (c *Client) Head(ctx context.Context) (*Block, error) {
 	return c.block(ctx, "latest", "latest")
 }
 
-// Block returns the block at number, or an error wrapping ErrNotFound
+// Block returns the block at number, or an error wrapping [ErrNotFound]
 // when the endpoint has none there.
 func (c *Client) Block(ctx context.Context, number uint64) (*Block, error) {
 	return c.block(ctx, fmt.Sprintf("%#x", number), fmt.Sprint(number))
@@ -134,7 +134,7 @@ type Transaction struct {
 
 // Transaction returns the transaction whose hash is txid, with or
 // without 0x (EID's did_resolveDID writes txids without), or an error
-// wrapping ErrNotFound when the endpoint knows none.
+// wrapping [ErrNotFound] when the endpoint knows none.
 func (c *Client) Transaction(ctx context.Context, txid string) (*Transaction, error) {
 	hash, err := hexBytes("0x"+strings.TrimPrefix(txid, "0x"), 32)
 	if err != nil {

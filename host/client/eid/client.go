@@ -1,6 +1,8 @@
-// Package eid calls the JSON-RPC endpoints of EID, the Elastos identity
-// chain, as the Elastos DID SDKs do, within a request budget per endpoint,
-// with retries, timeouts and the SDKs' choice among several endpoints.
+// Package eid provides a client of EID nodes' JSON-RPC endpoints that asks as the Elastos DID SDKs do.
+//
+// It calls the JSON-RPC endpoints of EID, the Elastos identity chain, as the
+// Elastos DID SDKs do, within a request budget per endpoint, with retries,
+// timeouts and the SDKs' choice among several endpoints.
 //
 // A Client asks one Network: its own EID node, or the public mainnet or
 // testnet endpoints. It returns the DID answers raw, as core/resolve reads
@@ -70,7 +72,7 @@ type Config struct {
 	Budget float64
 	Burst  int
 	// MaxAnswer is the longest answer read, in bytes; a longer one is an
-	// error (ErrTooLarge).
+	// error ([ErrTooLarge]).
 	MaxAnswer int64
 	// Reprobe is how long the client keeps the order of its endpoints
 	// before it probes them again; negative means only after a failure.

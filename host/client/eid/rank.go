@@ -21,7 +21,7 @@ type probe struct {
 
 // rank orders endpoints by their probes, best first, as the SDKs sort
 // them: those that answered before those that did not; among them, those
-// within MaxLag blocks of the highest block answered before those further
+// within [MaxLag] blocks of the highest block answered before those further
 // behind; those within by latency (then the higher block), those behind by
 // block (then latency); ties in the order given. The SDKs compare two
 // endpoints at a time, within MaxLag of each other; measuring from the

@@ -44,7 +44,7 @@ type Upstream struct {
 }
 
 // Recognize tells what serves at url by what it answers, in at most four
-// requests, each bounded by DefaultRequestTimeout and ctx:
+// requests, each bounded by [DefaultRequestTimeout] and ctx:
 //
 //  1. resolvedid with no DID. A didlight node answers it (an error about
 //     the missing DID: it reads no store); EID, whose JSON-RPC is

@@ -180,7 +180,7 @@ func retryAfter(v string, now time.Time) time.Duration {
 // skipped), with core's JSON scanner, which reads an answer of tens of
 // kilobytes (a long history) several times faster; unlike encoding/json
 // it refuses text that is not UTF-8 and values nested deeper than
-// sdkjson.MaxDepth, which no JSON-RPC answer of EID's has.
+// [sdkjson.MaxDepth], which no JSON-RPC answer of EID's has.
 func readAnswer(b []byte) (answer, error) {
 	var a answer
 	d := sdkjson.NewDecoder(b)

@@ -14,7 +14,7 @@ import (
 )
 
 // args are the parameters of a call to one of the chain's general methods,
-// by name, read from an object or a positional array (jsonrpc.Args). Each
+// by name, read from an object or a positional array ([jsonrpc.Args]). Each
 // reader checks one parameter and says, in the error's data, which one is
 // wrong and what it should be, quoting at most a few dozen bytes of it.
 type args map[string]json.RawMessage
@@ -130,7 +130,7 @@ func (a args) quantity(name string, most uint64) (uint64, bool, *jsonrpc.Error) 
 }
 
 // amount reads an amount of ELA that must be given: a decimal string of at
-// most eight places, not negative (ela.ParseFixed64).
+// most eight places, not negative ([ela.ParseFixed64]).
 func (a args) amount(name string) (ela.Fixed64, *jsonrpc.Error) {
 	const want = "an amount of ELA as a decimal string, such as \"1.5\""
 	s, err := a.str(name, want)

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -105,7 +106,7 @@ func TestBroadcastDIDOperation(t *testing.T) {
 // The broadcast body must be {"Action":"sendrawtransaction","data":HEX}.
 func TestBroadcastBody(t *testing.T) {
 	n := startNode(t, 0)
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		body string
 		code int
 		want string
@@ -121,8 +122,10 @@ func TestBroadcastBody(t *testing.T) {
 		{`{"Action":"sendrawtransaction","data":""}`, 43001, ""},
 		{`{"data":"00"}`, 43001, ""},
 	} {
-		status, _, b := n.do("POST", n.rest+"/transaction", "application/json", []byte(tc.body))
-		n.checkFailure("broadcast "+tc.body, n.envelope(status, b), tc.code, tc.want)
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			status, _, b := n.do("POST", n.rest+"/transaction", "application/json", []byte(tc.body))
+			n.checkFailure("broadcast "+tc.body, n.envelope(status, b), tc.code, tc.want)
+		})
 	}
 	big := `{"Action":"sendrawtransaction","data":"` + strings.Repeat("00", 8<<20+1) + `"}`
 	status, _, b := n.do("POST", n.rest+"/transaction", "application/json", []byte(big))

@@ -37,9 +37,9 @@ type DIDReader interface {
 	ResolveW3C(ctx context.Context, id, options, accept string) (w3c.Response, error)
 }
 
-// Light is a light resolver: a DIDReader with no chain of its own, which
+// Light is a light resolver: a [DIDReader] with no chain of its own, which
 // asks an upstream and verifies each answer before it serves it. A server
-// made with NewLight serves the DID reads through it, its own node state,
+// made with [NewLight] serves the DID reads through it, its own node state,
 // the height of its upstream's head, and nothing of a ledger.
 type Light interface {
 	DIDReader
@@ -55,7 +55,7 @@ type Light interface {
 	Status() any
 }
 
-// rpcFailure is an error of a DIDReader that says how JSON-RPC answers it
+// rpcFailure is an error of a [DIDReader] that says how JSON-RPC answers it
 // (the light resolver's: an upstream that did not answer, an answer that
 // failed verification, or the upstream's own error answer). Its source
 // has logged it.

@@ -1,12 +1,14 @@
-// Package api serves a node's HTTP interfaces: the REST API under /api/v1
-// with the envelopes and error codes of the Elastos nodes, the JSON-RPC 2.0
-// resolver (resolvedid, query, the credential methods and the DID SDKs'
-// names for them, devnet controls), the chain's general JSON-RPC methods
-// that Elastos tools call (getblock, getrawtransaction, listunspent,
-// sendrawtransaction, ...; they read through the same functions as REST),
-// the endpoints the DID SDKs' simulated-chain adapter posts to (/idtx,
-// /resolve, /reset), and W3C DID Resolution's HTTP(S) binding, GET
-// /1.0/identifiers/{did}, which core/w3c answers.
+// Package api serves a node's HTTP interfaces.
+//
+// It serves a node's HTTP interfaces: the REST API under /api/v1 with the
+// envelopes and error codes of the Elastos nodes, the JSON-RPC 2.0 resolver
+// (resolvedid, query, the credential methods and the DID SDKs' names for
+// them, devnet controls), the chain's general JSON-RPC methods that Elastos
+// tools call (getblock, getrawtransaction, listunspent, sendrawtransaction,
+// ...; they read through the same functions as REST), the endpoints the DID
+// SDKs' simulated-chain adapter posts to (/idtx, /resolve, /reset), and W3C
+// DID Resolution's HTTP(S) binding, GET /1.0/identifiers/{did}, which
+// core/w3c answers.
 //
 // Handlers parse and check what a request says, every parameter before
 // any store read, and hand it to the chain (host/internal/chain), which decides;

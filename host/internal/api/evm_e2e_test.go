@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -62,7 +63,7 @@ func TestDevControlsPositional(t *testing.T) {
 		t.Errorf("dev_revert [{id: %q}]:\n%s\nwant\n%s", snap.ID, now, then)
 	}
 
-	for _, c := range []struct {
+	for i, c := range []struct {
 		method string
 		params any
 		want   string
@@ -81,9 +82,11 @@ func TestDevControlsPositional(t *testing.T) {
 		{"dev_snapshot", []any{1}, "params holds 1 values; the method takes none"},
 		{"dev_reset", []any{"yesterday"}, "neither an RFC 3339 time"},
 	} {
-		before := n.state()
-		checkRPCError(t, c.method, n.call(c.method, c.params), -32602, "Invalid params", c.want)
-		n.unchanged(c.method, before)
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			before := n.state()
+			checkRPCError(t, c.method, n.call(c.method, c.params), -32602, "Invalid params", c.want)
+			n.unchanged(c.method, before)
+		})
 	}
 }
 
@@ -146,7 +149,7 @@ func TestEVMAliases(t *testing.T) {
 	if got := raw("evm_revert", []any{"0x1"}); got != "true" {
 		t.Errorf("evm_revert [\"0x1\"] again: %s, want true (the snapshot is kept)", got)
 	}
-	for _, c := range []struct {
+	for i, c := range []struct {
 		method string
 		params any
 		want   string
@@ -156,8 +159,10 @@ func TestEVMAliases(t *testing.T) {
 		{"evm_increaseTime", []any{0}, "seconds must be a whole number from 1 to"},
 		{"evm_setNextBlockTimestamp", []any{}, "time is missing"},
 	} {
-		before := n.state()
-		checkRPCError(t, c.method, n.call(c.method, c.params), -32602, "Invalid params", c.want)
-		n.unchanged(c.method, before)
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			before := n.state()
+			checkRPCError(t, c.method, n.call(c.method, c.params), -32602, "Invalid params", c.want)
+			n.unchanged(c.method, before)
+		})
 	}
 }

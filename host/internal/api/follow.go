@@ -29,7 +29,7 @@ func (s *Server) neighbors() []follow.Neighbor {
 }
 
 // observe tells Options.Peers of every REST request, so that it notices
-// followers by their follow.Header.
+// followers by their [follow.Header].
 func (s *Server) observe(next http.Handler) http.Handler {
 	if s.opts.Peers == nil {
 		return next
@@ -61,7 +61,7 @@ func (s *Server) relayTx(ctx context.Context, raw []byte) (string, *restError) {
 
 // relayIDTx publishes a DID request through the upstream's /idtx and
 // answers with its answer, once the follower holds the block (see
-// follow.Follower.PublishRequest); 502 when the upstream did not answer.
+// [follow.Follower.PublishRequest]); 502 when the upstream did not answer.
 func (s *Server) relayIDTx(w http.ResponseWriter, r *http.Request, body []byte) {
 	ctx, cancel := context.WithTimeout(r.Context(), idtxWait)
 	defer cancel()

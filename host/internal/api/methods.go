@@ -31,10 +31,10 @@ type rpcMethod struct {
 // methods are the JSON-RPC methods. The DID methods are served under the
 // resolver interface's names and under the names the published DID SDKs
 // call (which send params as an array holding one object;
-// jsonrpc.DecodeParams reads both forms); the answers are the same objects,
+// [jsonrpc.DecodeParams] reads both forms); the answers are the same objects,
 // but for the status of an expired DID. The chain's general methods
 // (chainrpc.go, noderpc.go) take named or positional params
-// (jsonrpc.Args), as the Elastos nodes read them.
+// ([jsonrpc.Args]), as the Elastos nodes read them.
 var methods = map[string]rpcMethod{
 	// DID reads. A light node serves all but query, which needs an index
 	// of every document.
@@ -96,7 +96,7 @@ func (s *Server) resolveDID(ctx context.Context, params json.RawMessage) (any, *
 // resolveDIDForSDK answers did_resolveDID, the published SDKs' name: the
 // same, except that an expired DID is status 0. The SDKs know statuses 0, 2
 // and 3 only, throw on 1, and judge expiry from the document themselves, as
-// the EID chain leaves it to them (node-log decision, 2026-11-21).
+// the EID chain leaves it to them.
 func (s *Server) resolveDIDForSDK(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 	return s.resolve(ctx, "did_resolveDID", params, s.dids.ResolveDIDSDK)
 }
@@ -211,7 +211,7 @@ func nonNegative(skip, limit int, invalid func(string) *jsonrpc.Error) *jsonrpc.
 }
 
 // chainFailure reports a read the chain could not answer: parameters it
-// refuses (chain.KindInvalid) as invalid makes them, and anything else,
+// refuses ([chain.KindInvalid]) as invalid makes them, and anything else,
 // as -32001 "Resolver internal error.", logged if the store failed. An
 // error that says how JSON-RPC answers it (a light node's) is answered so.
 func (s *Server) chainFailure(method string, invalid func(string) *jsonrpc.Error, err error) *jsonrpc.Error {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -92,12 +93,14 @@ func TestParseOrigin(t *testing.T) {
 		"http://a.example#f":        "",
 		strings.Repeat("h", 100000): "",
 	} {
-		got, err := ParseOrigin(in)
-		if got != want || (want == "") != (err != nil) {
-			t.Errorf("ParseOrigin(%.40q) = %q, %v; want %q", in, got, err, want)
-		}
-		if err != nil && len(err.Error()) > 300 {
-			t.Errorf("ParseOrigin(%.40q): error of %d bytes", in, len(err.Error()))
-		}
+		t.Run(fmt.Sprint(in), func(t *testing.T) {
+			got, err := ParseOrigin(in)
+			if got != want || (want == "") != (err != nil) {
+				t.Errorf("ParseOrigin(%.40q) = %q, %v; want %q", in, got, err, want)
+			}
+			if err != nil && len(err.Error()) > 300 {
+				t.Errorf("ParseOrigin(%.40q): error of %d bytes", in, len(err.Error()))
+			}
+		})
 	}
 }

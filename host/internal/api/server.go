@@ -33,7 +33,7 @@ type Options struct {
 	// AdminToken, when set, lets a client that is not on the loopback
 	// interface restart the REST service by presenting it.
 	AdminToken string
-	// CORSOrigins are web origins (as ParseOrigin reads them) whose pages
+	// CORSOrigins are web origins (as [ParseOrigin] reads them) whose pages
 	// may call the node's controls (/reset, /idtx, dev_*, restart), like
 	// its own pages: a dApp under development. Reads and broadcasts are
 	// open to every origin anyway (docs/security.md).
@@ -50,7 +50,7 @@ type Options struct {
 	// state lists as a neighbor. Its chain is the follower's.
 	Follower *follow.Follower
 	// Peers, when set, records the followers polling the REST API (by
-	// follow.Header) and lists them as neighbors in the node state.
+	// [follow.Header]) and lists them as neighbors in the node state.
 	Peers *follow.Peers
 }
 

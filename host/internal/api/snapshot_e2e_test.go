@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -45,7 +46,7 @@ func TestDevSnapshot(t *testing.T) {
 	mined(outs[3], operation(alice.deactivate()), nil, true)
 	n.devIncreaseTime(3600)
 
-	for _, c := range []struct {
+	for i, c := range []struct {
 		params any
 		want   string
 	}{
@@ -58,9 +59,11 @@ func TestDevSnapshot(t *testing.T) {
 		{map[string]any{"id": 1.5}, "want the id dev_snapshot gave"},
 		{map[string]any{"id": "0x1", "time": 1}, "unknown parameter"},
 	} {
-		before := n.state()
-		checkRPCError(t, "dev_revert", n.call("dev_revert", c.params), -32602, "Invalid params", c.want)
-		n.unchanged("dev_revert", before)
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			before := n.state()
+			checkRPCError(t, "dev_revert", n.call("dev_revert", c.params), -32602, "Invalid params", c.want)
+			n.unchanged("dev_revert", before)
+		})
 	}
 
 	var tip struct {
@@ -74,15 +77,17 @@ func TestDevSnapshot(t *testing.T) {
 	if h := n.height(); tip.Height != h {
 		t.Errorf("dev_revert answered height %d, the chain is at %d", tip.Height, h)
 	}
-	for _, c := range []struct {
+	for i, c := range []struct {
 		who  identity
 		then resolved
 	}{{alice, aliceThen}, {bob, bobThen}} {
-		got, _ := json.Marshal(n.resolve("resolvedid", c.who.did.String(), true))
-		want, _ := json.Marshal(c.then)
-		if string(got) != string(want) {
-			t.Errorf("%s after the revert resolves %s, want %s", c.who.did, got, want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got, _ := json.Marshal(n.resolve("resolvedid", c.who.did.String(), true))
+			want, _ := json.Marshal(c.then)
+			if string(got) != string(want) {
+				t.Errorf("%s after the revert resolves %s, want %s", c.who.did, got, want)
+			}
+		})
 	}
 	checkRPCError(t, "dev_revert 0x2 after 0x1", n.call("dev_revert", map[string]any{"id": "0x2"}), -32602, "Invalid params", "no snapshot 0x2")
 

@@ -32,7 +32,7 @@ func (s *Server) serveIdentifier(w http.ResponseWriter, r *http.Request) {
 // Resolver reads it, ResolveServlet), a percent-encoded DID or DID URL (the
 // path starts with did%3A) is followed by the options as the HTTP query;
 // so is a DID as it is, when the HTTP query names options only
-// (w3c.QueryIsOptions), as clients send them; otherwise the HTTP query is
+// ([w3c.QueryIsOptions]), as clients send them; otherwise the HTTP query is
 // the DID URL's own. The path is decoded once: a fragment arrives as %23,
 // a DID URL's query given with options as %3F. A path that does not decode
 // is passed as it is, for core/w3c to refuse.

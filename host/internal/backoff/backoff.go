@@ -1,5 +1,6 @@
-// Package backoff computes how long to wait before trying again after
-// failures: doubling from a first wait up to a cap, with jitter.
+// Package backoff computes how long to wait before trying again after failures.
+//
+// The wait doubles from a first wait up to a cap, with jitter.
 package backoff
 
 import (

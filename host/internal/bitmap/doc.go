@@ -1,5 +1,7 @@
-// Package bitmap provides compressed sets of unsigned integers, the
-// posting lists of an index: which documents (by ordinal) hold a value.
+// Package bitmap provides compressed sets of unsigned integers.
+//
+// It provides compressed sets of unsigned integers, the posting lists of an
+// index: which documents (by ordinal) hold a value.
 //
 // The scheme is that of Roaring bitmaps (S. Chambi, D. Lemire, O. Kaser,
 // R. Godin, "Better bitmap performance with Roaring bitmaps", Software:

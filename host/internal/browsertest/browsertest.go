@@ -1,14 +1,16 @@
-// Package browsertest drives Debian's Chromium from Go tests of the browser
-// app: one headless browser per test binary, started on first use, and a
-// tab per test, whose screenshot and console are kept when the test fails.
-// `make test` installs Chromium when it is missing.
+// Package browsertest drives Chromium from Go tests of the browser app.
+//
+// One headless browser serves a test binary, started on first use, with a
+// tab per test whose screenshot and console are kept when the test fails.
+// `make test` installs Debian's Chromium when it is missing; without it (or
+// without the WASI shim of wasm/js) a test skips outside CI and fails under
+// CI=true, as [testenv.Check] decides.
 package browsertest
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/didlight/didlight/host/internal/wasmbuild"
 	"io/fs"
 	"net/http"
 	"os"
@@ -20,10 +22,14 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/didlight/didlight/host/internal/testenv"
+	"github.com/didlight/didlight/host/internal/wasmbuild"
 )
 
-// Chromium is Debian's Chromium, which `make test` installs when missing.
-const Chromium = "/usr/bin/chromium"
+// Chromium is the browser's program, looked up on PATH: Debian's chromium,
+// which `make test` installs when missing.
+const Chromium = "chromium"
 
 // ActionTimeout bounds one browser action, a wait included.
 const ActionTimeout = 60 * time.Second
@@ -42,15 +48,16 @@ var browser struct {
 // phones home (background networking, component updates, sync, first-run
 // tasks), with a fresh profile.
 func startBrowser() error {
-	if _, err := os.Stat(Chromium); err != nil {
-		return fmt.Errorf("no Chromium at %s (%v): `make test` installs it (apt-get install Chromium)", Chromium, err)
+	path, err := testenv.LookPath(Chromium, "`make test` installs it: apt-get install chromium")
+	if err != nil {
+		return err
 	}
 	dir, err := os.MkdirTemp("", "didlight-chromium-")
 	if err != nil {
 		return err
 	}
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(Chromium),
+		chromedp.ExecPath(path),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
@@ -98,9 +105,7 @@ var screenshots = filepath.Join(os.TempDir(), "didlight-web-screenshots")
 func NewTab(t *testing.T) *Tab {
 	t.Helper()
 	browser.once.Do(func() { browser.err = startBrowser() })
-	if browser.err != nil {
-		t.Fatal(browser.err)
-	}
+	testenv.Check(t, browser.err)
 	ctx, cancel := chromedp.NewContext(browser.ctx)
 	tb := &Tab{T: t, ctx: ctx}
 	messages := chromedp.Console(ctx) // opens the tab
@@ -223,9 +228,9 @@ func Eval[T any](tb *Tab, expr string) T {
 // module built from the checkout whose root is root (stripped, as `make
 // wasm` writes it) and the WASI shim npm installed in wasm/js.
 func Assets(root string) (module []byte, shim fs.FS, err error) {
-	dir := filepath.Join(root, "wasm/js/node_modules/@bjorn3/browser_wasi_shim")
-	if _, err := os.Stat(filepath.Join(dir, "dist/index.js")); err != nil {
-		return nil, nil, fmt.Errorf("the WASI shim is not installed (%v): run `make test`, or `npm ci` in wasm/js", err)
+	dir, err := testenv.Shim(root)
+	if err != nil {
+		return nil, nil, err
 	}
 	m, err := wasmbuild.Build(context.Background(), filepath.Join(root, "wasm"))
 	if err != nil {

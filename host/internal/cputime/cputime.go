@@ -1,7 +1,8 @@
-// Package cputime reads the CPU time this process has used. Benchmarks on a
-// shared machine report it besides wall time: when other work loads the
-// cores, CPU time still says what an operation costs, where wall time also
-// counts the waiting for a core.
+// Package cputime reads the CPU time this process has used.
+//
+// Benchmarks on a shared machine report it besides wall time: when other
+// work loads the cores, CPU time still says what an operation costs, where
+// wall time also counts the waiting for a core.
 package cputime
 
 import "time"

@@ -1,6 +1,8 @@
-// Package demo publishes a fixed set of demo DIDs on a node's chain, so
-// that a fresh node (`didlight node --demo`, `make run`) has something real
-// to resolve and query: a few dozen DIDs with services of several types and
+// Package demo publishes a fixed set of demo DIDs on a node's chain.
+//
+// It publishes a fixed set of demo DIDs on a node's chain, so that a fresh
+// node (`didlight node --demo`, `make run`) has something real to resolve
+// and query: a few dozen DIDs with services of several types and
 // self-proclaimed credentials (profile, email, social), some updated, a few
 // deactivated and a few that expire minutes after seeding; some declare a
 // credential on the chain and a couple revoke it, for resolvecredential and
@@ -44,7 +46,7 @@ type Report struct {
 //
 // Seeding publishes on the chain as it found it: once a reset or a revert
 // takes the chain's blocks back (its epoch moves on), Seed stops with an
-// error wrapping chain.ErrReset, having published nothing since. Seeding
+// error wrapping [chain.ErrReset], having published nothing since. Seeding
 // again resumes, on the chain as it then is.
 func Seed(ctx context.Context, c *chain.Chain) (Report, error) {
 	people, err := plan(c.DevAccount().Seed)
@@ -69,13 +71,13 @@ type seeder struct {
 	epoch uint64
 }
 
-// submit publishes req and waits for its block; chain.ErrReset once the
+// submit publishes req and waits for its block; [chain.ErrReset] once the
 // chain left the seeder's epoch.
 func (s seeder) submit(ctx context.Context, req idop.Request) (ela.Hash, error) {
 	return s.c.SubmitRequestIn(ctx, s.epoch, req)
 }
 
-// moved reports, as an error wrapping chain.ErrReset, that the chain left
+// moved reports, as an error wrapping [chain.ErrReset], that the chain left
 // the seeder's epoch: what was read of it may be of another chain.
 func (s seeder) moved() error {
 	if s.c.Epoch() != s.epoch {

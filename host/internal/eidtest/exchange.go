@@ -1,6 +1,8 @@
-// Package eidtest gives tests an EID upstream: answers a real EID node gave,
-// recorded by cmd/eidrecord and replayed by an in-process server, or with
-// EID_GETH set, a live private EID node running the same scenario.
+// Package eidtest gives tests an EID upstream, recorded or live.
+//
+// It gives tests an EID upstream: answers a real EID node gave, recorded by
+// cmd/eidrecord and replayed by an in-process server, or with EID_GETH set,
+// a live private EID node running the same scenario.
 package eidtest
 
 import (

@@ -16,7 +16,7 @@ import (
 
 // GethEnv names the variable holding the path of a geth built from
 // elastos/Elastos.ELA.SideChain.EID: set (as `make eidtest` sets it),
-// NewUpstream runs a live node instead of the replay.
+// [NewUpstream] runs a live node instead of the replay.
 const GethEnv = "EID_GETH"
 
 // Upstream is an EID node for a test, and what the scenario did on it.
@@ -72,7 +72,7 @@ func NewReplay(t testing.TB, opts Options) *Upstream {
 
 // Handler returns an HTTP handler answering as an EID node from the
 // committed recording at checkpoint, and the manifest up to it: the replay
-// NewReplay serves, for a program that serves it outside a test (a
+// [NewReplay] serves, for a program that serves it outside a test (a
 // benchmark's upstream, in a process apart from the one it measures).
 func Handler(checkpoint string) (http.Handler, *scenario.Manifest, error) {
 	r, m, err := loadReplay(checkpoint)

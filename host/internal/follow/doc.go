@@ -1,8 +1,10 @@
-// Package follow makes a node follow another: a Follower polls an upstream
-// didlight (or Elastos-compatible) node's REST API for its height, fetches
-// each block it lacks with its transactions in full and its DPoS confirm,
-// rebuilds them byte for byte from their JSON (core/ela), checks that each
-// hashes to what the upstream states, and hands them to a follower's chain
+// Package follow makes a node follow an upstream node's chain.
+//
+// It makes a node follow another: a Follower polls an upstream didlight (or
+// Elastos-compatible) node's REST API for its height, fetches each block it
+// lacks with its transactions in full and its DPoS confirm, rebuilds them
+// byte for byte from their JSON (core/ela), checks that each hashes to what
+// the upstream states, and hands them to a follower's chain
 // (chain.Chain.Apply), which validates them with its own rules. Writes sent
 // to the follower (a broadcast transaction, a DID-SDK request) are relayed
 // to the upstream and answered with its answer.

@@ -57,7 +57,7 @@ type Follower struct {
 }
 
 // New returns a Follower of cfg.Upstream for cfg.Chain. It fails when the
-// upstream's address is malformed (see ParseUpstream) or the chain is not
+// upstream's address is malformed (see [ParseUpstream]) or the chain is not
 // a follower's.
 func New(cfg Config) (*Follower, error) {
 	base, err := ParseUpstream(cfg.Upstream)

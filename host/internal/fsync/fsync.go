@@ -1,7 +1,8 @@
-// Package fsync makes directory entries durable. A file created or renamed
-// into a directory survives a crash only once the directory itself is
-// synced (fsync(2) on the directory); the store's file, its compactions and
-// the mempool log all need it.
+// Package fsync makes directory entries durable.
+//
+// A file created or renamed into a directory survives a crash only once the
+// directory itself is synced (fsync(2) on the directory); the store's file,
+// its compactions and the mempool log all need it.
 package fsync
 
 import (

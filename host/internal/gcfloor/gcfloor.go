@@ -1,12 +1,13 @@
-// Package gcfloor keeps the garbage collector from running every few
-// megabytes on a small heap. Go collects when the heap has grown by GOGC
-// percent of what the last collection found live (4 MB at least): a node
-// whose live heap is 1-2 MB, serving tens of thousands of requests a second
-// that each allocate a few kilobytes, collected 60 times a second, each
-// cycle's fixed costs and stop-the-world pauses paid over and over. With a
-// floor, the heap may grow by at least that many bytes between
-// collections; once the live heap outgrows it, GOGC rules as before, so
-// that a large heap costs no more memory than without.
+// Package gcfloor keeps the garbage collector from running too often on a small heap.
+//
+// Go collects when the heap has grown by GOGC percent of what the last
+// collection found live (4 MB at least): a node with a small live heap,
+// serving many requests a second that each allocate a few kilobytes,
+// collects many times a second, each cycle's fixed costs and
+// stop-the-world pauses paid over and over. With a floor, the heap may grow
+// by at least that many bytes between collections; once the live heap
+// outgrows it, GOGC rules as before, so that a large heap costs no more
+// memory than without.
 package gcfloor
 
 import (
@@ -23,11 +24,9 @@ const minHeap = 4 << 20
 
 // Node is how far `didlight node`'s heap may grow past its live heap before
 // the collector runs, at least, unless GOGC or GOMEMLIMIT say otherwise.
-// Serving, a node allocates a few KB a request and keeps little (a live
-// heap of 1-2 MB for the demo chain, ~90 MB at a million DIDs): at GOGC's
-// 4 MB it collected 60 times a second under loadbench's resolves, and with
-// 64 MB of room it took 8-23% less CPU a request (docs/benchmarks.md). A
-// heap past 64 MB live is collected as GOGC=100 would.
+// Serving, a node allocates a few KB a request and keeps little, so the
+// room saves CPU a request (docs/benchmarks.md has the figures). A heap
+// past 64 MB live is collected as GOGC=100 would.
 const Node = 64 << 20
 
 // liveMetric is the heap the last collection found live (runtime/metrics).

@@ -114,7 +114,7 @@ func (r *Resolver) ask(ctx context.Context) (*Head, error) {
 
 // network returns the upstream's chain, asking its chain id the first
 // time (eth_chainId): mainnet and testnet have migration windows
-// (eid.NetworkOf).
+// ([eid.NetworkOf]).
 func (r *Resolver) network(ctx context.Context) (eid.Network, error) {
 	if n := r.heads.network.Load(); n != nil {
 		return *n, nil

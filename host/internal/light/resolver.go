@@ -1,6 +1,8 @@
-// Package light answers the DID reads of a node with no chain of its own
-// from an EID upstream, verifying every answer with core/eid before it is
-// returned or kept.
+// Package light resolves DIDs from an EID upstream, verifying every answer.
+//
+// It answers the DID reads of a node with no chain of its own from an EID
+// upstream, verifying every answer with core/eid before it is returned or
+// kept.
 //
 // A Resolver asks the upstream as the DID SDKs do (host/client/eid), runs
 // core/eid's verification to its end (other DIDs' documents and the
@@ -51,7 +53,7 @@ type Config struct {
 	CacheBytes int64
 	// Poll is how often Run learns the upstream's head.
 	Poll time.Duration
-	// Verifier checks signatures; nil is keys.Native.
+	// Verifier checks signatures; nil is [keys.Native].
 	Verifier keys.Verifier
 	// Logger hears of answers refused and of an upstream that fails; nil
 	// discards.
@@ -129,7 +131,7 @@ func (r *Resolver) ResolveCredential(ctx context.Context, id did.URL, issuer *di
 
 // ListCredentials answers listcredentials and did_listCredentials: the
 // credential ids the upstream listed, once checked, as a didlight node
-// writes them (resolve.CredentialList: an empty list as [], where EID
+// writes them ([resolve.CredentialList]: an empty list as [], where EID
 // writes null).
 func (r *Resolver) ListCredentials(ctx context.Context, d did.DID, skip, limit int) ([]byte, error) {
 	a, err := r.CredentialList(ctx, d, skip, limit)
@@ -140,7 +142,7 @@ func (r *Resolver) ListCredentials(ctx context.Context, d did.DID, skip, limit i
 }
 
 // ResolveW3C answers W3C DID Resolution from the DID's whole history,
-// verified (w3c.ResolveChecked), at the head's time. A request core/w3c
+// verified ([w3c.ResolveChecked]), at the head's time. A request core/w3c
 // refuses is answered without asking the upstream; one the upstream fails
 // (no answer, or one that does not verify) is a 502 INTERNAL_ERROR saying
 // what failed, which the Resolver has logged: the error is nil then.

@@ -70,7 +70,7 @@ func (r *Resolver) Credential(ctx context.Context, id did.URL, issuer *did.DID) 
 }
 
 // CredentialList returns the upstream's did_listCredentials answer for d,
-// checked (eid.VerifyCredentialList).
+// checked ([eid.VerifyCredentialList]).
 func (r *Resolver) CredentialList(ctx context.Context, d did.DID, skip, limit int) (*ListAnswer, error) {
 	k := key{kind: kindList, subject: d.String(), skip: skip, limit: limit}
 	v, err := r.answer(ctx, k, func(ctx context.Context, h *Head) (any, error) {
@@ -251,7 +251,7 @@ func (r *Resolver) transaction(ctx context.Context, txid string) (*eid.Transacti
 // each verified: its eid.Env.Docs.
 type documents map[string]*did.Document
 
-// Document returns x's document, or an error wrapping eid.ErrUnfetched
+// Document returns x's document, or an error wrapping [eid.ErrUnfetched]
 // when it has not been fetched yet.
 func (ds documents) Document(x did.DID) (*did.Document, error) {
 	if doc, ok := ds[x.Key()]; ok {

@@ -1,9 +1,11 @@
-// Package node runs a node in process: a chain behind the REST and JSON-RPC
-// servers (host/internal/api), kept going by its block producer or by a follower,
-// or a light resolver (host/internal/light) learning its upstream's head,
-// until it is stopped. The didlight command, host/client/clienttest and the
-// tests that need a whole node start one with Start, so that the order of
-// starting and stopping is written once:
+// Package node starts and stops a whole node in process.
+//
+// It runs a node in process: a chain behind the REST and JSON-RPC servers
+// (host/internal/api), kept going by its block producer or by a follower, or
+// a light resolver (host/internal/light) learning its upstream's head, until
+// it is stopped. The didlight command, host/client/clienttest and the tests
+// that need a whole node start one with Start, so that the order of starting
+// and stopping is written once:
 //
 //   - start: listen on both addresses, then run the producer and serve;
 //   - stop: stop accepting requests and let those in flight finish (they
@@ -36,7 +38,7 @@ type Config struct {
 	Run func(ctx context.Context) error
 	// Mapped, if not nil, is the chain's store, whose mapped pages the
 	// node keeps within MapBudget bytes of the process's resident memory
-	// (KeepMapped); a MapBudget of 0 lets them stay.
+	// ([KeepMapped]); a MapBudget of 0 lets them stay.
 	Mapped    MappedStore
 	MapBudget int64
 }

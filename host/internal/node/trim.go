@@ -10,9 +10,9 @@ import (
 )
 
 // DefaultMapBudget is the file-backed resident memory (RssFile) a node
-// lets its store's mapped pages reach before it drops them: with the
-// node's own memory (some 100 MB at a million DIDs) it keeps the process
-// under 300 MB (issue 15).
+// lets its store's mapped pages reach before it drops them, so that a node
+// on a chain larger than the machine's memory keeps a bounded resident set
+// (docs/scale.md).
 const DefaultMapBudget = 128 << 20
 
 // MappedStore is a store that maps its file into the process (bolt.DB):
@@ -26,11 +26,11 @@ type MappedStore interface {
 	Scanned() <-chan struct{}
 }
 
-// TrimInterval is how often KeepMapped reads the process's RssFile.
+// TrimInterval is how often [KeepMapped] reads the process's RssFile.
 const TrimInterval = time.Second
 
 // KeepMapped keeps the process's file-backed resident memory (RssFile) at
-// most budget bytes, until ctx ends: every TrimInterval, and each time a
+// most budget bytes, until ctx ends: every [TrimInterval], and each time a
 // read has scanned much of the store (while the scan goes on), it reads
 // RssFile and trims s when it is over. It returns nil when ctx ends, or
 // why it stopped trimming (on a system without /proc, at once).
@@ -44,7 +44,7 @@ func KeepMapped(ctx context.Context, s MappedStore, budget int64) error {
 	return keepMapped(ctx, s, budget, tick.C, mapped)
 }
 
-// keepMapped is KeepMapped checking at each tick, with mapped reading
+// keepMapped is [KeepMapped] checking at each tick, with mapped reading
 // the process's RssFile.
 func keepMapped(ctx context.Context, s MappedStore, budget int64, tick <-chan time.Time, mapped func() (int64, error)) error {
 	for {
@@ -66,7 +66,7 @@ func keepMapped(ctx context.Context, s MappedStore, budget int64, tick <-chan ti
 	}
 }
 
-// startTrimming runs KeepMapped for n until Stop, if cfg asks for it, and
+// startTrimming runs [KeepMapped] for n until Stop, if cfg asks for it, and
 // logs why it stopped if it stops on its own.
 func (n *Node) startTrimming(cfg Config) {
 	n.trimmed = make(chan struct{})

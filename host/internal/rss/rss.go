@@ -1,7 +1,9 @@
-// Package rss reads a process's resident memory, as Linux's /proc reports
-// it, in two parts told apart: the process's own memory (heap, stacks), and
-// the pages of files it maps, such as the store's file bbolt maps, which
-// are the kernel's page cache and count only while they stay mapped.
+// Package rss reads a process's resident memory, its own apart from mapped files.
+//
+// It reads a process's resident memory, as Linux's /proc reports it, in two
+// parts told apart: the process's own memory (heap, stacks), and the pages
+// of files it maps, such as the store's file bbolt maps, which are the
+// kernel's page cache and count only while they stay mapped.
 package rss
 
 import (

@@ -17,11 +17,11 @@ var (
 	// ErrTxDone: a write through a Tx or Bucket after its transaction ended.
 	// (Reads after the end are a programming error and panic.)
 	ErrTxDone = errors.New("store: transaction has ended")
-	// ErrKey: a key that is empty or longer than MaxKeySize.
+	// ErrKey: a key that is empty or longer than [MaxKeySize].
 	ErrKey = errors.New("store: invalid key")
-	// ErrValueTooLarge: a value longer than MaxValueSize.
+	// ErrValueTooLarge: a value longer than [MaxValueSize].
 	ErrValueTooLarge = errors.New("store: value too large")
 	// ErrBucketName: a bucket name that is empty or longer than
-	// MaxBucketNameSize.
+	// [MaxBucketNameSize].
 	ErrBucketName = errors.New("store: invalid bucket name")
 )

@@ -1,8 +1,10 @@
-// Package store defines the ordered, bucketed key-value store that the node
-// keeps its chain and indexes in. The chain layer writes its typed records and
-// indexes once, against these interfaces, and runs on either backend:
-// host/internal/store/mem (in memory, for --mem and tests) or host/internal/store/bolt (one file
-// in a data directory, crash-safe).
+// Package store defines the ordered, bucketed key-value store of the node.
+//
+// It defines the ordered, bucketed key-value store that the node keeps its
+// chain and indexes in. The chain layer writes its typed records and indexes
+// once, against these interfaces, and runs on either backend:
+// host/internal/store/mem (in memory, for --mem and tests) or
+// host/internal/store/bolt (one file in a data directory, crash-safe).
 //
 // Every backend gives the same guarantees:
 //
@@ -39,7 +41,7 @@ const (
 // DB is an open store. Its methods are safe for concurrent use.
 type DB interface {
 	// View runs fn in a read-only transaction over a consistent snapshot.
-	// It returns fn's error unchanged, or ErrClosed.
+	// It returns fn's error unchanged, or [ErrClosed].
 	View(fn func(Tx) error) error
 	// Update runs fn in the single read-write transaction and commits it if
 	// fn returns nil. If fn returns an error or panics, nothing changes and
@@ -52,19 +54,19 @@ type DB interface {
 	// durable on a store that is not.
 	Durable() bool
 	// Close waits for running transactions, then releases the store.
-	// Later View and Update calls return ErrClosed; a second Close is a no-op.
+	// Later View and Update calls return [ErrClosed]; a second Close is a no-op.
 	Close() error
 }
 
 // Tx is a transaction: a View or an Update. It and its Buckets are valid
 // only while the transaction's function runs; afterwards writes fail with
-// ErrTxDone and reads panic.
+// [ErrTxDone] and reads panic.
 type Tx interface {
 	// Bucket returns the named bucket. Buckets need no declaration: in an
 	// Update a bucket comes into being with its first write, and a bucket
 	// that was never written reads as empty. Within one transaction every call
 	// with the same name returns the same Bucket. The name must be 1 to
-	// MaxBucketNameSize bytes (else ErrBucketName).
+	// [MaxBucketNameSize] bytes (else [ErrBucketName]).
 	Bucket(name string) (Bucket, error)
 	// DeleteBucket removes every key of the named bucket and resets its
 	// sequence. Buckets obtained earlier in the transaction stay usable and
@@ -78,8 +80,8 @@ type Bucket interface {
 	// is one. An empty value is returned as a non-nil empty slice.
 	Get(key []byte) (value []byte, ok bool)
 	// Put stores a copy of value under a copy of key, replacing any value
-	// there. A nil value stores an empty value. It fails with ErrReadOnly in
-	// a View, ErrKey or ErrValueTooLarge for bad input, ErrTxDone after the
+	// there. A nil value stores an empty value. It fails with [ErrReadOnly] in
+	// a View, [ErrKey] or [ErrValueTooLarge] for bad input, [ErrTxDone] after the
 	// transaction ended.
 	Put(key, value []byte) error
 	// Delete removes key. Deleting a missing key is not an error; it fails

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/didlight/didlight/host/internal/browsertest"
+	"github.com/didlight/didlight/host/internal/testenv"
 	"io/fs"
 	"net/http/httptest"
 	"os"
@@ -63,9 +64,7 @@ func TestMain(m *testing.M) {
 func env(t testing.TB) *fixture {
 	t.Helper()
 	shared.once.Do(func() { shared.f, shared.err = startFixture() })
-	if shared.err != nil {
-		t.Fatal(shared.err)
-	}
+	testenv.Check(t, shared.err)
 	return shared.f
 }
 

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/didlight/didlight/host/internal/testenv"
 )
 
 // TestSDKInterop runs every *.test.mjs file of the suite, one after the
@@ -72,14 +74,11 @@ func suiteTimeout(t *testing.T) time.Duration {
 	return d
 }
 
-// lookPath finds a program the suite needs, or fails the test saying so.
+// lookPath finds a program the suite needs, or ends the test saying so, as
+// [testenv.Check] does.
 func lookPath(t *testing.T, name string) string {
 	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Fatalf("%s is needed to run the SDK suite (Node.js 20 or later): %v", name, err)
-	}
-	return p
+	return testenv.MustLookPath(t, name, "the SDK suite runs in Node.js 20 or later, with npm")
 }
 
 // installModules installs the pinned SDK from package-lock.json (npm ci)

@@ -1,7 +1,9 @@
-// Command eidrecord runs the EID test scenario on a fresh private EID node
-// and records the node's JSON-RPC answers into the eidtest package's
-// testdata. Run it through `make eidrecord EID_GETH=/path/to/geth`, which
-// starts it inside a network namespace of its own.
+// Command eidrecord records a private EID node's answers to the EID test scenario.
+//
+// It runs the EID test scenario on a fresh private EID node and records the
+// node's JSON-RPC answers into the eidtest package's testdata. Run it
+// through `make eidrecord EID_GETH=/path/to/geth`, which starts it inside a
+// network namespace of its own.
 package main
 
 import (

@@ -53,7 +53,7 @@ func replayUpstream() (*upstream, error) {
 }
 
 // liveUpstream starts a private EID node with geth, which must run in a
-// network namespace of its own (eidnode.Start refuses otherwise), and runs
+// network namespace of its own ([eidnode.Start] refuses otherwise), and runs
 // the scenario on it: two to three minutes.
 func liveUpstream(ctx context.Context, geth, dir string, logw io.Writer) (*upstream, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {

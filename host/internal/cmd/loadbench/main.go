@@ -1,11 +1,13 @@
-// Command loadbench measures a didlight node's serving speed from outside,
-// as a skeptic would: the node runs in its own process, a trivial Go
-// net/http handler (the reference) in another, and wrk (Debian's package,
-// in a third) drives each in turn with the same requests, alternating
-// node and reference for each request kind, round after round. For every
-// kind it reports requests per second, latency p50 and p99 (wrk's) and the
-// server's CPU time per request (the server process's own accounting, from
-// /proc), and each as a ratio to the reference measured in the same run.
+// Command loadbench measures a didlight node's serving speed from outside.
+//
+// It measures a didlight node's serving speed from outside, as a skeptic
+// would: the node runs in its own process, a trivial Go net/http handler
+// (the reference) in another, and wrk (Debian's package, in a third) drives
+// each in turn with the same requests, alternating node and reference for
+// each request kind, round after round. For every kind it reports requests
+// per second, latency p50 and p99 (wrk's) and the server's CPU time per
+// request (the server process's own accounting, from /proc), and each as a
+// ratio to the reference measured in the same run.
 //
 // wrk keeps its 32 connections busy (a closed loop): at saturation its
 // latencies are mostly queueing (32 in flight over the rate, by Little's

@@ -80,10 +80,8 @@ type generator struct {
 // minTick is the dispatcher's shortest period: above 20 000 requests a
 // second it hands off several at each tick, a request at most minTick
 // late, rather than wake more often. Each tick costs a wake-up and two
-// reads of the ticker; against the trivial handler, a tick per request
-// cost the generator 28 µs of CPU a request at 20 000 a second (a tick
-// every 250 µs, 21 µs, but a p50 of 340 µs, not 150 µs; Go's timers,
-// 15 µs, and a p50 of 970 µs).
+// reads of the ticker, which a tick per request would pay at every
+// request; longer periods cost latency instead.
 const minTick = 50 * time.Microsecond
 
 // generate runs load l against addr with reqs and measures it.

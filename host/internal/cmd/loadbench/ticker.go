@@ -22,9 +22,9 @@ const (
 // reads a periodic timerfd, which the kernel's high-resolution timers
 // fire, through Go's network poller. A Go timer (time.Sleep) wakes a
 // process that has nothing else to do at 1 ms granularity (netpoll's
-// epoll_wait timeout is in milliseconds, runtime/netpoll_epoll.go): sleeps
-// of 200 µs took 1.08 ms here, a lag in every latency counted from a due
-// time.
+// epoll_wait timeout is in milliseconds, runtime/netpoll_epoll.go), so a
+// sleep shorter than that lasts about a millisecond: a lag in every
+// latency counted from a due time.
 type ticker struct{ f *os.File }
 
 // newTicker starts a ticker of period interval.

@@ -1,10 +1,12 @@
-// Command scalebench measures the node as its chain grows (`make
-// scalebench`): for each size it generates a chain (`didlight devnet
-// generate`, cached on disk), then, in a child process of its own that
-// holds nothing else, opens the store and measures resolve and query CPU
-// per call through the chain's API, RSS, and a follower's catch-up; the
-// node's start time and RSS are those of `didlight node` started on the
-// chain. It prints a Markdown table, one column per size.
+// Command scalebench measures the node as its chain grows.
+//
+// It measures the node as its chain grows (`make scalebench`): for each size
+// it generates a chain (`didlight devnet generate`, cached on disk), then,
+// in a child process of its own that holds nothing else, opens the store and
+// measures resolve and query CPU per call through the chain's API, RSS, and
+// a follower's catch-up; the node's start time and RSS are those of
+// `didlight node` started on the chain. It prints a Markdown table, one
+// column per size.
 package main
 
 import (

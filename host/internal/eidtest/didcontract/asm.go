@@ -1,6 +1,8 @@
-// Package didcontract assembles the DID wrapper contract a private EID
-// chain publishes through: publishDidTransaction(string), as the mainnet
-// contract offers it, written here as EVM bytecode.
+// Package didcontract assembles the DID contract of a private EID chain.
+//
+// A private EID chain publishes DID transactions through a wrapper
+// contract: publishDidTransaction(string), as the mainnet contract offers
+// it, written here as EVM bytecode.
 package didcontract
 
 import (

@@ -1,6 +1,8 @@
-// Package eidnode runs a private clique chain of EID, the Elastos identity
-// chain (a go-ethereum 1.9.7 fork), from a geth binary built out of tree,
-// inside the caller's own network namespace.
+// Package eidnode runs a private EID chain from a geth binary built out of tree.
+//
+// It runs a private clique chain of EID, the Elastos identity chain (a
+// go-ethereum 1.9.7 fork), from a geth binary built out of tree, inside the
+// caller's own network namespace.
 package eidnode
 
 import (

@@ -19,7 +19,7 @@ import (
 // only funded account. It is public test data: never use it elsewhere.
 const SignerKey = "b71c71a67e1177ad4e901695e1b4b9ee17ae16c6668d313eac2f96dbcda3f291"
 
-// password unlocks SignerKey in the node's keystore.
+// password unlocks [SignerKey] in the node's keystore.
 const password = "eidtest"
 
 // Config says how to start a node.
@@ -182,7 +182,7 @@ func freePort() (int, error) {
 var ErrNotIsolated = errors.New("eidnode: an EID node runs only in a network namespace of its own, with loopback alone (unshare -n sh -c 'ip link set lo up; ...')")
 
 // PrivateNetwork reports whether this process sees no network interface but
-// loopback, as in a fresh `unshare -n` namespace; else ErrNotIsolated,
+// loopback, as in a fresh `unshare -n` namespace; else [ErrNotIsolated],
 // naming the interfaces.
 func PrivateNetwork() error {
 	ifs, err := net.Interfaces()

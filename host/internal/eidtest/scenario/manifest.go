@@ -1,6 +1,7 @@
-// Package scenario runs the EID test scenario, DIDs and credentials made by
-// didlight's own core, on a private EID node, and says what each step sent
-// and what the node decided.
+// Package scenario runs the EID test scenario on a private EID node.
+//
+// The scenario's DIDs and credentials are made by didlight's own core; it
+// says what each step sent and what the node decided.
 package scenario
 
 import (

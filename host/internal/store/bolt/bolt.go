@@ -1,7 +1,9 @@
-// Package bolt is the file-backed store backend: one bbolt file in a data
-// directory. bbolt is a copy-on-write B+tree that writes a commit's pages,
-// syncs them, then writes and syncs the meta page that points at them, so a
-// process killed at any instant leaves the file at its last commit.
+// Package bolt implements the store on one bbolt file.
+//
+// It is the file-backed store backend: one bbolt file in a data directory.
+// bbolt is a copy-on-write B+tree that writes a commit's pages, syncs them,
+// then writes and syncs the meta page that points at them, so a process
+// killed at any instant leaves the file at its last commit.
 package bolt
 
 import (
@@ -41,7 +43,7 @@ var ErrInUse = errors.New("store: data directory is in use")
 // Options tune Open. The zero value is ready to use.
 type Options struct {
 	// LockTimeout bounds the wait for another process to release the data
-	// directory; zero means DefaultLockTimeout. Open never waits forever.
+	// directory; zero means [DefaultLockTimeout]. Open never waits forever.
 	LockTimeout time.Duration
 	// NoSync leaves each commit, and each growth of the file, unsynced
 	// until Close, which syncs the file once: for a store written in bulk
@@ -54,7 +56,7 @@ type Options struct {
 	mapSize int
 }
 
-// DB is a store.DB kept in one file.
+// DB is a [store.DB] kept in one file.
 type DB struct {
 	db      *bbolt.DB
 	path    string
@@ -65,8 +67,8 @@ type DB struct {
 var _ store.DB = (*DB)(nil)
 
 // Open opens the store in directory dir, creating the directory and an empty
-// store if needed. It fails with ErrInUse if another process holds the store
-// and store.ErrCorrupt if the file is not a readable store; both name the path.
+// store if needed. It fails with [ErrInUse] if another process holds the store
+// and [store.ErrCorrupt] if the file is not a readable store; both name the path.
 func Open(dir string, opts Options) (*DB, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("store: data directory: %w", err)
@@ -166,7 +168,7 @@ func (db *DB) Update(fn func(store.Tx) error) error {
 	return db.run(true, fn)
 }
 
-// Durable implements store.DB: a commit is on disk when Update returns.
+// Durable implements [store.DB]: a commit is on disk when Update returns.
 func (db *DB) Durable() bool { return true }
 
 // run runs fn in a transaction and tells fn's own error apart from bbolt's.

@@ -41,7 +41,7 @@ func (db *DB) Trim() error {
 }
 
 // Scanned receives each time a transaction's scans have read another
-// BigScan bytes, while they go on, for the owner of Trim to trim the pages
+// [BigScan] bytes, while they go on, for the owner of Trim to trim the pages
 // a long scan maps as it maps them. It holds one signal: those sent while
 // one waits are merged into it.
 func (db *DB) Scanned() <-chan struct{} { return db.scanned }

@@ -150,7 +150,7 @@ func (b *bucket) ScanShared(r store.Range) iter.Seq2[[]byte, []byte] {
 }
 
 // counted adds the bytes scan yields to the transaction's scannedBytes,
-// and signals DB.Scanned each time they pass another BigScan.
+// and signals DB.Scanned each time they pass another [BigScan].
 func (t *tx) counted(scan iter.Seq2[[]byte, []byte]) iter.Seq2[[]byte, []byte] {
 	return func(yield func(k, v []byte) bool) {
 		for k, v := range scan {
@@ -204,7 +204,7 @@ func (b *bucket) SetSequence(n uint64) error {
 	return nil
 }
 
-// Cursor and Version make bucket a kv.Source.
+// Cursor and Version make bucket a [kv.Source].
 func (b *bucket) Cursor() kv.Cursor {
 	b.tx.CheckRead()
 	if b.b == nil {

@@ -78,7 +78,7 @@ func (b *bucket) SetSequence(n uint64) error {
 	return nil
 }
 
-// Cursor and Version make bucket a kv.Source.
+// Cursor and Version make bucket a [kv.Source].
 func (b *bucket) Cursor() kv.Cursor {
 	b.tx.CheckRead()
 	return &cursor{root: b.tree.root}

@@ -1,6 +1,8 @@
-// Package mem is the in-memory store backend, for `didlight node --mem` and
-// tests. It keeps each bucket in a copy-on-write B-tree: a View holds the
-// root pointers that were current when it began and reads them without locks
+// Package mem implements the store in memory.
+//
+// It is the in-memory store backend, for `didlight node --mem` and tests. It
+// keeps each bucket in a copy-on-write B-tree: a View holds the root
+// pointers that were current when it began and reads them without locks
 // while an Update builds new versions of the nodes it changes; a commit
 // publishes the new roots of every bucket at once. Nothing survives Close.
 package mem
@@ -14,7 +16,7 @@ import (
 	"github.com/didlight/didlight/host/internal/store/internal/kv"
 )
 
-// DB is an in-memory store.DB.
+// DB is an in-memory [store.DB].
 type DB struct {
 	writer   sync.Mutex   // held by the running Update
 	life     sync.RWMutex // shared by transactions, taken by Close
@@ -69,7 +71,7 @@ func (db *DB) Update(fn func(store.Tx) error) error {
 	return nil
 }
 
-// Durable implements store.DB: the contents go with the process.
+// Durable implements [store.DB]: the contents go with the process.
 func (db *DB) Durable() bool { return false }
 
 // Close waits for running transactions and drops the contents.

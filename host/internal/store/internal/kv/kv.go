@@ -1,6 +1,8 @@
-// Package kv holds what the store backends share: input rules, transaction
-// state, value copies and range iteration over a backend's cursor, so that
-// every backend answers the same way.
+// Package kv holds what the store backends share.
+//
+// It holds what the store backends share: input rules, transaction state,
+// value copies and range iteration over a backend's cursor, so that every
+// backend answers the same way.
 package kv
 
 import (
@@ -9,7 +11,7 @@ import (
 	"github.com/didlight/didlight/host/internal/store"
 )
 
-// CheckBucketName returns an error wrapping store.ErrBucketName if name is
+// CheckBucketName returns an error wrapping [store.ErrBucketName] if name is
 // not a valid bucket name.
 func CheckBucketName(name string) error {
 	if name == "" || len(name) > store.MaxBucketNameSize {
@@ -18,7 +20,7 @@ func CheckBucketName(name string) error {
 	return nil
 }
 
-// CheckKey returns an error wrapping store.ErrKey if key cannot be stored.
+// CheckKey returns an error wrapping [store.ErrKey] if key cannot be stored.
 func CheckKey(key []byte) error {
 	if len(key) == 0 || len(key) > store.MaxKeySize {
 		return fmt.Errorf("%w: %d bytes (want 1 to %d)", store.ErrKey, len(key), store.MaxKeySize)
@@ -26,8 +28,8 @@ func CheckKey(key []byte) error {
 	return nil
 }
 
-// CheckValue returns an error wrapping store.ErrValueTooLarge if value is
-// longer than store.MaxValueSize.
+// CheckValue returns an error wrapping [store.ErrValueTooLarge] if value is
+// longer than [store.MaxValueSize].
 func CheckValue(value []byte) error {
 	if len(value) > store.MaxValueSize {
 		return fmt.Errorf("%w: %d bytes (at most %d)", store.ErrValueTooLarge, len(value), store.MaxValueSize)
@@ -70,7 +72,7 @@ func (s *TxState) CheckRead() {
 	}
 }
 
-// CheckWrite returns store.ErrTxDone or store.ErrReadOnly if the
+// CheckWrite returns [store.ErrTxDone] or [store.ErrReadOnly] if the
 // transaction cannot write.
 func (s *TxState) CheckWrite() error {
 	switch {

@@ -2,6 +2,7 @@ package kv
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 )
 
@@ -13,10 +14,12 @@ func TestPrefetch(t *testing.T) {
 		buf[i] = byte(i * 7)
 	}
 	want := bytes.Clone(buf)
-	for _, start := range []int{0, 1, 63, 64, 65} {
-		for _, n := range []int{0, 1, 63, 64, 65, 200, prefetchBytes - 1, prefetchBytes, prefetchBytes + 1, 2 * prefetchBytes} {
-			prefetch(buf[start : start+n])
-		}
+	for i, start := range []int{0, 1, 63, 64, 65} {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			for _, n := range []int{0, 1, 63, 64, 65, 200, prefetchBytes - 1, prefetchBytes, prefetchBytes + 1, 2 * prefetchBytes} {
+				prefetch(buf[start : start+n])
+			}
+		})
 	}
 	prefetch(nil)
 	if !bytes.Equal(buf, want) {

@@ -43,7 +43,7 @@ func ScanShared(src Source, r store.Range) iter.Seq2[[]byte, []byte] {
 // that the next pair's memory is on its way while the caller handles this
 // one: a full scan of a bucket of views waits on memory more than it
 // computes. Moving a cursor leaves the slices it gave valid, so what
-// ScanShared yields stays valid until the iteration moves on; after a
+// [ScanShared] yields stays valid until the iteration moves on; after a
 // write the pair read ahead is dropped.
 func scan(src Source, r store.Range, pair func(k, v []byte) ([]byte, []byte)) iter.Seq2[[]byte, []byte] {
 	return func(yield func(key, value []byte) bool) {
