@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/didlight/didlight/core/excerpt"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // MaxDepth is how deeply arrays and objects may nest. Deeper input is
@@ -248,7 +249,7 @@ func (d *Decoder) Str() string {
 		return ""
 	}
 	start := d.i + 1
-	i := start + plainRun(d.s[start:]) // base64 payloads are long plain runs
+	i := jsontext.PlainRun(d.s, start, true) // base64 payloads are long plain runs
 	for i < len(d.s) && plain[d.s[i]] {
 		i++
 	}

@@ -1,0 +1,34 @@
+// Package jsontext reads and writes JSON text without reflection, in the dialects didlight's callers speak.
+//
+// The WebAssembly module leaves encoding/json out, whose reflection would
+// make up a large part of it, so every JSON the module reads or writes goes
+// through this package; the node's hot paths use it too, for speed. Which
+// caller needs which part, and why:
+//
+//   - [JS] escapes strings as JSON.stringify does: only '"', '\\' and the
+//     control characters, with lowercase \u escapes. DID documents, their
+//     proofs and ID-operation requests are signed over the Elastos DID SDKs'
+//     serialization, which is JSON.stringify's (Elastos.DID.JS.SDK,
+//     src/internals/jsonserializer.ts), so core/did, core/did/sdkjson,
+//     core/idop, core/resolve and core/w3c write with it.
+//   - [Std] escapes as encoding/json's Encoder with SetEscapeHTML(false):
+//     also U+2028 and U+2029, and invalid UTF-8 as \ufffd. The module's
+//     outputs (wasm/abi) are defined as that Encoder writes them, so that a
+//     native caller using encoding/json reads and writes the same bytes.
+//   - [StdHTML] escapes as json.Marshal does by default: also '<', '>' and
+//     '&'. The ELA node's REST and RPC answers are written by Go's
+//     json.Marshal (Elastos.ELA servers/interfaces.go), so core/ela writes
+//     its transaction and block JSON with it.
+//   - [Object] writes one object's members in order in any of the three.
+//   - [Scan] checks JSON syntax and reports errors in encoding/json's words
+//     (wasm/abi's inputs); [Valid] answers as json.Valid does (core/jsonrpc's
+//     request bodies).
+//   - [End], [StringEnd] and [SkipSpace] walk text already known to be
+//     valid, finding where a value ends without decoding it: core/jsonrpc
+//     splits requests with them and core/find reads stored documents in place.
+//
+// Decoding into values stays with the callers, because the dialects differ
+// there in what a number is: JSON.parse's doubles (core/did/sdkjson),
+// encoding/json's typed fields (wasm/abi) and the query language's
+// operands (core/find).
+package jsontext
