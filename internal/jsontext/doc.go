@@ -20,12 +20,18 @@
 //     json.Marshal (Elastos.ELA servers/interfaces.go), so core/ela writes
 //     its transaction and block JSON with it.
 //   - [Object] writes one object's members in order in any of the three.
-//   - [Scan] checks JSON syntax and reports errors in encoding/json's words
-//     (wasm/abi's inputs); [Valid] answers as json.Valid does (core/jsonrpc's
-//     request bodies).
+//   - [Scan] checks JSON syntax and reports errors in encoding/json's words,
+//     since the module's input errors are defined as encoding/json's
+//     Decoder's (wasm/abi). [Valid] answers as json.Valid does, which
+//     core/jsonrpc needs because it leaves what it does not split itself to
+//     encoding/json; [ValidValue] checks one value in place (core/jsonrpc's
+//     flat params).
 //   - [End], [StringEnd] and [SkipSpace] walk text already known to be
 //     valid, finding where a value ends without decoding it: core/jsonrpc
-//     splits requests with them and core/find reads stored documents in place.
+//     splits requests with them, core/find reads stored documents in place,
+//     and wasm/abi skips members. [PlainRun] skips the runs of a string that
+//     need no escaping, 8 bytes at a time, for every reader and writer here
+//     and the decoders of core/did/sdkjson and wasm/abi.
 //
 // Decoding into values stays with the callers, because the dialects differ
 // there in what a number is: JSON.parse's doubles (core/did/sdkjson),

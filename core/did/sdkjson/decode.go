@@ -96,16 +96,7 @@ func (d *Decoder) Finish() error {
 	return d.err
 }
 
-func (d *Decoder) skipSpace() {
-	for d.i < len(d.s) {
-		switch d.s[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
+func (d *Decoder) skipSpace() { d.i = jsontext.SkipSpace(d.s, d.i) }
 
 // Kind reports the kind of the next value without reading it; Invalid at
 // the end of the input or after an error.
