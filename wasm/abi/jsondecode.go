@@ -80,7 +80,7 @@ func (d *decoder) null() bool {
 func (d *decoder) skip() []byte {
 	d.space()
 	start := d.i
-	d.i = jsontext.End(d.s, d.i)
+	d.i, _ = jsontext.ValidValue(d.s, d.i) // checked: cannot fail
 	return d.s[start:d.i]
 }
 
