@@ -77,3 +77,35 @@ type NodeState[N, L any] struct {
 	Neighbors   []N    `json:"Neighbors"`
 	Light       L      `json:"Light,omitempty"`
 }
+
+// RESTEnvelope is every REST answer: {"Desc","Error","Result"}, in the
+// order ELA writes them (it marshals a map, so alphabetically). The server
+// writes its error code as C and any result; the client reads C as *int,
+// to tell an answer without one (not a node's) from success.
+type RESTEnvelope[C, R any] struct {
+	Desc   string `json:"Desc"`
+	Error  C      `json:"Error"`
+	Result R      `json:"Result"`
+}
+
+// AssetUTXOs is one asset's unspent outputs of an address, as
+// /asset/utxos lists them.
+type AssetUTXOs struct {
+	AssetID   string `json:"AssetId"`
+	AssetName string `json:"AssetName"`
+	UTXO      []UTXO `json:"Utxo"`
+}
+
+// UTXO is an unspent output in [AssetUTXOs].
+type UTXO struct {
+	Txid  string `json:"Txid"`
+	Index uint16 `json:"Index"`
+	Value string `json:"Value"`
+}
+
+// Block names a block as the devnet controls (dev_mine, dev_revert,
+// dev_reset) answer: its height and hash.
+type Block struct {
+	Height uint32 `json:"height"`
+	Hash   string `json:"hash"`
+}
