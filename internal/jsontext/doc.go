@@ -6,19 +6,18 @@
 // caller needs which part, and why:
 //
 //   - [JS] escapes strings as JSON.stringify does: only '"', '\\' and the
-//     control characters, with lowercase \u escapes. DID documents, their
-//     proofs and ID-operation requests are signed over the Elastos DID SDKs'
-//     serialization, which is JSON.stringify's (Elastos.DID.JS.SDK,
-//     src/internals/jsonserializer.ts), so core/did, core/did/sdkjson,
+//     control characters, with lowercase \u escapes, and nothing for HTML.
+//     The Elastos DID SDKs sign JSON.stringify(toJSON()) of a document, a
+//     credential or an ID operation (see core/did's documentation), so a
+//     proof verifies only over those bytes: core/did, core/did/sdkjson,
 //     core/idop, core/resolve and core/w3c write with it.
 //   - [Std] escapes as encoding/json's Encoder with SetEscapeHTML(false):
 //     also U+2028 and U+2029, and invalid UTF-8 as \ufffd. The module's
 //     outputs (wasm/abi) are defined as that Encoder writes them, so that a
-//     native caller using encoding/json reads and writes the same bytes.
+//     native caller using encoding/json gets the same bytes.
 //   - [StdHTML] escapes as json.Marshal does by default: also '<', '>' and
-//     '&'. The ELA node's REST and RPC answers are written by Go's
-//     json.Marshal (Elastos.ELA servers/interfaces.go), so core/ela writes
-//     its transaction and block JSON with it.
+//     '&'. core/ela's transaction and block JSON is what json.Marshal
+//     writes for its JSON types, and the parts it writes by hand must match.
 //   - [Object] writes one object's members in order in any of the three.
 //   - [Scan] checks JSON syntax and reports errors in encoding/json's words,
 //     since the module's input errors are defined as encoding/json's
@@ -28,8 +27,9 @@
 //     flat params).
 //   - [End], [StringEnd] and [SkipSpace] walk text already known to be
 //     valid, finding where a value ends without decoding it: core/jsonrpc
-//     splits requests with them, core/find reads stored documents in place,
-//     and wasm/abi skips members. [PlainRun] skips the runs of a string that
+//     splits requests with them and core/find reads stored documents in
+//     place. (wasm/abi skips its small, already scanned input with
+//     [ValidValue], so that the module links one walker, not two.) [PlainRun] skips the runs of a string that
 //     need no escaping, 8 bytes at a time, for every reader and writer here
 //     and the decoders of core/did/sdkjson and wasm/abi.
 //

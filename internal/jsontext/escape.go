@@ -117,7 +117,7 @@ func appendEscape(b []byte, c byte) []byte {
 // byte of a multi-byte character; or of the last few bytes. It tests 8 bytes
 // at once: strings in documents and requests, base64 payloads above all,
 // are long runs of bytes that need no attention.
-func PlainRun[T ~string | ~[]byte](s T, i int, ascii bool) int {
+func PlainRun[T string | []byte](s T, i int, ascii bool) int {
 	const lsb, msb = 0x0101010101010101, 0x8080808080808080
 	high := uint64(0)
 	if ascii {
