@@ -119,10 +119,15 @@ func (s *scanner) value() {
 
 // container walks an object (closer '}') or an array (closer ']').
 func (s *scanner) container(closer byte) {
-	if !s.open() {
-		return
+	if s.open() {
+		s.items(closer)
+		s.depth--
 	}
-	defer func() { s.depth-- }()
+}
+
+// items walks the members or elements of a container just opened, and its
+// closer.
+func (s *scanner) items(closer byte) {
 	after := "after array element"
 	if closer == '}' {
 		after = "after object key:value pair"
@@ -167,47 +172,57 @@ func (s *scanner) key() bool {
 	return s.err == nil
 }
 
-// str walks a string: no control characters, valid escapes.
+// str walks a string: no control characters, valid escapes. It skips
+// plain runs 8 bytes at a time and walks the block each run stops at byte
+// by byte.
 func (s *scanner) str() {
 	s.i++ // "
 	for s.i < len(s.s) {
 		s.i = PlainRun(s.s, s.i, false)
-		if s.i >= len(s.s) {
-			break
-		}
-		switch c := s.s[s.i]; {
-		case c == '"':
-			s.i++
-			return
-		case c < 0x20:
-			s.fail("in string literal")
-			return
-		case c != '\\':
-			s.i++
-			continue
-		}
-		s.i++ // \
-		if s.i >= len(s.s) {
-			break
-		}
-		switch s.s[s.i] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			s.i++
-		case 'u':
-			s.i++
-			for range 4 {
-				if s.i < len(s.s) && !isHex(s.s[s.i]) {
-					s.fail(`in \u hexadecimal character escape`)
-					return
-				}
+		for end := min(s.i+8, len(s.s)); s.i < end; {
+			switch c := s.s[s.i]; {
+			case c == '"':
 				s.i++
+				return
+			case c < 0x20:
+				s.fail("in string literal")
+				return
+			case c != '\\':
+				s.i++
+				continue
 			}
-		default:
-			s.fail("in string escape code")
-			return
+			if !s.escape() {
+				return
+			}
 		}
 	}
 	s.fail("")
+}
+
+// escape walks the escape whose backslash is at the current byte, and
+// reports false when it is not one JSON defines.
+func (s *scanner) escape() bool {
+	s.i++ // \
+	if s.i >= len(s.s) {
+		return true // the caller reports the end of the input
+	}
+	switch s.s[s.i] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		s.i++
+	case 'u':
+		s.i++
+		for range 4 {
+			if s.i < len(s.s) && !isHex(s.s[s.i]) {
+				s.fail(`in \u hexadecimal character escape`)
+				return false
+			}
+			s.i++
+		}
+	default:
+		s.fail("in string escape code")
+		return false
+	}
+	return true
 }
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
