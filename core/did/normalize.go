@@ -6,6 +6,7 @@ import (
 
 	"github.com/didlight/didlight/core/did/sdkjson"
 	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // Normalized returns the document as the SDKs serialize it for signing and
@@ -191,7 +192,7 @@ func (w *writer) key(k string) {
 	w.dst = append(w.dst, '"', ':')
 }
 
-func (w *writer) str(s string)     { w.dst = sdkjson.AppendString(w.dst, s) }
+func (w *writer) str(s string)     { w.dst = jsontext.JS.AppendString(w.dst, s) }
 func (w *writer) did(d DID)        { w.dst = append(d.appendTo(append(w.dst, '"')), '"') }
 func (w *writer) url(u URL)        { w.urlRelativeIf(u, true) }
 func (w *writer) time(t time.Time) { w.dst = AppendTime(w.dst, t) }

@@ -251,23 +251,6 @@ func TestPayloadJSONIsEncodingJSONs(t *testing.T) {
 	}
 }
 
-func FuzzAppendJSONStringIsEncodingJSONs(f *testing.F) {
-	for _, s := range []string{"", "plain", "a\"b\\c\b\f\n\r\t\x00\x1f\x7f", "<>&", "\u2028\u2029é😀", "\xff\xfe\xc3", "\xe2\x80"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		for _, html := range []bool{true, false} {
-			var b bytes.Buffer
-			e := json.NewEncoder(&b)
-			e.SetEscapeHTML(html)
-			e.Encode(s)
-			if got, want := AppendJSONString(nil, s, html), bytes.TrimSuffix(b.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
-				t.Fatalf("%q (escapeHTML %v): %s, encoding/json %s", s, html, got, want)
-			}
-		}
-	})
-}
-
 // minerinfo is "ELA" for the genesis block and the coinbase data after it,
 // as the side chain's GetBlockInfo writes it.
 func TestBlockJSONMinerInfo(t *testing.T) {

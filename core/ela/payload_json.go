@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/didlight/didlight/core/excerpt"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // The payload JSON shapes follow what the chain's REST API shows
@@ -70,14 +71,14 @@ type transferCrossChainJSON struct {
 }
 
 func (p *CoinBase) appendJSON(b []byte, _ byte) []byte {
-	o := newJSONObject(b)
+	o := jsontext.NewObject(b, jsontext.StdHTML)
 	if utf8.Valid(p.Data) {
-		o.str("CoinbaseData", string(p.Data))
+		o.String("CoinbaseData", string(p.Data))
 	} else {
-		o.str("CoinbaseData", strings.ToValidUTF8(string(p.Data), "\uFFFD"))
-		o.strOmit("CoinbaseDataHex", hex.EncodeToString(p.Data))
+		o.String("CoinbaseData", strings.ToValidUTF8(string(p.Data), "\uFFFD"))
+		o.StringOmit("CoinbaseDataHex", hex.EncodeToString(p.Data))
 	}
-	return o.end()
+	return o.End()
 }
 
 func (p *CoinBase) setJSON(raw json.RawMessage, _ byte) error {
@@ -95,17 +96,17 @@ func (p *CoinBase) setJSON(raw json.RawMessage, _ byte) error {
 }
 
 func (p *RegisterAsset) appendJSON(b []byte, _ byte) []byte {
-	asset := newJSONObject(nil)
-	asset.str("Name", p.Asset.Name)
-	asset.str("Description", p.Asset.Description)
-	asset.uint("Precision", uint64(p.Asset.Precision))
-	asset.uint("AssetType", uint64(p.Asset.AssetType))
-	asset.uint("RecordType", uint64(p.Asset.RecordType))
-	o := newJSONObject(b)
-	o.raw("Asset", asset.end())
-	o.str("Amount", p.Amount.String())
-	o.str("Controller", hex.EncodeToString(reversed(p.Controller[:])))
-	return o.end()
+	asset := jsontext.NewObject(nil, jsontext.StdHTML)
+	asset.String("Name", p.Asset.Name)
+	asset.String("Description", p.Asset.Description)
+	asset.Uint("Precision", uint64(p.Asset.Precision))
+	asset.Uint("AssetType", uint64(p.Asset.AssetType))
+	asset.Uint("RecordType", uint64(p.Asset.RecordType))
+	o := jsontext.NewObject(b, jsontext.StdHTML)
+	o.Raw("Asset", asset.End())
+	o.String("Amount", p.Amount.String())
+	o.String("Controller", hex.EncodeToString(reversed(p.Controller[:])))
+	return o.End()
 }
 
 func (p *RegisterAsset) setJSON(raw json.RawMessage, _ byte) error {
@@ -137,10 +138,10 @@ func (*TransferAsset) setJSON(raw json.RawMessage, _ byte) error {
 }
 
 func (p *Record) appendJSON(b []byte, _ byte) []byte {
-	o := newJSONObject(b)
-	o.str("RecordType", p.Type)
-	o.str("RecordData", hex.EncodeToString(p.Data))
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.StdHTML)
+	o.String("RecordType", p.Type)
+	o.String("RecordData", hex.EncodeToString(p.Data))
+	return o.End()
 }
 
 func (p *Record) setJSON(raw json.RawMessage, _ byte) error {
@@ -155,12 +156,12 @@ func (p *Record) setJSON(raw json.RawMessage, _ byte) error {
 }
 
 func (p *SideChainPow) appendJSON(b []byte, _ byte) []byte {
-	o := newJSONObject(b)
-	o.uint("BlockHeight", uint64(p.BlockHeight))
-	o.str("SideBlockHash", hex.EncodeToString(p.SideBlockHash[:]))
-	o.str("SideGenesisHash", hex.EncodeToString(p.SideGenesisHash[:]))
-	o.str("SignedData", hex.EncodeToString(p.Signature))
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.StdHTML)
+	o.Uint("BlockHeight", uint64(p.BlockHeight))
+	o.String("SideBlockHash", hex.EncodeToString(p.SideBlockHash[:]))
+	o.String("SideGenesisHash", hex.EncodeToString(p.SideGenesisHash[:]))
+	o.String("SignedData", hex.EncodeToString(p.Signature))
+	return o.End()
 }
 
 func (p *SideChainPow) setJSON(raw json.RawMessage, _ byte) error {
@@ -177,14 +178,14 @@ func (p *SideChainPow) setJSON(raw json.RawMessage, _ byte) error {
 }
 
 func (p *RechargeToSideChain) appendJSON(b []byte, version byte) []byte {
-	o := newJSONObject(b)
+	o := jsontext.NewObject(b, jsontext.StdHTML)
 	if version == RechargeVersionHash {
-		o.str("mainchaintxhash", p.MainChainTransactionHash.String())
+		o.String("mainchaintxhash", p.MainChainTransactionHash.String())
 	} else {
-		o.str("Proof", hex.EncodeToString(p.MerkleProof))
-		o.str("MainChainTransaction", hex.EncodeToString(p.MainChainTransaction))
+		o.String("Proof", hex.EncodeToString(p.MerkleProof))
+		o.String("MainChainTransaction", hex.EncodeToString(p.MainChainTransaction))
 	}
-	return o.end()
+	return o.End()
 }
 
 func (p *RechargeToSideChain) setJSON(raw json.RawMessage, version byte) error {
@@ -216,15 +217,15 @@ func (p *TransferCrossChainAsset) appendJSON(b []byte, _ byte) []byte {
 		if i > 0 {
 			assets = append(assets, ',')
 		}
-		o := newJSONObject(assets)
-		o.str("crosschainaddress", a.Address)
-		o.uint("outputindex", a.OutputIndex)
-		o.str("crosschainamount", a.Amount.String())
-		assets = o.end()
+		o := jsontext.NewObject(assets, jsontext.StdHTML)
+		o.String("crosschainaddress", a.Address)
+		o.Uint("outputindex", a.OutputIndex)
+		o.String("crosschainamount", a.Amount.String())
+		assets = o.End()
 	}
-	o := newJSONObject(b)
-	o.raw("crosschainassets", append(assets, ']'))
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.StdHTML)
+	o.Raw("crosschainassets", append(assets, ']'))
+	return o.End()
 }
 
 func (p *TransferCrossChainAsset) setJSON(raw json.RawMessage, _ byte) error {
@@ -244,20 +245,20 @@ func (p *TransferCrossChainAsset) setJSON(raw json.RawMessage, _ byte) error {
 }
 
 func (p *Operation) appendJSON(b []byte, _ byte) []byte {
-	header := newJSONObject(nil)
-	header.str("specification", p.Header.Specification)
-	header.str("operation", p.Header.Operation)
-	header.strOmit("previousTxid", p.Header.PreviousTxid)
-	header.strOmit("ticket", p.Header.Ticket)
-	proof := newJSONObject(nil)
-	proof.strOmit("type", p.Proof.Type)
-	proof.str("verificationMethod", p.Proof.VerificationMethod)
-	proof.str("signature", p.Proof.Signature)
-	o := newJSONObject(b)
-	o.raw("header", header.end())
-	o.str("payload", p.Payload)
-	o.raw("proof", proof.end())
-	return o.end()
+	header := jsontext.NewObject(nil, jsontext.StdHTML)
+	header.String("specification", p.Header.Specification)
+	header.String("operation", p.Header.Operation)
+	header.StringOmit("previousTxid", p.Header.PreviousTxid)
+	header.StringOmit("ticket", p.Header.Ticket)
+	proof := jsontext.NewObject(nil, jsontext.StdHTML)
+	proof.StringOmit("type", p.Proof.Type)
+	proof.String("verificationMethod", p.Proof.VerificationMethod)
+	proof.String("signature", p.Proof.Signature)
+	o := jsontext.NewObject(b, jsontext.StdHTML)
+	o.Raw("header", header.End())
+	o.String("payload", p.Payload)
+	o.Raw("proof", proof.End())
+	return o.End()
 }
 
 func (p *Operation) setJSON(raw json.RawMessage, _ byte) error {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unsafe"
+
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // Condition is a compiled find condition. It is immutable and safe for
@@ -47,7 +49,7 @@ func (c *Condition) Match(doc []byte) bool {
 	if !c.filter.admits(text) {
 		return false
 	}
-	return c.root.match(elem{raw: text[rawSpace(text, 0):]})
+	return c.root.match(elem{raw: text[jsontext.SkipSpace(text, 0):]})
 }
 
 // MatchEncoded is Match on a document in encoded form (Encode): the same

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // maxDepth bounds the nesting of arrays and objects, so that hostile input
@@ -53,16 +55,7 @@ func (p *parser) failAt(offset int, expected string) error {
 	return &SyntaxError{Offset: offset, Expected: expected, Found: found}
 }
 
-func (p *parser) space() {
-	for p.pos < len(p.src) {
-		switch p.src[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
-	}
-}
+func (p *parser) space() { p.pos = jsontext.SkipSpace(p.src, p.pos) }
 
 func (p *parser) peek() byte {
 	if p.pos < len(p.src) {

@@ -1,82 +1,17 @@
 package find
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/didlight/didlight/internal/jsontext"
+)
 
 // The raw form of a value is its JSON text inside a document, read in
-// place: these functions find the end of a value, the members of an object
-// and the elements of an array without decoding anything else. The text is
-// valid JSON (the node stores only that); on other text they give some
-// answer and never panic, and they never recurse, however deep the nesting.
-
-// rawSpace returns the offset of the first byte at or after i that is not
-// white space.
-func rawSpace(s string, i int) int {
-	for i < len(s) {
-		switch s[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// rawEnd returns the offset just after the value that starts at s[i].
-func rawEnd(s string, i int) int {
-	if i >= len(s) {
-		return i
-	}
-	switch s[i] {
-	case '"':
-		return rawStringEnd(s, i)
-	case '{', '[':
-		depth := 0
-		for i < len(s) {
-			switch s[i] {
-			case '"':
-				i = rawStringEnd(s, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return i
-	}
-	for i < len(s) { // a number or a literal
-		switch s[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-		i++
-	}
-	return i
-}
-
-// rawStringEnd returns the offset just after the string that starts at s[i].
-func rawStringEnd(s string, i int) int {
-	for i++; i < len(s); {
-		q := strings.IndexByte(s[i:], '"')
-		if q < 0 {
-			break
-		}
-		i += q
-		backslashes := 0
-		for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
-			backslashes++
-		}
-		i++
-		if backslashes%2 == 0 {
-			return i
-		}
-	}
-	return len(s)
-}
+// place: these functions find the members of an object and the elements of
+// an array without decoding anything else, walking the text with
+// jsontext's End and SkipSpace. The text is valid JSON (the node stores
+// only that); on other text they give some answer and never panic, and
+// they never recurse, however deep the nesting.
 
 // rawUnquote returns the text of a string value (quotes included), its
 // escapes decoded as the parser decodes them.
@@ -113,24 +48,24 @@ func newRawItems(s string) rawItems {
 // ""), or ok false at the end.
 func (it *rawItems) next() (key, value string, ok bool) {
 	s := it.s
-	i := rawSpace(s, it.i)
+	i := jsontext.SkipSpace(s, it.i)
 	switch {
 	case i >= len(s) || s[i] == '}' || s[i] == ']':
 		return "", "", false
 	case it.started && s[i] != ',':
 		return "", "", false
 	case it.started:
-		i = rawSpace(s, i+1)
+		i = jsontext.SkipSpace(s, i+1)
 	}
 	if it.object {
 		var end int
 		key, end = rawKey(s, i)
-		if i = rawSpace(s, end); i >= len(s) || s[i] != ':' {
+		if i = jsontext.SkipSpace(s, end); i >= len(s) || s[i] != ':' {
 			return "", "", false
 		}
-		i = rawSpace(s, i+1)
+		i = jsontext.SkipSpace(s, i+1)
 	}
-	end := rawEnd(s, i)
+	end := jsontext.End(s, i)
 	it.i, it.started = max(end, i+1), true // forward, even on invalid text
 	return key, s[i:end], true
 }
@@ -144,7 +79,7 @@ func rawKey(s string, i int) (key string, end int) {
 		case '"':
 			return s[i+1 : j], j + 1
 		case '\\':
-			end = rawStringEnd(s, i)
+			end = jsontext.StringEnd(s, i)
 			return rawUnquote(s[i:end]), end
 		}
 	}

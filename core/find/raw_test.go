@@ -3,6 +3,8 @@ package find
 import (
 	"strings"
 	"testing"
+
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 func TestRawMembersAndElements(t *testing.T) {
@@ -39,6 +41,6 @@ func TestRawNeverRecursesOrPanics(t *testing.T) {
 	for _, s := range []string{`{`, `[`, `{"a`, `{"a"`, `{"a":`, `{"a":1,`, `[1,`, `{"a":"\`, `{,}`, `[,]`, `{"a" 1}`, `["\"]`} {
 		rawMember(s, "a")
 		rawElement(s, 1)
-		rawEnd(s, 0)
+		jsontext.End(s, 0)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/did/sdkjson"
 	"github.com/didlight/didlight/core/excerpt"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // Specifications of requests.
@@ -183,28 +184,28 @@ func (r Request) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 func (r Request) AppendJSON(dst []byte) []byte {
 	h, p := r.Header, r.Proof
 	dst = append(dst, `{"header":{"specification":`...)
-	dst = sdkjson.AppendString(dst, h.Specification)
+	dst = jsontext.JS.AppendString(dst, h.Specification)
 	dst = append(dst, `,"operation":`...)
-	dst = sdkjson.AppendString(dst, h.Operation)
+	dst = jsontext.JS.AppendString(dst, h.Operation)
 	if h.PreviousTxid != "" {
 		dst = append(dst, `,"previousTxid":`...)
-		dst = sdkjson.AppendString(dst, h.PreviousTxid)
+		dst = jsontext.JS.AppendString(dst, h.PreviousTxid)
 	}
 	if h.Ticket != "" {
 		dst = append(dst, `,"ticket":`...)
-		dst = sdkjson.AppendString(dst, h.Ticket)
+		dst = jsontext.JS.AppendString(dst, h.Ticket)
 	}
 	dst = append(dst, `},"payload":`...)
-	dst = sdkjson.AppendString(dst, r.Payload)
+	dst = jsontext.JS.AppendString(dst, r.Payload)
 	dst = append(dst, `,"proof":{`...)
 	if p.Type != "" {
 		dst = append(dst, `"type":`...)
-		dst = sdkjson.AppendString(dst, p.Type)
+		dst = jsontext.JS.AppendString(dst, p.Type)
 		dst = append(dst, ',')
 	}
 	dst = append(dst, `"verificationMethod":`...)
-	dst = sdkjson.AppendString(dst, p.VerificationMethod)
+	dst = jsontext.JS.AppendString(dst, p.VerificationMethod)
 	dst = append(dst, `,"signature":`...)
-	dst = sdkjson.AppendString(dst, p.Signature)
+	dst = jsontext.JS.AppendString(dst, p.Signature)
 	return append(dst, "}}"...)
 }

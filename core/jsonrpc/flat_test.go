@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 func TestFlatMembers(t *testing.T) {
@@ -69,7 +71,7 @@ func FuzzFlatMembers(f *testing.F) {
 		if flat && !valid {
 			t.Fatalf("flatMembers took %q, which is not JSON", in)
 		}
-		if !valid || in[skipSpace(in, 0)] != '{' {
+		if !valid || in[jsontext.SkipSpace(in, 0)] != '{' {
 			return
 		}
 		want := members(nil, in)

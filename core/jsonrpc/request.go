@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/didlight/didlight/core/excerpt"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // Request is one decoded call. ID is the raw JSON of the id (a string, an
@@ -70,7 +71,7 @@ func Decode(body []byte) (calls []Call, batch bool, err *Error) {
 // checkJSON reports a body that is not JSON, saying where it stops being
 // JSON; it builds nothing.
 func checkJSON(body []byte) *Error {
-	if valid(body) {
+	if jsontext.Valid(body) {
 		return nil // JSON, whatever its shape
 	}
 	err := json.Unmarshal(body, new(struct{}))
@@ -189,7 +190,7 @@ func kind(raw json.RawMessage) string {
 func DecodeParams(params json.RawMessage, v any) *Error {
 	params = bytes.TrimSpace(params)
 	if len(params) > 0 && params[0] == '[' {
-		if !valid(params) {
+		if !jsontext.Valid(params) {
 			return InvalidParams("params: want an object, or an array holding one object")
 		}
 		list := elements(params)

@@ -1,8 +1,12 @@
 package jsonrpc
 
-import "encoding/json"
+import (
+	"encoding/json"
 
-// A request body is checked once (valid, as json.Valid) and then split by the small
+	"github.com/didlight/didlight/internal/jsontext"
+)
+
+// A request body is checked once (jsontext.Valid, as json.Valid) and then split by the small
 // scanner below, which may assume valid JSON: it finds where values end
 // and leaves them raw, as json.RawMessage does, but builds no map and no
 // copy. A server reads every body this way, so it matters: decoding the
@@ -20,10 +24,10 @@ import "encoding/json"
 func members(dst []member, obj []byte) []member {
 	out := dst
 	items(obj, '}', func(i int) int {
-		end := skipString(obj, i)
+		end := jsontext.StringEnd(obj, i)
 		name := unquote(obj[i:end])
-		i = skipSpace(obj, skipSpace(obj, end)+1) // past ':'
-		end = skipValue(obj, i)
+		i = jsontext.SkipSpace(obj, jsontext.SkipSpace(obj, end)+1) // past ':'
+		end = jsontext.End(obj, i)
 		out = append(out, member{name, obj[i:end]})
 		return end
 	})
@@ -51,7 +55,7 @@ func lastMember(ms []member, name string) (json.RawMessage, bool) {
 func elements(arr []byte) []json.RawMessage {
 	var out []json.RawMessage
 	items(arr, ']', func(i int) int {
-		end := skipValue(arr, i)
+		end := jsontext.End(arr, i)
 		out = append(out, json.RawMessage(arr[i:end]))
 		return end
 	})
@@ -62,12 +66,12 @@ func elements(arr []byte) []json.RawMessage {
 // JSON object or array that close ends; item returns the index just past
 // it.
 func items(b []byte, close byte, item func(i int) int) {
-	i := skipSpace(b, 0) + 1 // past the opening bracket
+	i := jsontext.SkipSpace(b, 0) + 1 // past the opening bracket
 	for {
-		if i = skipSpace(b, i); b[i] == close {
+		if i = jsontext.SkipSpace(b, i); b[i] == close {
 			return
 		}
-		if i = skipSpace(b, item(i)); b[i] == close {
+		if i = jsontext.SkipSpace(b, item(i)); b[i] == close {
 			return
 		}
 		i++ // past ','
@@ -91,58 +95,4 @@ func unquote(s []byte) []byte {
 	var v string
 	json.Unmarshal(s, &v) // valid JSON: cannot fail
 	return []byte(v)
-}
-
-// skipSpace returns the index of the first byte at or after i that is not
-// JSON whitespace.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index just past the string literal at b[i].
-func skipString(b []byte, i int) int {
-	for i++; b[i] != '"'; i++ {
-		if b[i] == '\\' {
-			i++
-		}
-	}
-	return i + 1
-}
-
-// skipValue returns the index just past the valid JSON value at b[i].
-func skipValue(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; ; i++ {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-	}
-	for i < len(b) && !isDelimiter(b[i]) {
-		i++
-	}
-	return i
-}
-
-// isDelimiter reports whether c ends a number or a literal.
-func isDelimiter(c byte) bool {
-	switch c {
-	case ',', '}', ']', ' ', '\t', '\n', '\r':
-		return true
-	}
-	return false
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 func TestMembers(t *testing.T) {
@@ -63,7 +65,7 @@ func FuzzMembers(f *testing.F) {
 		if !json.Valid(in) {
 			return
 		}
-		switch in[skipSpace(in, 0)] {
+		switch in[jsontext.SkipSpace(in, 0)] {
 		case '{':
 			var obj map[string]json.RawMessage
 			json.Unmarshal(in, &obj) // cannot fail: valid

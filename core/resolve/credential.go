@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/didlight/didlight/core/did"
-	"github.com/didlight/didlight/core/did/sdkjson"
 	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // CredentialStatus is the state of a credential in a resolvecredential
@@ -122,13 +122,13 @@ func CredentialPage(n, skip, limit int) (start, end int, err error) {
 // nothing). An empty page is an empty array, which the SDKs read as no
 // credentials.
 func CredentialList(d did.DID, ids []did.URL) []byte {
-	dst := append([]byte(`{"did":`), sdkjson.AppendString(nil, d.String())...)
+	dst := append([]byte(`{"did":`), jsontext.JS.AppendString(nil, d.String())...)
 	dst = append(dst, `,"credentials":[`...)
 	for i, id := range ids {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = sdkjson.AppendString(dst, id.String())
+		dst = jsontext.JS.AppendString(dst, id.String())
 	}
 	return append(dst, "]}"...)
 }

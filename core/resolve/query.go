@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/didlight/didlight/core/did"
-	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // View returns the JSON that query's find conditions are matched against:
@@ -31,21 +31,21 @@ func View(doc *did.Document) []byte {
 
 func appendCredentialView(dst []byte, c *did.Credential) []byte {
 	dst = append(dst, `{"id":`...)
-	dst = sdkjson.AppendString(dst, c.ID.String())
+	dst = jsontext.JS.AppendString(dst, c.ID.String())
 	dst = append(dst, `,"type":[`...)
 	for i, t := range c.Types {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = sdkjson.AppendString(dst, t)
+		dst = jsontext.JS.AppendString(dst, t)
 	}
 	dst = append(dst, `],"issuer":`...)
-	dst = sdkjson.AppendString(dst, c.Issuer.String())
+	dst = jsontext.JS.AppendString(dst, c.Issuer.String())
 	dst = append(dst, `,"issuanceDate":`...)
-	dst = sdkjson.AppendString(dst, did.FormatTime(c.IssuanceDate))
+	dst = jsontext.JS.AppendString(dst, did.FormatTime(c.IssuanceDate))
 	if !c.ExpirationDate.IsZero() {
 		dst = append(dst, `,"expirationDate":`...)
-		dst = sdkjson.AppendString(dst, did.FormatTime(c.ExpirationDate))
+		dst = jsontext.JS.AppendString(dst, did.FormatTime(c.ExpirationDate))
 	}
 	dst = append(dst, `,"subject":`...)
 	dst = c.AppendSubject(dst)

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did"
-	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // Result builds the resolvedid result object for d from its history (in
@@ -44,7 +44,7 @@ func appendResult(dst []byte, key, subject string, status int, txs []Entry) []by
 		dst = make([]byte, 0, resultSize(subject, txs))
 	}
 	dst = append(append(append(dst, `{"`...), key...), `":`...)
-	dst = sdkjson.AppendString(dst, subject)
+	dst = jsontext.JS.AppendString(dst, subject)
 	dst = append(dst, `,"status":`...)
 	dst = strconv.AppendInt(dst, int64(status), 10)
 	if len(txs) > 0 {
@@ -75,9 +75,9 @@ func resultSize(subject string, txs []Entry) int {
 
 func appendTransaction(dst []byte, e Entry) []byte {
 	dst = append(dst, `{"txid":`...)
-	dst = sdkjson.AppendString(dst, e.Txid)
+	dst = jsontext.JS.AppendString(dst, e.Txid)
 	dst = append(dst, `,"timestamp":`...)
-	dst = sdkjson.AppendString(dst, did.FormatTime(time.Unix(e.Time, 0)))
+	dst = jsontext.JS.AppendString(dst, did.FormatTime(time.Unix(e.Time, 0)))
 	dst = append(dst, `,"operation":`...)
 	dst = e.Request.AppendJSON(dst)
 	return append(dst, '}')

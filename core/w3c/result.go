@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/didlight/didlight/core/did"
-	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // DefaultContext is the JSON-LD context given to a document published
@@ -56,7 +56,7 @@ func (req *Request) answer(v *version) Response {
 			return Response{Status: 303, Location: urls[0]}
 		}
 		list := strings.Join(urls, "\r\n")
-		content, contentType = func(b []byte) []byte { return sdkjson.AppendString(b, list) }, MediaURIList
+		content, contentType = func(b []byte) []byte { return jsontext.JS.AppendString(b, list) }, MediaURIList
 	default:
 		content = func(b []byte) []byte { return appendDocument(b, v.doc, ld) }
 	}
@@ -92,16 +92,15 @@ var (
 // appendResult appends a result object: the content, its media type in
 // the function's metadata, and m as the content's metadata.
 func (m *metadata) appendResult(dst []byte, keys [3]string, content func([]byte) []byte, contentType string) []byte {
-	o := newObject(dst)
-	o.key(keys[0])
-	o.b = content(o.b)
-	o.key(keys[1])
-	meta := newObject(o.b)
-	meta.str("contentType", contentType)
-	o.b = meta.end()
-	o.key(keys[2])
-	o.b = m.appendJSON(o.b)
-	return o.end()
+	o := jsontext.NewObject(dst, jsontext.JS)
+	o.Value(keys[0], content)
+	o.Value(keys[1], func(b []byte) []byte {
+		meta := jsontext.NewObject(b, jsontext.JS)
+		meta.String("contentType", contentType)
+		return meta.End()
+	})
+	o.Value(keys[2], m.appendJSON)
+	return o.End()
 }
 
 // selection says which services the request selects, for an error.
@@ -143,7 +142,7 @@ func withContext(entry []byte, doc *did.Document) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = sdkjson.AppendString(b, c)
+		b = jsontext.JS.AppendString(b, c)
 	}
 	b = append(b, ']')
 	if len(entry) > 2 {
@@ -154,46 +153,52 @@ func withContext(entry []byte, doc *did.Document) []byte {
 
 // appendJSON writes the document metadata.
 func (m *metadata) appendJSON(dst []byte) []byte {
-	o := newObject(dst)
+	o := jsontext.NewObject(dst, jsontext.JS)
 	if m.created != 0 {
-		o.time("created", m.created)
+		o.Value("created", unixTime(m.created))
 	}
 	if m.updated != 0 {
-		o.time("updated", m.updated)
+		o.Value("updated", unixTime(m.updated))
 	}
-	o.str("versionId", m.versionID)
+	o.String("versionId", m.versionID)
 	if m.nextVersionID != "" {
-		o.time("nextUpdate", m.nextUpdate)
-		o.str("nextVersionId", m.nextVersionID)
+		o.Value("nextUpdate", unixTime(m.nextUpdate))
+		o.String("nextVersionId", m.nextVersionID)
 	}
 	if m.deactivated {
-		o.boolean("deactivated", true)
+		o.Bool("deactivated", true)
 	}
 	if m.canonicalID != "" {
-		o.str("canonicalId", m.canonicalID)
+		o.String("canonicalId", m.canonicalID)
 	}
-	o.key("method")
-	meth := newObject(o.b)
-	meth.int("status", int64(m.status))
-	meth.str("statusName", m.status.String())
-	meth.time("expires", m.expires)
-	meth.str("operation", m.operation)
+	o.Value("method", m.appendMethod)
+	return o.End()
+}
+
+// appendMethod writes the method metadata: the status and history of the
+// DID on the identity chain.
+func (m *metadata) appendMethod(dst []byte) []byte {
+	meth := jsontext.NewObject(dst, jsontext.JS)
+	meth.Int("status", int64(m.status))
+	meth.String("statusName", m.status.String())
+	meth.Value("expires", unixTime(m.expires))
+	meth.String("operation", m.operation)
 	if m.height > 0 {
-		meth.int("height", int64(m.height))
+		meth.Int("height", int64(m.height))
 	}
 	if m.confirm > 0 {
-		meth.int("confirmations", int64(m.confirm))
+		meth.Int("confirmations", int64(m.confirm))
 	}
-	meth.int("transactionCount", int64(m.count))
+	meth.Int("transactionCount", int64(m.count))
 	if m.deactivateTxid != "" {
-		meth.key("deactivation")
-		d := newObject(meth.b)
-		d.str("txid", m.deactivateTxid)
-		d.time("time", m.deactivateTime)
-		meth.b = d.end()
+		meth.Value("deactivation", func(b []byte) []byte {
+			d := jsontext.NewObject(b, jsontext.JS)
+			d.String("txid", m.deactivateTxid)
+			d.Value("time", unixTime(m.deactivateTime))
+			return d.End()
+		})
 	}
-	o.b = meth.end()
-	return o.end()
+	return meth.End()
 }
 
 // failure is the answer to a request that fails with e: the resolution
@@ -209,21 +214,21 @@ func (req *Request) failure(e *Error) Response {
 			name = MediaDereferencing
 		}
 	}
-	problem := newObject(nil)
-	problem.str("type", string(e.Type))
-	problem.str("title", e.Type.title())
-	problem.str("detail", e.Detail)
-	meta := newObject(nil)
-	meta.raw("error", problem.end())
-	o := newObject(nil)
+	problem := jsontext.NewObject(nil, jsontext.JS)
+	problem.String("type", string(e.Type))
+	problem.String("title", e.Type.title())
+	problem.String("detail", e.Detail)
+	meta := jsontext.NewObject(nil, jsontext.JS)
+	meta.Raw("error", problem.End())
+	o := jsontext.NewObject(nil, jsontext.JS)
 	if deref {
-		o.raw("contentStream", []byte("null"))
-		o.raw("dereferencingMetadata", meta.end())
-		o.raw("contentMetadata", []byte("{}"))
+		o.Raw("contentStream", []byte("null"))
+		o.Raw("dereferencingMetadata", meta.End())
+		o.Raw("contentMetadata", []byte("{}"))
 	} else {
-		o.raw("didDocument", []byte("null"))
-		o.raw("didResolutionMetadata", meta.end())
-		o.raw("didDocumentMetadata", []byte("{}"))
+		o.Raw("didDocument", []byte("null"))
+		o.Raw("didResolutionMetadata", meta.End())
+		o.Raw("didDocumentMetadata", []byte("{}"))
 	}
-	return Response{Status: e.Type.Status(), ContentType: name, Body: o.end()}
+	return Response{Status: e.Type.Status(), ContentType: name, Body: o.End()}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/jsonrpc"
+	"github.com/didlight/didlight/host/internal/wire"
 )
 
 // The reads a follower makes: blocks with their transactions in full,
@@ -62,17 +63,10 @@ func (c *Client) Confirm(ctx context.Context, height uint32) (*ela.ConfirmJSON, 
 	return env.Result, nil
 }
 
-// NodeState is the part of the node state (GET /node/state) a follower
-// reads.
-type NodeState struct {
-	ID       uint64 `json:"ID"`
-	Height   uint32 `json:"Height"`
-	RPCPort  int    `json:"PRCPort"` // so named by the Elastos nodes
-	RESTPort int    `json:"RestPort"`
-	// Light is what a light node (didlight node --light) says of itself;
-	// nil for a node with a chain of its own.
-	Light *LightState `json:"Light"`
-}
+// NodeState is the node state (GET /node/state), its neighbors left raw.
+// Light is what a light node (didlight node --light) says of itself; nil
+// for a node with a chain of its own.
+type NodeState = wire.NodeState[json.RawMessage, *LightState]
 
 // LightState is what a light node's state says of the upstream it asks:
 // its head, at which the node verified its answers.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/wire"
 )
 
 // JSON-RPC error codes of the chain's general methods (Elastos.ELA.SideChain
@@ -175,16 +176,7 @@ type Unspent struct {
 // ListUnspent calls listunspent: the unspent outputs of the addresses,
 // none when the node answers null.
 func (r ChainRPC) ListUnspent(ctx context.Context, addrs ...string) ([]Unspent, error) {
-	var list []struct {
-		AssetID       string `json:"assetid"`
-		Txid          string `json:"txid"`
-		VOut          uint16 `json:"vout"`
-		Address       string `json:"address"`
-		Amount        string `json:"amount"`
-		Confirmations uint32 `json:"confirmations"`
-		OutputLock    uint32 `json:"outputlock"`
-		TxType        byte   `json:"txtype"`
-	}
+	var list []wire.UnspentOutput
 	if err := r.call(ctx, &list, "listunspent", addrs); err != nil {
 		return nil, err
 	}
@@ -202,7 +194,7 @@ func (r ChainRPC) ListUnspent(ctx context.Context, addrs ...string) ([]Unspent, 
 			}
 		}
 		out[i] = Unspent{Address: u.Address, Asset: asset, Txid: txid, Index: u.VOut, Value: v,
-			Confirmations: u.Confirmations, OutputLock: u.OutputLock, TxType: ela.TxType(u.TxType)}
+			Confirmations: u.Confirmations, OutputLock: u.OutputLock, TxType: u.TxType}
 	}
 	return out, nil
 }
@@ -226,17 +218,7 @@ func (r ChainRPC) Neighbors(ctx context.Context) ([]string, error) {
 }
 
 // RPCNodeState is getnodestate's result, without the neighbors' details.
-type RPCNodeState struct {
-	Compile   string            `json:"compile"`
-	Height    uint32            `json:"height"`
-	Version   uint32            `json:"version"`
-	Services  string            `json:"services"`
-	Port      int               `json:"port"`
-	RPCPort   int               `json:"rpcport"`
-	RESTPort  int               `json:"restport"`
-	WSPort    int               `json:"wsport"`
-	Neighbors []json.RawMessage `json:"neighbors"`
-}
+type RPCNodeState = wire.RPCNodeState[json.RawMessage]
 
 // NodeState calls getnodestate.
 func (r ChainRPC) NodeState(ctx context.Context) (*RPCNodeState, error) {

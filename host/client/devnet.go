@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/didlight/didlight/host/internal/wire"
 )
 
 // The devnet controls of a didlight node (the dev_* JSON-RPC methods, see
@@ -12,10 +14,7 @@ import (
 // refuses them with -32601; a browser's cross-site request gets -32003.
 
 // Block names a block as the controls answer: its height and hash.
-type Block struct {
-	Height uint32 `json:"height"`
-	Hash   string `json:"hash"`
-}
+type Block = wire.Block
 
 // Snapshot calls dev_snapshot and returns the snapshot's id ("0x1", ...).
 func (c *Client) Snapshot(ctx context.Context) (string, error) {

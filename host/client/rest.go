@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/wire"
 )
 
 // Error codes of the node REST API that callers act on (Elastos.ELA
@@ -56,11 +57,7 @@ func (c *Client) rest1(ctx context.Context, method, path string, body []byte, v 
 	if err != nil {
 		return err
 	}
-	var env struct {
-		Desc   string          `json:"Desc"`
-		Error  *int            `json:"Error"`
-		Result json.RawMessage `json:"Result"`
-	}
+	var env wire.RESTEnvelope[*int, json.RawMessage]
 	if err := json.Unmarshal(b, &env); err != nil || env.Error == nil {
 		return &UnreachableError{URL: u, Err: fmt.Errorf("the answer is not a node REST envelope: %.200s", b)}
 	}
@@ -102,14 +99,7 @@ type UTXO struct {
 // UTXOs returns the unspent outputs of an address in the node's chain (not
 // counting what pooled transactions spend), every asset.
 func (c *Client) UTXOs(ctx context.Context, addr string) ([]UTXO, error) {
-	var groups []struct {
-		AssetID string `json:"AssetId"`
-		Utxo    []struct {
-			Txid  string
-			Index uint16
-			Value string
-		}
-	}
+	var groups []wire.AssetUTXOs
 	if err := c.get(ctx, "/asset/utxos/"+url.PathEscape(addr), &groups); err != nil {
 		return nil, err
 	}
@@ -119,7 +109,7 @@ func (c *Client) UTXOs(ctx context.Context, addr string) ([]UTXO, error) {
 		if err != nil {
 			return nil, fmt.Errorf("client: UTXOs of %s: asset id: %w", addr, err)
 		}
-		for _, u := range g.Utxo {
+		for _, u := range g.UTXO {
 			txid, err := ela.ParseHash(u.Txid)
 			if err != nil {
 				return nil, fmt.Errorf("client: UTXOs of %s: txid: %w", addr, err)

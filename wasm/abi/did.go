@@ -7,6 +7,7 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // ParseDIDInput is the input of parse_did.
@@ -34,11 +35,11 @@ type ParsedDID struct {
 }
 
 func (p ParsedDID) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	o.str("did", p.DID)
-	o.str("id", p.ID)
-	o.boolean("customized", p.Customized)
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.Std)
+	o.String("did", p.DID)
+	o.String("id", p.ID)
+	o.Bool("customized", p.Customized)
+	return o.End()
 }
 
 // ParseDID runs parse_did: did.Parse.
@@ -86,12 +87,12 @@ type ParsedDocument struct {
 }
 
 func (p ParsedDocument) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	o.str("did", p.DID)
-	o.str("expires", p.Expires)
-	o.boolean("customized", p.Customized)
-	o.raw("document", p.Document)
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.Std)
+	o.String("did", p.DID)
+	o.String("expires", p.Expires)
+	o.Bool("customized", p.Customized)
+	o.Raw("document", p.Document)
+	return o.End()
 }
 
 // ParseDocument runs parse_document: did.ParseDocument, and with verify

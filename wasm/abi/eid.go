@@ -7,6 +7,7 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/eid"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // The EID calls verify what an EID node answers (core/eid). Verifying may
@@ -110,12 +111,12 @@ func reportOf(r eid.Report) Report {
 }
 
 func (r Report) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	o.str("outcome", r.Outcome)
-	o.strs("checked", r.Checked)
-	o.strs("trusted", r.Trusted)
-	o.strs("unchecked", r.Unchecked)
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.Std)
+	o.String("outcome", r.Outcome)
+	o.Strings("checked", r.Checked)
+	o.Strings("trusted", r.Trusted)
+	o.Strings("unchecked", r.Unchecked)
+	return o.End()
 }
 
 // VerifyEIDDIDInput is the input of verify_eid_did.
@@ -168,14 +169,14 @@ type VerifiedEIDDID struct {
 }
 
 func (v VerifiedEIDDID) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	v.VerifiedResult.members(o)
-	o.boolean("expired", v.Expired)
+	o := jsontext.NewObject(b, jsontext.Std)
+	v.VerifiedResult.members(&o)
+	o.Bool("expired", v.Expired)
 	if len(v.Migrated) > 0 {
-		o.strs("migrated", v.Migrated)
+		o.Strings("migrated", v.Migrated)
 	}
-	o.nested("report", v.Report)
-	return o.end()
+	o.Value("report", v.Report.appendJSON)
+	return o.End()
 }
 
 // VerifyEIDDID runs verify_eid_did: eid.VerifyDID, with other DIDs'
@@ -247,16 +248,16 @@ type VerifiedEIDCredential struct {
 }
 
 func (v VerifiedEIDCredential) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	o.str("id", v.ID)
-	o.int("status", int64(v.Status))
-	o.str("statusName", v.StatusName)
-	o.strOmit("txid", v.Txid)
-	o.rawOmit("credential", v.Credential)
-	o.strOmit("revokedBy", v.RevokedBy)
-	o.int("shown", int64(v.Shown))
-	o.nested("report", v.Report)
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.Std)
+	o.String("id", v.ID)
+	o.Int("status", int64(v.Status))
+	o.String("statusName", v.StatusName)
+	o.StringOmit("txid", v.Txid)
+	o.RawOmit("credential", v.Credential)
+	o.StringOmit("revokedBy", v.RevokedBy)
+	o.Int("shown", int64(v.Shown))
+	o.Value("report", v.Report.appendJSON)
+	return o.End()
 }
 
 // VerifyEIDCredential runs verify_eid_credential: eid.VerifyCredential,
@@ -329,11 +330,11 @@ type VerifiedEIDCredentialList struct {
 }
 
 func (l VerifiedEIDCredentialList) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	o.str("did", l.DID)
-	o.strs("ids", l.IDs)
-	o.nested("report", l.Report)
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.Std)
+	o.String("did", l.DID)
+	o.Strings("ids", l.IDs)
+	o.Value("report", l.Report.appendJSON)
+	return o.End()
 }
 
 // VerifyEIDCredentialList runs verify_eid_credential_list:

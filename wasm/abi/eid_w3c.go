@@ -6,6 +6,7 @@ import (
 
 	"github.com/didlight/didlight/core/eid"
 	"github.com/didlight/didlight/core/w3c"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // ResolveW3CEIDInput is the input of resolve_w3c_eid.
@@ -45,12 +46,12 @@ type EIDW3CAnswer struct {
 }
 
 func (a EIDW3CAnswer) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	a.W3CAnswer.members(o)
+	o := jsontext.NewObject(b, jsontext.Std)
+	a.W3CAnswer.members(&o)
 	if a.Report != nil {
-		o.nested("report", *a.Report)
+		o.Value("report", a.Report.appendJSON)
 	}
-	return o.end()
+	return o.End()
 }
 
 // ResolveW3CEID runs resolve_w3c_eid: the W3C DID Resolution answer

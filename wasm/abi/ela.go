@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // DecodeTxInput is the input of decode_tx.
@@ -41,49 +42,49 @@ func decodeTx(in *DecodeTxInput, _ Env) (txJSON, error) {
 type txJSON ela.TxJSON
 
 func (j txJSON) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	o.str("txid", j.TxID)
-	o.str("hash", j.Hash)
-	o.int("size", int64(j.Size))
-	o.int("vsize", int64(j.VSize))
-	o.uint("version", uint64(j.Version))
-	o.uint("locktime", uint64(j.LockTime))
-	o.array("vin", len(j.Inputs), j.Inputs == nil, func(b []byte, i int) []byte {
-		in := newObject(b)
-		in.str("txid", j.Inputs[i].TxID)
-		in.uint("vout", uint64(j.Inputs[i].VOut))
-		in.uint("sequence", uint64(j.Inputs[i].Sequence))
-		return in.end()
+	o := jsontext.NewObject(b, jsontext.Std)
+	o.String("txid", j.TxID)
+	o.String("hash", j.Hash)
+	o.Int("size", int64(j.Size))
+	o.Int("vsize", int64(j.VSize))
+	o.Uint("version", uint64(j.Version))
+	o.Uint("locktime", uint64(j.LockTime))
+	o.Array("vin", len(j.Inputs), j.Inputs == nil, func(b []byte, i int) []byte {
+		in := jsontext.NewObject(b, jsontext.Std)
+		in.String("txid", j.Inputs[i].TxID)
+		in.Uint("vout", uint64(j.Inputs[i].VOut))
+		in.Uint("sequence", uint64(j.Inputs[i].Sequence))
+		return in.End()
 	})
-	o.array("vout", len(j.Outputs), j.Outputs == nil, func(b []byte, i int) []byte {
-		out, v := newObject(b), j.Outputs[i]
-		out.str("value", v.Value)
-		out.int("n", int64(v.N))
-		out.str("address", v.Address)
-		out.str("assetid", v.AssetID)
-		out.uint("outputlock", uint64(v.OutputLock))
-		return out.end()
+	o.Array("vout", len(j.Outputs), j.Outputs == nil, func(b []byte, i int) []byte {
+		out, v := jsontext.NewObject(b, jsontext.Std), j.Outputs[i]
+		out.String("value", v.Value)
+		out.Int("n", int64(v.N))
+		out.String("address", v.Address)
+		out.String("assetid", v.AssetID)
+		out.Uint("outputlock", uint64(v.OutputLock))
+		return out.End()
 	})
-	o.str("blockhash", j.BlockHash)
-	o.uint("confirmations", uint64(j.Confirmations))
-	o.uint("time", uint64(j.Time))
-	o.uint("blocktime", uint64(j.BlockTime))
-	o.uint("type", uint64(j.Type))
-	o.uint("payloadversion", uint64(j.PayloadVersion))
-	o.raw("payload", j.Payload)
-	o.array("attributes", len(j.Attributes), j.Attributes == nil, func(b []byte, i int) []byte {
-		a := newObject(b)
-		a.uint("usage", uint64(j.Attributes[i].Usage))
-		a.str("data", j.Attributes[i].Data)
-		return a.end()
+	o.String("blockhash", j.BlockHash)
+	o.Uint("confirmations", uint64(j.Confirmations))
+	o.Uint("time", uint64(j.Time))
+	o.Uint("blocktime", uint64(j.BlockTime))
+	o.Uint("type", uint64(j.Type))
+	o.Uint("payloadversion", uint64(j.PayloadVersion))
+	o.Raw("payload", j.Payload)
+	o.Array("attributes", len(j.Attributes), j.Attributes == nil, func(b []byte, i int) []byte {
+		a := jsontext.NewObject(b, jsontext.Std)
+		a.Uint("usage", uint64(j.Attributes[i].Usage))
+		a.String("data", j.Attributes[i].Data)
+		return a.End()
 	})
-	o.array("programs", len(j.Programs), j.Programs == nil, func(b []byte, i int) []byte {
-		p := newObject(b)
-		p.str("code", j.Programs[i].Code)
-		p.str("parameter", j.Programs[i].Parameter)
-		return p.end()
+	o.Array("programs", len(j.Programs), j.Programs == nil, func(b []byte, i int) []byte {
+		p := jsontext.NewObject(b, jsontext.Std)
+		p.String("code", j.Programs[i].Code)
+		p.String("parameter", j.Programs[i].Parameter)
+		return p.End()
 	})
-	return o.end()
+	return o.End()
 }
 
 // VerifyTxInput is the input of verify_tx.
@@ -114,9 +115,9 @@ type VerifiedTx struct {
 }
 
 func (v VerifiedTx) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	o.str("txid", v.Txid)
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.Std)
+	o.String("txid", v.Txid)
+	return o.End()
 }
 
 // VerifyTx runs verify_tx: ela.Tx.VerifyPrograms.

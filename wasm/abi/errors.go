@@ -10,6 +10,7 @@ import (
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // Error is the error object of a failed call. Type says what kind of
@@ -66,26 +67,26 @@ const (
 func (e *Error) Error() string { return e.Message }
 
 func (e *Error) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	o.str("type", e.Type)
-	o.str("message", e.Message)
-	o.strOmit("rule", e.Rule)
-	o.strOmit("detail", e.Detail)
-	o.intOmit("index", e.Index)
-	o.strOmit("txid", e.Txid)
-	o.intOmit("offset", e.Offset)
-	o.strOmit("field", e.Field)
-	o.strOmit("expected", e.Expected)
-	o.strOmit("found", e.Found)
-	o.strOmit("operator", e.Operator)
-	o.strOmit("path", e.Path)
+	o := jsontext.NewObject(b, jsontext.Std)
+	o.String("type", e.Type)
+	o.String("message", e.Message)
+	o.StringOmit("rule", e.Rule)
+	o.StringOmit("detail", e.Detail)
+	intOmit(&o, "index", e.Index)
+	o.StringOmit("txid", e.Txid)
+	intOmit(&o, "offset", e.Offset)
+	o.StringOmit("field", e.Field)
+	o.StringOmit("expected", e.Expected)
+	o.StringOmit("found", e.Found)
+	o.StringOmit("operator", e.Operator)
+	o.StringOmit("path", e.Path)
 	if len(e.DIDs) > 0 {
-		o.strs("dids", e.DIDs)
+		o.Strings("dids", e.DIDs)
 	}
 	if len(e.Txids) > 0 {
-		o.strs("txids", e.Txids)
+		o.Strings("txids", e.Txids)
 	}
-	return o.end()
+	return o.End()
 }
 
 // Unwrap rebuilds the native error that an error object stands for, as far
@@ -213,4 +214,11 @@ func errorOf(err error) *Error {
 // not hand out (a host bug): n bytes at p.
 func BufferError(p, n uint32) []byte {
 	return errorEnvelope(errorOf(inputError("%d bytes at %#x: not a buffer from alloc", n, p)))
+}
+
+// intOmit writes a *int member unless it is nil (omitempty).
+func intOmit(o *jsontext.Object, k string, v *int) {
+	if v != nil {
+		o.Int(k, int64(*v))
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // MatchInput is the input of match.
@@ -44,11 +45,11 @@ type Matches struct {
 }
 
 func (m Matches) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	o.array("matches", len(m.Matches), m.Matches == nil, func(b []byte, i int) []byte {
+	o := jsontext.NewObject(b, jsontext.Std)
+	o.Array("matches", len(m.Matches), m.Matches == nil, func(b []byte, i int) []byte {
 		return strconv.AppendBool(b, m.Matches[i])
 	})
-	return o.end()
+	return o.End()
 }
 
 // Match runs match: find.Compile, then Condition.Match on each document.

@@ -10,6 +10,7 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // ValidateOperationInput is the input of validate_operation.
@@ -85,11 +86,11 @@ type ValidatedOperation struct {
 }
 
 func (v ValidatedOperation) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	o.str("did", v.DID)
-	o.str("operation", v.Operation)
-	o.str("method", v.Method)
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.Std)
+	o.String("did", v.DID)
+	o.String("operation", v.Operation)
+	o.String("method", v.Method)
+	return o.End()
 }
 
 // ValidateOperation runs validate_operation: idop.Decode, then
@@ -175,9 +176,9 @@ type SignedDocument struct {
 }
 
 func (s SignedDocument) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	o.raw("document", s.Document)
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.Std)
+	o.Raw("document", s.Document)
+	return o.End()
 }
 
 // SignDocument runs sign_document: did.Document.Sign.
@@ -245,9 +246,9 @@ type SignedOperation struct {
 }
 
 func (s SignedOperation) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	o.raw("request", s.Request)
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.Std)
+	o.Raw("request", s.Request)
+	return o.End()
 }
 
 // SignOperation runs sign_operation: idop.NewCreate, NewUpdate or

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // jsonDecode is how the ABI read inputs before it had its own reader:
@@ -90,7 +91,7 @@ func TestDecodeLikeEncodingJSON(t *testing.T) {
 	for _, in := range decodeSeeds {
 		checkDecode(t, []byte(in))
 	}
-	for _, n := range []int{maxDepth, maxDepth + 1} {
+	for _, n := range []int{jsontext.MaxDepth, jsontext.MaxDepth + 1} {
 		deep := `{"documents":[` + strings.Repeat("[", n-2) + strings.Repeat("]", n-2) + "]}"
 		checkDecode(t, []byte(deep))
 	}
@@ -148,31 +149,6 @@ func TestOutputsLikeEncodingJSON(t *testing.T) {
 	} {
 		if got, want := v.appendJSON(nil), jsonEncode(v); !bytes.Equal(got, want) {
 			t.Errorf("%T:\n got  %s\n want %s", v, got, want)
-		}
-	}
-}
-
-// plainRun stops at the block of 8 holding the first byte that needs
-// attention, for every byte value at every position.
-func TestPlainRun(t *testing.T) {
-	special := func(c byte, ascii bool) bool { return c == '"' || c == '\\' || c < 0x20 || ascii && c >= 0x80 }
-	for _, ascii := range []bool{false, true} {
-		for c := range 256 {
-			for pos := range 24 {
-				b := bytes.Repeat([]byte{'a'}, 24)
-				b[pos] = byte(c)
-				got := plainRun(b, 1, ascii)
-				first := len(b)
-				for i := 1; i < len(b); i++ {
-					if special(b[i], ascii) {
-						first = i
-						break
-					}
-				}
-				if got > first || got+8 <= len(b) && first >= got+8 {
-					t.Fatalf("byte %#x at %d (ascii %v): plainRun = %d, first special at %d", c, pos, ascii, got, first)
-				}
-			}
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // input is an input type that reads itself from a decoder: member reads
@@ -21,7 +23,7 @@ type input interface {
 // anything after the object, as encoding/json's Decoder with
 // DisallowUnknownFields does.
 func decodeInput(in []byte, v input) error {
-	end, err := scan(in)
+	end, err := jsontext.Scan(in)
 	if err != nil {
 		return inputError("%v", err)
 	}
@@ -30,13 +32,13 @@ func decodeInput(in []byte, v input) error {
 	if err := d.result(); err != nil {
 		return inputError("%v", err)
 	}
-	if err := trailing(in, end); err != nil {
-		return inputError("%v", err)
+	if jsontext.SkipSpace(in, end) < len(in) {
+		return inputError("data after the input object")
 	}
 	return nil
 }
 
-// decoder fills input types from JSON text that scan has checked. Like
+// decoder fills input types from JSON text that jsontext.Scan has checked. Like
 // encoding/json, it goes on after a value of the wrong type or an unknown
 // member, and reports the first; an error from time.Time.UnmarshalJSON ends
 // decoding at once and takes precedence.
@@ -57,11 +59,7 @@ func (d *decoder) result() error {
 	return d.saved
 }
 
-func (d *decoder) space() {
-	for d.i < len(d.s) && isSpace(d.s[d.i]) {
-		d.i++
-	}
-}
+func (d *decoder) space() { d.i = jsontext.SkipSpace(d.s, d.i) }
 
 // next returns the first byte of the next value.
 func (d *decoder) next() byte {
@@ -81,10 +79,8 @@ func (d *decoder) null() bool {
 // skip reads the next value and returns its text.
 func (d *decoder) skip() []byte {
 	d.space()
-	s := scanner{s: d.s, i: d.i}
-	s.value()
 	start := d.i
-	d.i = s.i
+	d.i, _ = jsontext.ValidValue(d.s, d.i) // checked: cannot fail
 	return d.s[start:d.i]
 }
 
@@ -246,7 +242,7 @@ func (d *decoder) integer(dst *int64, typ string, bits int, unsigned bool) {
 	if d.null() {
 		return
 	}
-	if c := d.next(); c != '-' && !isDigit(c) {
+	if c := d.next(); c != '-' && !jsontext.IsDigit(c) {
 		d.mismatch(typ)
 		return
 	}
@@ -285,7 +281,7 @@ func (d *decoder) unquote() string {
 	d.i++ // "
 	start := d.i
 	for d.i < len(d.s) {
-		d.i = plainRun(d.s, d.i, true)
+		d.i = jsontext.PlainRun(d.s, d.i, true)
 		c := d.s[d.i]
 		if c == '"' {
 			d.i++

@@ -7,6 +7,7 @@ import (
 
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // VerifyResolveResultInput is the input of verify_resolve_result.
@@ -53,18 +54,18 @@ type VerifiedResult struct {
 }
 
 func (v VerifiedResult) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	v.members(o)
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.Std)
+	v.members(&o)
+	return o.End()
 }
 
-func (v VerifiedResult) members(o *object) {
-	o.str("did", v.DID)
-	o.int("status", int64(v.Status))
-	o.str("statusName", v.StatusName)
-	o.strOmit("txid", v.Txid)
-	o.rawOmit("document", v.Document)
-	o.boolean("complete", v.Complete)
+func (v VerifiedResult) members(o *jsontext.Object) {
+	o.String("did", v.DID)
+	o.Int("status", int64(v.Status))
+	o.String("statusName", v.StatusName)
+	o.StringOmit("txid", v.Txid)
+	o.RawOmit("document", v.Document)
+	o.Bool("complete", v.Complete)
 }
 
 // verifiedResult is what a verified history proves.
@@ -163,10 +164,10 @@ type Status struct {
 }
 
 func (s Status) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	o.int("status", int64(s.Status))
-	o.str("statusName", s.StatusName)
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.Std)
+	o.Int("status", int64(s.Status))
+	o.String("statusName", s.StatusName)
+	return o.End()
 }
 
 // StatusOf runs status_of: resolve.StatusOf.

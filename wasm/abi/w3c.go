@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/w3c"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // ResolveW3CInput is the input of resolve_w3c.
@@ -71,16 +72,16 @@ type W3CAnswer struct {
 }
 
 func (a W3CAnswer) appendJSON(b []byte) []byte {
-	o := newObject(b)
-	a.members(o)
-	return o.end()
+	o := jsontext.NewObject(b, jsontext.Std)
+	a.members(&o)
+	return o.End()
 }
 
-func (a W3CAnswer) members(o *object) {
-	o.int("status", int64(a.Status))
-	o.strOmit("contentType", a.ContentType)
-	o.strOmit("location", a.Location)
-	o.rawOmit("body", a.Body)
+func (a W3CAnswer) members(o *jsontext.Object) {
+	o.Int("status", int64(a.Status))
+	o.StringOmit("contentType", a.ContentType)
+	o.StringOmit("location", a.Location)
+	o.RawOmit("body", a.Body)
 }
 
 // w3cAnswer is the output a W3C response makes.

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/didlight/didlight/core/excerpt"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // MaxDepth is how deeply arrays and objects may nest. Deeper input is
@@ -95,16 +96,7 @@ func (d *Decoder) Finish() error {
 	return d.err
 }
 
-func (d *Decoder) skipSpace() {
-	for d.i < len(d.s) {
-		switch d.s[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
+func (d *Decoder) skipSpace() { d.i = jsontext.SkipSpace(d.s, d.i) }
 
 // Kind reports the kind of the next value without reading it; Invalid at
 // the end of the input or after an error.
@@ -248,7 +240,7 @@ func (d *Decoder) Str() string {
 		return ""
 	}
 	start := d.i + 1
-	i := start + plainRun(d.s[start:]) // base64 payloads are long plain runs
+	i := jsontext.PlainRun(d.s, start, true) // base64 payloads are long plain runs
 	for i < len(d.s) && plain[d.s[i]] {
 		i++
 	}

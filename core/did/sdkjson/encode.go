@@ -4,85 +4,9 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/didlight/didlight/internal/jsontext"
 )
-
-// AppendString appends s as JSON.stringify writes a string. Bytes of s that
-// are not UTF-8 are written as U+FFFD.
-func AppendString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if i += plainRun(s[i:]); i == len(s) {
-			break
-		}
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				dst = append(dst, s[start:i]...)
-				dst = utf8.AppendRune(dst, utf8.RuneError)
-				i++
-				start = i
-				continue
-			}
-			i += n
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
-			i++
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-		}
-		i++
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// plainRun returns the length of the longest run of 8-byte blocks at the
-// start of s that hold only ASCII a JSON string holds as it is (no control
-// character, quote or backslash), testing 8 bytes at once: strings in
-// documents and requests, base64 payloads above all, are long runs of such
-// bytes.
-func plainRun(s string) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	n := 0
-	for ; len(s)-n >= 8; n += 8 {
-		b := s[n : n+8]
-		x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		quote, backslash := x^(ones*'"'), x^(ones*'\\')
-		// A byte below 0x20, and a quote or backslash (zero after the XOR),
-		// borrows in its subtraction and so gets a high bit it did not
-		// have; a byte of 0x80 or more has one already. Borrows reaching
-		// further bytes only happen after such a byte, so the answer for
-		// the 8 is exact.
-		special := (x-ones*0x20)&^x | (quote-ones)&^quote | (backslash-ones)&^backslash
-		if (x|special)&highs != 0 {
-			break
-		}
-	}
-	return n
-}
 
 // AppendNumber appends f as JavaScript's Number.prototype.toString writes it:
 // the shortest decimal that reads back as f, in plain notation from 1e-6 up
@@ -117,7 +41,7 @@ func AppendValue(dst []byte, v Value) []byte {
 	case Number:
 		return AppendNumber(dst, v.num)
 	case String:
-		return AppendString(dst, v.str)
+		return jsontext.JS.AppendString(dst, v.str)
 	case Array:
 		dst = append(dst, '[')
 		for i, e := range v.list {
@@ -148,7 +72,7 @@ func AppendObject(dst []byte, groups ...[]Member) []byte {
 			dst = append(dst, ',')
 		}
 		n++
-		dst = AppendString(dst, m.Key)
+		dst = jsontext.JS.AppendString(dst, m.Key)
 		dst = append(dst, ':')
 		dst = AppendValue(dst, m.Value)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/wire"
 )
 
 // balances is the address's balance of the chain's native asset, a decimal
@@ -36,20 +37,8 @@ func addrAssetParams(r *http.Request) (ela.ProgramHash, ela.Hash, *restError) {
 	return addr, asset, err
 }
 
-// utxo is an unspent output in the UTXO endpoints' results.
-type utxo struct {
-	Txid  string `json:"Txid"`
-	Index uint16 `json:"Index"`
-	Value string `json:"Value"`
-}
-
-func toUTXO(u chain.UTXO) utxo { return utxo{u.Txid.String(), u.Index, u.Value.String()} }
-
-// assetUTXOs is one asset's unspent outputs of an address.
-type assetUTXOs struct {
-	AssetID   string `json:"AssetId"`
-	AssetName string `json:"AssetName"`
-	UTXO      []utxo `json:"Utxo"`
+func toUTXO(u chain.UTXO) wire.UTXO {
+	return wire.UTXO{Txid: u.Txid.String(), Index: u.Index, Value: u.Value.String()}
 }
 
 // utxos lists the address's unspent outputs grouped by asset, in the order
@@ -63,7 +52,7 @@ func (s *Server) utxos(r *http.Request) (any, *restError) {
 	if err != nil {
 		return nil, err
 	}
-	groups := []assetUTXOs{}
+	groups := []wire.AssetUTXOs{}
 	at := map[ela.Hash]int{}
 	for _, u := range all {
 		i, ok := at[u.Asset]
@@ -74,7 +63,7 @@ func (s *Server) utxos(r *http.Request) (any, *restError) {
 			}
 			i = len(groups)
 			at[u.Asset] = i
-			groups = append(groups, assetUTXOs{AssetID: u.Asset.String(), AssetName: a.Name})
+			groups = append(groups, wire.AssetUTXOs{AssetID: u.Asset.String(), AssetName: a.Name})
 		}
 		groups[i].UTXO = append(groups[i].UTXO, toUTXO(u))
 	}
@@ -92,7 +81,7 @@ func (s *Server) utxosByAsset(r *http.Request) (any, *restError) {
 	if err != nil {
 		return nil, err
 	}
-	out := []utxo{}
+	out := []wire.UTXO{}
 	for _, u := range all {
 		if u.Asset == asset {
 			out = append(out, toUTXO(u))

@@ -12,6 +12,7 @@ import (
 	"github.com/didlight/didlight/core/jsonrpc"
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/wire"
 )
 
 // The chain's general JSON-RPC methods: those of the ID side chain node
@@ -221,22 +222,8 @@ func (s *Server) received(_ context.Context, params json.RawMessage) (any, *json
 	return sum.String(), nil
 }
 
-// unspentOutput is an element of listunspent's result (Elastos.ELA.SideChain.ID
-// service/service.go, ListUnspent's UTXOInfo), with the main chain's txtype
-// (Elastos.ELA servers/common.go, UTXOInfo).
-type unspentOutput struct {
-	AssetID       string     `json:"assetid"`
-	Txid          string     `json:"txid"`
-	VOut          uint16     `json:"vout"`
-	Address       string     `json:"address"`
-	Amount        string     `json:"amount"`
-	Confirmations uint32     `json:"confirmations"`
-	OutputLock    uint32     `json:"outputlock"`
-	TxType        ela.TxType `json:"txtype"`
-}
-
-func toUnspentOutput(u chain.UTXO) unspentOutput {
-	return unspentOutput{AssetID: u.Asset.String(), Txid: u.Txid.String(), VOut: u.Index, Address: u.Address.Address(),
+func toUnspentOutput(u chain.UTXO) wire.UnspentOutput {
+	return wire.UnspentOutput{AssetID: u.Asset.String(), Txid: u.Txid.String(), VOut: u.Index, Address: u.Address.Address(),
 		Amount: u.Value.String(), Confirmations: u.Confirmations, OutputLock: u.OutputLock, TxType: u.TxType}
 }
 
@@ -311,7 +298,7 @@ func (s *Server) listUnspent(_ context.Context, params json.RawMessage) (any, *j
 	if rerr != nil {
 		return nil, rerr.rpc()
 	}
-	var out []unspentOutput
+	var out []wire.UnspentOutput
 	for _, u := range utxos {
 		if s.selects(kind, u) && (!spendable || s.chain.Spendable(u)) {
 			out = append(out, toUnspentOutput(u))
@@ -350,7 +337,7 @@ func (s *Server) utxosByAmount(_ context.Context, params json.RawMessage) (any, 
 	if rerr != nil {
 		return nil, rerr.rpc()
 	}
-	out := []unspentOutput{}
+	out := []wire.UnspentOutput{}
 	var total ela.Fixed64
 	for _, u := range utxos {
 		if total >= amount {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/host/client"
+	"github.com/didlight/didlight/host/internal/wire"
 )
 
 // The chain's general JSON-RPC methods answer what the REST API answers for
@@ -181,16 +182,7 @@ func (n *node) checkBalances(addrs ...string) {
 	for _, a := range addrs {
 		sameJSON(n.t, "getreceivedbyaddress "+a, n.chainCall("getreceivedbyaddress", []string{"address"}, a), n.restResult("/asset/balances/"+a))
 	}
-	var listed []struct {
-		AssetID       string `json:"assetid"`
-		Txid          string `json:"txid"`
-		VOut          uint16 `json:"vout"`
-		Address       string `json:"address"`
-		Amount        string `json:"amount"`
-		Confirmations uint32 `json:"confirmations"`
-		OutputLock    uint32 `json:"outputlock"`
-		TxType        byte   `json:"txtype"`
-	}
+	var listed []wire.UnspentOutput
 	strict(n.t, n.chainCall("listunspent", []string{"addresses"}, addrs), &listed)
 	type output struct{ addr, asset, txid, value string }
 	var got, want []output
@@ -199,7 +191,7 @@ func (n *node) checkBalances(addrs ...string) {
 		var tx ela.TxJSON
 		n.ok("/transaction/"+u.Txid, &tx)
 		if out := tx.Outputs[u.VOut]; u.Confirmations != tx.Confirmations || u.OutputLock != out.OutputLock ||
-			u.TxType != byte(tx.Type) || out.Address != u.Address || out.Value != u.Amount {
+			byte(u.TxType) != byte(tx.Type) || out.Address != u.Address || out.Value != u.Amount {
 			n.t.Errorf("listunspent %+v; the transaction shows %+v, output %+v", u, tx, out)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/jsonrpc"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/wire"
 )
 
 // Devnet controls, as local chains offer them: mine blocks now, move the
@@ -30,12 +31,6 @@ const codeServerError = -32000
 // maxIncrease bounds one dev_increaseTime step: block times are 32-bit Unix
 // seconds, which end in 2106.
 const maxIncrease = 50 * 365 * 24 * 3600
-
-// tipAnswer is what dev_mine and dev_revert answer: the tip afterwards.
-type tipAnswer struct {
-	Height uint32 `json:"height"`
-	Hash   string `json:"hash"`
-}
 
 // timeAnswer is what the clock controls answer: a time, Unix seconds.
 type timeAnswer struct {
@@ -55,7 +50,7 @@ func (s *Server) devMine(ctx context.Context, params json.RawMessage) (any, *jso
 	if err != nil {
 		return nil, err
 	}
-	return tipAnswer{b.Header.Height, b.Hash().String()}, nil
+	return wire.Block{Height: b.Header.Height, Hash: b.Hash().String()}, nil
 }
 
 // mineBlocks mines the blocks a asks for (blocks, interval).
@@ -180,10 +175,9 @@ func (s *Server) devReset(ctx context.Context, params json.RawMessage) (any, *js
 		return nil, jsonrpc.Errorf(codeServerError, "Server error", "reading the genesis block: %v", cerr)
 	}
 	return struct {
-		Height uint32 `json:"height"`
-		Hash   string `json:"hash"`
-		Time   int64  `json:"time"`
-	}{0, b.Hash().String(), int64(b.Header.Timestamp)}, nil
+		wire.Block
+		Time int64 `json:"time"`
+	}{wire.Block{Height: 0, Hash: b.Hash().String()}, int64(b.Header.Timestamp)}, nil
 }
 
 // devSnapshot answers dev_snapshot (no params): {id}, the snapshot's id as
@@ -226,7 +220,7 @@ func (s *Server) devRevert(ctx context.Context, params json.RawMessage) (any, *j
 		return nil, jsonrpc.InvalidParams(fmt.Sprintf("no snapshot 0x%x: never taken, or dropped by a revert to an earlier one", id))
 	}
 	height, hash, _ := s.chain.Tip()
-	return tipAnswer{height, hash.String()}, nil
+	return wire.Block{Height: height, Hash: hash.String()}, nil
 }
 
 // revert reverts the chain to the snapshot method's params name, and

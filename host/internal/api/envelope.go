@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/wire"
 )
 
 // code is an error code of the node REST API. The values and their texts
@@ -67,13 +68,8 @@ type restError struct {
 
 func fail(c code, detail string) *restError { return &restError{code: c, detail: detail} }
 
-// envelope is the REST answer: {"Desc","Error","Result"}, in the order ELA
-// writes them (it marshals a map, so alphabetically).
-type envelope struct {
-	Desc   string `json:"Desc"`
-	Error  code   `json:"Error"`
-	Result any    `json:"Result"`
-}
+// envelope is the REST answer, its error an ELA code.
+type envelope = wire.RESTEnvelope[code, any]
 
 // confirmEnvelope is the JSON-RPC style answer of the two confirm endpoints.
 // On failure, error holds the ELA code and text as ELA's JSON-RPC server

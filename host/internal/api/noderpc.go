@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/didlight/didlight/host/internal/follow"
+	"github.com/didlight/didlight/host/internal/wire"
 )
 
 // The node's own JSON-RPC reads: its peers and its state, as the ID side
@@ -40,39 +41,6 @@ func direction(n follow.Neighbor) string {
 	return "inbound"
 }
 
-// rpcNodeState is getnodestate's result (Elastos.ELA.SideChain.ID
-// service/types.go, ServerInfo).
-type rpcNodeState struct {
-	Compile   string     `json:"compile"`
-	Height    uint32     `json:"height"`
-	Version   uint32     `json:"version"`
-	Services  string     `json:"services"`
-	Port      int        `json:"port"`
-	RPCPort   int        `json:"rpcport"`
-	RestPort  int        `json:"restport"`
-	WSPort    int        `json:"wsport"`
-	Neighbors []peerInfo `json:"neighbors"`
-}
-
-// peerInfo is a neighbor in getnodestate (Elastos.ELA.SideChain.ID
-// service/types.go, PeerInfo). The node keeps no connection times or
-// pings, so those are empty or 0.
-type peerInfo struct {
-	NetAddress     string `json:"netaddress"`
-	Services       string `json:"services"`
-	RelayTx        bool   `json:"relaytx"`
-	LastSend       string `json:"lastsend"`
-	LastRecv       string `json:"lastrecv"`
-	ConnTime       string `json:"conntime"`
-	TimeOffset     int64  `json:"timeoffset"`
-	Version        uint32 `json:"version"`
-	Inbound        bool   `json:"inbound"`
-	StartingHeight uint32 `json:"startingheight"`
-	LastBlock      uint32 `json:"lastblock"`
-	LastPingTime   string `json:"lastpingtime"`
-	LastPingMicros int64  `json:"lastpingmicros"`
-}
-
 // noServices is how ELA writes an empty service flag set (Elastos.ELA
 // elanet/pact/protocol.go, ServiceFlag.String): the node offers none of the
 // peer-to-peer services.
@@ -83,17 +51,17 @@ const noServices = "0x0"
 // the neighbors; the REST node state says the same in its own shape.
 func (s *Server) getNodeState() any {
 	ns := s.neighbors()
-	peers := make([]peerInfo, len(ns))
+	peers := make([]wire.PeerInfo, len(ns))
 	for i, n := range ns {
-		peers[i] = peerInfo{NetAddress: n.NetAddress, Services: noServices, RelayTx: n.Relay, Inbound: !n.Relay,
+		peers[i] = wire.PeerInfo{NetAddress: n.NetAddress, Services: noServices, RelayTx: n.Relay, Inbound: !n.Relay,
 			StartingHeight: n.Height, LastBlock: n.Height}
 	}
-	return rpcNodeState{
+	return wire.RPCNodeState[wire.PeerInfo]{
 		Compile:   s.opts.Version,
 		Height:    s.height(),
 		Services:  noServices,
 		RPCPort:   s.rpc.port(),
-		RestPort:  s.rest.port(),
+		RESTPort:  s.rest.port(),
 		Neighbors: peers,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/host/internal/follow"
+	"github.com/didlight/didlight/host/internal/wire"
 )
 
 // restHandler routes the REST API. Every answer is the Desc/Error/Result
@@ -79,38 +80,16 @@ func (s *Server) connectionCount(*http.Request) (any, *restError) {
 	return len(s.neighbors()), nil
 }
 
-// nodeState is the node state object, members in the interface's order.
-type nodeState struct {
-	Compile     string            `json:"Compile"`
-	ID          uint64            `json:"ID"`
-	HexID       string            `json:"HexID"`
-	Height      uint32            `json:"Height"`
-	Version     int               `json:"Version"`
-	Services    uint64            `json:"Services"`
-	Relay       bool              `json:"Relay"`
-	TxnCnt      uint64            `json:"TxnCnt"`
-	RxTxnCnt    uint64            `json:"RxTxnCnt"`
-	Port        int               `json:"Port"`
-	PRCPort     int               `json:"PRCPort"`
-	RestPort    int               `json:"RestPort"`
-	WSPort      int               `json:"WSPort"`
-	OpenPort    int               `json:"OpenPort"`
-	OpenService bool              `json:"OpenService"`
-	Neighbors   []follow.Neighbor `json:"Neighbors"`
-	// Light is a light node's own state (Light.Status); absent on others.
-	Light any `json:"Light,omitempty"`
-}
-
 // nodeState reports the node: its id, tip, transaction counts and the ports
 // it serves on. It has no peer-to-peer, websocket or open service, so those
 // ports are 0.
 func (s *Server) nodeState(*http.Request) (any, *restError) {
-	st := nodeState{
+	st := wire.NodeState[follow.Neighbor, any]{
 		Compile:   s.opts.Version,
 		HexID:     "0x0",
 		Height:    s.height(),
-		PRCPort:   s.rpc.port(),
-		RestPort:  s.rest.port(),
+		RPCPort:   s.rpc.port(),
+		RESTPort:  s.rest.port(),
 		Neighbors: s.neighbors(),
 	}
 	if s.light != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/didlight/didlight/core/did/sdkjson"
 	"github.com/didlight/didlight/core/eid"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // DIDAnswer is the upstream's did_resolveDID answer for a DID, verified.
@@ -66,7 +67,7 @@ func specResult(d did.DID, raw []byte, status resolve.Status) ([]byte, error) {
 	if err := dec.Finish(); err != nil {
 		return nil, fmt.Errorf("light: not a resolve result: %w", err)
 	}
-	out := sdkjson.AppendString(append(make([]byte, 0, len(raw)+64), `{"did":`...), d.String())
+	out := jsontext.JS.AppendString(append(make([]byte, 0, len(raw)+64), `{"did":`...), d.String())
 	out = strconv.AppendInt(append(out, `,"status":`...), int64(status), 10)
 	if status != resolve.NotFound {
 		if len(txs) == 0 || txs[0] != '[' {

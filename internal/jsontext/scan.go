@@ -1,27 +1,26 @@
-package abi
+package jsontext
 
 import (
-	"encoding/binary"
 	"errors"
 	"strconv"
 )
 
-// The module reads its inputs without encoding/json, whose reflection makes
-// up a large part of the module, yet answers as encoding/json would: scan
-// checks the syntax of the whole input first and reports its errors in
-// encoding/json's words, then a decoder (jsondecode.go) fills the input
-// types from the checked text.
+// MaxDepth is how deeply arrays and objects may nest: encoding/json's
+// scanner's limit (maxNestingDepth in encoding/json/scanner.go).
+const MaxDepth = 10000
 
 // errEOF and errUnexpectedEOF are the errors of an empty and of a truncated
-// input, spelt as io.EOF and io.ErrUnexpectedEOF.
+// input, spelt as io.EOF and io.ErrUnexpectedEOF are.
 var (
 	errEOF           = errors.New("EOF")
 	errUnexpectedEOF = errors.New("unexpected EOF")
 )
 
-// scan checks the syntax of the JSON value in begins with and returns the
-// offset after it.
-func scan(in []byte) (int, error) {
+// Scan checks the syntax of the JSON value in begins with and returns the
+// offset just after it. Its errors are worded as encoding/json's Decoder
+// words them ("invalid character 'x' looking for beginning of value",
+// "unexpected EOF"), so that callers answer as encoding/json would.
+func Scan(in []byte) (int, error) {
 	s := scanner{s: in}
 	s.space()
 	if s.i == len(in) {
@@ -31,13 +30,19 @@ func scan(in []byte) (int, error) {
 	return s.i, s.err
 }
 
-// trailing checks that only white space follows offset i.
-func trailing(in []byte, i int) error {
-	s := scanner{s: in, i: i}
-	if s.space(); s.i < len(in) {
-		return errors.New("data after the input object")
-	}
-	return nil
+// Valid reports whether b is one JSON value with nothing but white space
+// around it, as json.Valid does.
+func Valid(b []byte) bool {
+	i, err := Scan(b)
+	return err == nil && SkipSpace(b, i) == len(b)
+}
+
+// ValidValue returns the offset just after the JSON value that starts at
+// b[i] (white space before it allowed) and whether it is one.
+func ValidValue(b []byte, i int) (int, bool) {
+	s := scanner{s: b, i: i}
+	s.value()
+	return s.i, s.err == nil
 }
 
 // scanner walks JSON text, stopping at the first syntax error.
@@ -48,12 +53,9 @@ type scanner struct {
 	depth int // of arrays and objects
 }
 
-// maxDepth is how deeply arrays and objects may nest, as in encoding/json.
-const maxDepth = 10000
-
 // open enters an array or object at the current byte.
 func (s *scanner) open() bool {
-	if s.depth++; s.depth > maxDepth {
+	if s.depth++; s.depth > MaxDepth {
 		s.fail("exceeded max depth")
 		return false
 	}
@@ -61,13 +63,7 @@ func (s *scanner) open() bool {
 	return true
 }
 
-func (s *scanner) space() {
-	for s.i < len(s.s) && isSpace(s.s[s.i]) {
-		s.i++
-	}
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func (s *scanner) space() { s.i = SkipSpace(s.s, s.i) }
 
 // fail records a syntax error about the byte at the current offset, or the
 // end of the input.
@@ -108,7 +104,7 @@ func (s *scanner) value() {
 		s.container(']')
 	case c == '"':
 		s.str()
-	case c == '-' || '0' <= c && c <= '9':
+	case c == '-' || IsDigit(c):
 		s.number()
 	case c == 't':
 		s.literal("true")
@@ -123,10 +119,15 @@ func (s *scanner) value() {
 
 // container walks an object (closer '}') or an array (closer ']').
 func (s *scanner) container(closer byte) {
-	if !s.open() {
-		return
+	if s.open() {
+		s.items(closer)
+		s.depth--
 	}
-	defer func() { s.depth-- }()
+}
+
+// items walks the members or elements of a container just opened, and its
+// closer.
+func (s *scanner) items(closer byte) {
 	after := "after array element"
 	if closer == '}' {
 		after = "after object key:value pair"
@@ -171,79 +172,69 @@ func (s *scanner) key() bool {
 	return s.err == nil
 }
 
-// str walks a string: no control characters, valid escapes.
+// str walks a string: no control characters, valid escapes. It skips
+// plain runs 8 bytes at a time and walks the block each run stops at byte
+// by byte.
 func (s *scanner) str() {
 	s.i++ // "
 	for s.i < len(s.s) {
-		s.i = plainRun(s.s, s.i, false)
-		if s.i >= len(s.s) {
-			break
-		}
-		switch c := s.s[s.i]; {
-		case c == '"':
-			s.i++
-			return
-		case c < 0x20:
-			s.fail("in string literal")
-			return
-		case c != '\\':
-			s.i++
-			continue
-		}
-		s.i++ // \
-		if s.i >= len(s.s) {
-			break
-		}
-		switch s.s[s.i] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			s.i++
-		case 'u':
-			s.i++
-			for range 4 {
-				if s.i < len(s.s) && !isHex(s.s[s.i]) {
-					s.fail(`in \u hexadecimal character escape`)
-					return
-				}
+		s.i = PlainRun(s.s, s.i, false)
+		for end := min(s.i+8, len(s.s)); s.i < end; {
+			switch c := s.s[s.i]; {
+			case c == '"':
 				s.i++
+				return
+			case c < 0x20:
+				s.fail("in string literal")
+				return
+			case c != '\\':
+				s.i++
+				continue
 			}
-		default:
-			s.fail("in string escape code")
-			return
+			if !s.escape() {
+				return
+			}
 		}
 	}
 	s.fail("")
 }
 
-// plainRun skips the bytes of a string from i that need no attention, 8
-// at a time (a resolve result is mostly long base64 strings): it returns
-// the offset of a block of 8 that holds a quote, a backslash, a control
-// character or, with ascii, a byte of a multi-byte character; or of the
-// last few bytes.
-func plainRun(b []byte, i int, ascii bool) int {
-	const lsb, msb = 0x0101010101010101, 0x8080808080808080
-	high := uint64(0)
-	if ascii {
-		high = msb
+// escape walks the escape whose backslash is at the current byte, and
+// reports false when it is not one JSON defines.
+func (s *scanner) escape() bool {
+	s.i++ // \
+	if s.i >= len(s.s) {
+		return true // the caller reports the end of the input
 	}
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		q, bs := x^(lsb*'"'), x^(lsb*'\\')
-		if ((q-lsb)&^q|(bs-lsb)&^bs|(x-lsb*0x20)&^x|x&high)&msb != 0 {
-			break
+	switch s.s[s.i] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		s.i++
+	case 'u':
+		s.i++
+		for range 4 {
+			if s.i < len(s.s) && !isHex(s.s[s.i]) {
+				s.fail(`in \u hexadecimal character escape`)
+				return false
+			}
+			s.i++
 		}
+	default:
+		s.fail("in string escape code")
+		return false
 	}
-	return i
+	return true
 }
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+// IsDigit reports whether c is a decimal digit.
+func IsDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // number walks -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
 func (s *scanner) number() {
 	if s.s[s.i] == '-' {
 		s.i++
-		if s.i >= len(s.s) || !isDigit(s.s[s.i]) {
+		if s.i >= len(s.s) || !IsDigit(s.s[s.i]) {
 			s.fail("in numeric literal")
 			return
 		}
@@ -255,7 +246,7 @@ func (s *scanner) number() {
 	}
 	if s.i < len(s.s) && s.s[s.i] == '.' {
 		s.i++
-		if s.i >= len(s.s) || !isDigit(s.s[s.i]) {
+		if s.i >= len(s.s) || !IsDigit(s.s[s.i]) {
 			s.fail("after decimal point in numeric literal")
 			return
 		}
@@ -266,7 +257,7 @@ func (s *scanner) number() {
 		if s.i < len(s.s) && (s.s[s.i] == '+' || s.s[s.i] == '-') {
 			s.i++
 		}
-		if s.i >= len(s.s) || !isDigit(s.s[s.i]) {
+		if s.i >= len(s.s) || !IsDigit(s.s[s.i]) {
 			s.fail("in exponent of numeric literal")
 			return
 		}
@@ -275,7 +266,7 @@ func (s *scanner) number() {
 }
 
 func (s *scanner) digits() {
-	for s.i < len(s.s) && isDigit(s.s[s.i]) {
+	for s.i < len(s.s) && IsDigit(s.s[s.i]) {
 		s.i++
 	}
 }
