@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did/sdkjson"
+	"github.com/didlight/didlight/core/jsontext"
 	"github.com/didlight/didlight/core/keys"
-	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // Normalized returns the document as the SDKs serialize it for signing and

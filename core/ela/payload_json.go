@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/didlight/didlight/core/excerpt"
-	"github.com/didlight/didlight/internal/jsontext"
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 // The payload JSON shapes follow what the chain's REST API shows

@@ -3,7 +3,7 @@ package find
 import (
 	"strings"
 
-	"github.com/didlight/didlight/internal/jsontext"
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 // The raw form of a value is its JSON text inside a document, read in

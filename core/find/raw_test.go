@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/didlight/didlight/internal/jsontext"
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 func TestRawMembersAndElements(t *testing.T) {

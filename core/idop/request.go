@@ -7,7 +7,7 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/did/sdkjson"
 	"github.com/didlight/didlight/core/excerpt"
-	"github.com/didlight/didlight/internal/jsontext"
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 // Specifications of requests.

@@ -3,7 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 
-	"github.com/didlight/didlight/internal/jsontext"
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 // flatMembers appends to dst the members of b and reports true when b is

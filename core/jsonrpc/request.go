@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/didlight/didlight/core/excerpt"
-	"github.com/didlight/didlight/internal/jsontext"
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 // Request is one decoded call. ID is the raw JSON of the id (a string, an

@@ -5,7 +5,7 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/idop"
-	"github.com/didlight/didlight/internal/jsontext"
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 // CredentialStatus is the state of a credential in a resolvecredential

@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/didlight/didlight/core/did"
-	"github.com/didlight/didlight/internal/jsontext"
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 // View returns the JSON that query's find conditions are matched against:

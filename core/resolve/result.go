@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did"
-	"github.com/didlight/didlight/internal/jsontext"
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 // Result builds the resolvedid result object for d from its history (in

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/didlight/didlight/core/did"
-	"github.com/didlight/didlight/internal/jsontext"
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 // DefaultContext is the JSON-LD context given to a document published

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/jsontext"
 	"github.com/didlight/didlight/core/keys"
-	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // ParseDIDInput is the input of parse_did.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/eid"
-	"github.com/didlight/didlight/internal/jsontext"
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 // The EID calls verify what an EID node answers (core/eid). Verifying may

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/eid"
+	"github.com/didlight/didlight/core/jsontext"
 	"github.com/didlight/didlight/core/w3c"
-	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // ResolveW3CEIDInput is the input of resolve_w3c_eid.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/internal/jsontext"
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 // DecodeTxInput is the input of decode_tx.

@@ -9,8 +9,8 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/jsontext"
 	"github.com/didlight/didlight/core/resolve"
-	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // Error is the error object of a failed call. Type says what kind of

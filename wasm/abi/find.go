@@ -7,8 +7,8 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/core/jsontext"
 	"github.com/didlight/didlight/core/resolve"
-	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // MatchInput is the input of match.

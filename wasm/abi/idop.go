@@ -9,8 +9,8 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/jsontext"
 	"github.com/didlight/didlight/core/keys"
-	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // ValidateOperationInput is the input of validate_operation.

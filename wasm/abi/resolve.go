@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/jsontext"
 	"github.com/didlight/didlight/core/resolve"
-	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // VerifyResolveResultInput is the input of verify_resolve_result.

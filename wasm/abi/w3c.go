@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/didlight/didlight/core/jsontext"
 	"github.com/didlight/didlight/core/w3c"
-	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // ResolveW3CInput is the input of resolve_w3c.

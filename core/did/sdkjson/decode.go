@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/didlight/didlight/core/excerpt"
-	"github.com/didlight/didlight/internal/jsontext"
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 // MaxDepth is how deeply arrays and objects may nest. Deeper input is

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/didlight/didlight/internal/jsontext"
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 // AppendNumber appends f as JavaScript's Number.prototype.toString writes it:

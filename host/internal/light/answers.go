@@ -8,8 +8,8 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/did/sdkjson"
 	"github.com/didlight/didlight/core/eid"
+	"github.com/didlight/didlight/core/jsontext"
 	"github.com/didlight/didlight/core/resolve"
-	"github.com/didlight/didlight/internal/jsontext"
 )
 
 // DIDAnswer is the upstream's did_resolveDID answer for a DID, verified.
