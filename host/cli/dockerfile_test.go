@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -113,12 +112,10 @@ func TestDockerfile(t *testing.T) {
 	if !strings.HasPrefix(runtime.from, "gcr.io/distroless/static") || len(runtime.all("RUN")) != 0 {
 		t.Errorf("the runtime stage is %q and runs %q: want the binary alone on a static base", runtime.from, runtime.all("RUN"))
 	}
-	for i, c := range runtime.all("COPY") {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if !strings.HasPrefix(c, "--from=build ") {
-				t.Errorf("the runtime stage copies %q, not from the build stage", c)
-			}
-		})
+	for _, c := range runtime.all("COPY") {
+		if !strings.HasPrefix(c, "--from=build ") {
+			t.Errorf("the runtime stage copies %q, not from the build stage", c)
+		}
 	}
 	if u := runtime.all("USER"); len(u) != 1 || u[0] == "root" || u[0] == "0" {
 		t.Errorf("USER %q: want a non-root user", u)
@@ -134,16 +131,14 @@ func TestDockerfile(t *testing.T) {
 		t.Errorf("CMD %q: flags belong in ENV, so that `docker run image --flag` adds to them", runtime.all("CMD"))
 	}
 	env := map[string]string{}
-	for i, e := range runtime.all("ENV") {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			for _, kv := range strings.Fields(e) {
-				k, v, ok := strings.Cut(kv, "=")
-				if !ok || !strings.HasPrefix(k, envPrefix) {
-					t.Fatalf("ENV %q: want DIDLIGHT_NAME=value pairs", kv)
-				}
-				env[k] = v
+	for _, e := range runtime.all("ENV") {
+		for _, kv := range strings.Fields(e) {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || !strings.HasPrefix(k, envPrefix) {
+				t.Fatalf("ENV %q: want DIDLIGHT_NAME=value pairs", kv)
 			}
-		})
+			env[k] = v
+		}
 	}
 	imageNode := func(more ...string) (nodeConfig, error) {
 		return parseNodeFlags(entrypoint[2:], func(k string) string {
@@ -188,14 +183,12 @@ func TestDockerfile(t *testing.T) {
 		strings.Replace(wasmLine, "-o wasm/js/didlight.wasm", "-o "+module, 1),
 		strings.Replace(goLine, "-o /out/didlight", "-o "+bin, 1),
 	} {
-		t.Run(line, func(t *testing.T) {
-			cmd := exec.Command("sh", "-c", line)
-			cmd.Dir = root
-			cmd.Env = append(os.Environ(), "GOFLAGS=-overlay="+overlay)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("%s: %v\n%s", line, err, out)
-			}
-		})
+		cmd := exec.Command("sh", "-c", line)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GOFLAGS=-overlay="+overlay)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", line, err, out)
+		}
 	}
 
 	// The binary as the image starts it, but on loopback and a temporary
@@ -204,9 +197,7 @@ func TestDockerfile(t *testing.T) {
 	subject, _ := publishTestDID(t, up, "docker test")
 	cmd := exec.Command(bin, entrypoint[1:]...)
 	for k, v := range env {
-		t.Run(fmt.Sprint(k), func(t *testing.T) {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		})
+		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.Env = append(cmd.Env, "DIDLIGHT_DATADIR="+filepath.Join(dir, "data"), "DIDLIGHT_REST_ADDR=127.0.0.1:0", "DIDLIGHT_RPC_ADDR=127.0.0.1:0",
 		"DIDLIGHT_FOLLOW="+up.REST, "HOME="+dir)
@@ -241,9 +232,7 @@ func TestDockerfile(t *testing.T) {
 	carol := eidNode.Manifest.DIDs[2].DID
 	cmd = exec.Command(bin, entrypoint[1:]...)
 	for k, v := range env {
-		t.Run(fmt.Sprint(k), func(t *testing.T) {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		})
+		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.Env = append(cmd.Env, "DIDLIGHT_REST_ADDR=127.0.0.1:0", "DIDLIGHT_RPC_ADDR=127.0.0.1:0", "DIDLIGHT_LIGHT="+eidNode.URL, "HOME="+dir)
 	rest = startBanner(t, cmd)

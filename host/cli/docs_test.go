@@ -41,10 +41,8 @@ func TestDocExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	var all []example
-	for i, f := range append([]string{"../../README.md"}, docs...) {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			all = append(all, readExamples(t, f)...)
-		})
+	for _, f := range append([]string{"../../README.md"}, docs...) {
+		all = append(all, readExamples(t, f)...)
 	}
 	if !containsWhere(all, "README.md") {
 		t.Fatal("README.md has no console examples: its first-success section must be checked")
@@ -273,12 +271,10 @@ func TestMatchLines(t *testing.T) {
 		{"a\n…\nz", "a\nb\nc", false},
 		{"x.y", "xzy", false}, // "." is no wildcard
 	}
-	for i, tc := range tests {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if got := matchLines(strings.Split(tc.want, "\n"), strings.Split(tc.got, "\n")); got != tc.ok {
-				t.Errorf("matchLines(%q, %q) = %v, want %v", tc.want, tc.got, got, tc.ok)
-			}
-		})
+	for _, tc := range tests {
+		if got := matchLines(strings.Split(tc.want, "\n"), strings.Split(tc.got, "\n")); got != tc.ok {
+			t.Errorf("matchLines(%q, %q) = %v, want %v", tc.want, tc.got, got, tc.ok)
+		}
 	}
 	if got := shape([]string{"tx 38657927449d3827a4c7f5f390340d0e3142b50186af28e27b1ecb16bf696a52 at 2026-11-25T18:20:11Z"}); got[0] != "tx <hash> at <time>" {
 		t.Errorf("shape: %q", got[0])
@@ -293,21 +289,19 @@ func TestDocLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	link := regexp.MustCompile(`\]\(([^)#]+)(#[^)]*)?\)`)
-	for i, f := range append([]string{"../../README.md", "../../CONTRIBUTING.md", "../../wasm/README.md"}, docs...) {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			text, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
+	for _, f := range append([]string{"../../README.md", "../../CONTRIBUTING.md", "../../wasm/README.md"}, docs...) {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(text), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
 			}
-			for _, m := range link.FindAllStringSubmatch(string(text), -1) {
-				target := m[1]
-				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
-					continue
-				}
-				if _, err := os.Stat(filepath.Join(filepath.Dir(f), target)); err != nil {
-					t.Errorf("%s links to %s, which is not there", f, target)
-				}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(f), target)); err != nil {
+				t.Errorf("%s links to %s, which is not there", f, target)
 			}
-		})
+		}
 	}
 }

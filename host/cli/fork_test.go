@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -132,7 +131,7 @@ func TestNodeFork(t *testing.T) {
 	}
 	g.stop()
 
-	for i, c := range []struct {
+	for _, c := range []struct {
 		args []string
 		code int
 		want string
@@ -144,16 +143,14 @@ func TestNodeFork(t *testing.T) {
 		{[]string{"--fork-height", "3"}, 2, "--fork-height needs --fork"},
 		{[]string{"--fork", "ftp://x"}, 2, "ftp://x"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			args := append([]string{"node", "--mem", "--rest-addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0"}, c.args...)
-			if !slices.Contains(c.args, "--dev-seed") {
-				args = append(args, "--dev-seed", "shared")
-			}
-			code, _, errOut := devnetCLI(args...)
-			if code != c.code || !strings.Contains(errOut, c.want) {
-				t.Errorf("%v: exit %d, %s; want %d and %q", c.args, code, errOut, c.code, c.want)
-			}
-		})
+		args := append([]string{"node", "--mem", "--rest-addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0"}, c.args...)
+		if !slices.Contains(c.args, "--dev-seed") {
+			args = append(args, "--dev-seed", "shared")
+		}
+		code, _, errOut := devnetCLI(args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, %s; want %d and %q", c.args, code, errOut, c.code, c.want)
+		}
 	}
 	up.stop()
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"os"
@@ -81,18 +80,14 @@ func TestDevnetGenerate(t *testing.T) {
 		t.Fatal("the generated chain is at its genesis")
 	}
 	for _, name := range []string{bolt.FileName, generatedFile} {
-		t.Run(name, func(t *testing.T) {
-			if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
-				t.Error(err)
-			}
-		})
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
 	}
 	for _, left := range []string{filepath.Join(dir, generatedDir), bolt.CompactPath(dir)} {
-		t.Run(left, func(t *testing.T) {
-			if _, err := os.Stat(left); !os.IsNotExist(err) {
-				t.Errorf("%s is left behind: %v", left, err)
-			}
-		})
+		if _, err := os.Stat(left); !os.IsNotExist(err) {
+			t.Errorf("%s is left behind: %v", left, err)
+		}
 	}
 	if code, _, errOut := generate("--dids", "40", "--datadir", dir); code != exitUsage || !strings.Contains(errOut, "not empty; give --force") {
 		t.Errorf("a second generation without --force: exit %d, %s", code, errOut)
@@ -129,11 +124,9 @@ func TestGenerateInstallStopped(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, left := range []string{filepath.Join(dir, bolt.FileName), bolt.CompactPath(dir)} {
-		t.Run(left, func(t *testing.T) {
-			if _, err := os.Stat(left); !os.IsNotExist(err) {
-				t.Errorf("%s is there: %v", left, err)
-			}
-		})
+		if _, err := os.Stat(left); !os.IsNotExist(err) {
+			t.Errorf("%s is there: %v", left, err)
+		}
 	}
 	if h, _ := tipOf(t, tmp); h != rep.Height {
 		t.Errorf("the generated store is at %d, want %d", h, rep.Height)
@@ -153,7 +146,7 @@ func TestGenerateInstallStopped(t *testing.T) {
 // flags are usage errors.
 func TestDevnetGenerateRefuses(t *testing.T) {
 	dir, _, tip := minedDir(t, 1)
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		args []string
 		want string
 	}{
@@ -163,11 +156,9 @@ func TestDevnetGenerateRefuses(t *testing.T) {
 		{[]string{"--dids", "10", "--datadir", t.TempDir(), "--seed", ""}, "must not be empty"},
 		{[]string{"--dids", "10", "--datadir", t.TempDir(), "extra"}, "extra"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if code, _, errOut := generate(tc.args...); code != exitUsage || !strings.Contains(errOut, tc.want) {
-				t.Errorf("%q: exit %d, %s; want exit %d saying %q", tc.args, code, errOut, exitUsage, tc.want)
-			}
-		})
+		if code, _, errOut := generate(tc.args...); code != exitUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, %s; want exit %d saying %q", tc.args, code, errOut, exitUsage, tc.want)
+		}
 	}
 	if h, tip2 := tipOf(t, dir); h != 1 || tip2 != tip {
 		t.Errorf("the node's chain is now at %d %s, was at 1 %s", h, tip2, tip)
@@ -179,7 +170,7 @@ func TestDevnetGenerateRefuses(t *testing.T) {
 func TestGenerateProgress(t *testing.T) {
 	now := time.Unix(1000, 0)
 	clock := func() time.Time { return now }
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		bar  bool
 		want string
 	}{
@@ -188,21 +179,19 @@ func TestGenerateProgress(t *testing.T) {
 		{false, "generating:  50% 100 DIDs, 150 operations, 10 DIDs/s, 10s left\n" +
 			"generating: 100% 200 DIDs, 300 operations, 10 DIDs/s, 0s left\n"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			var w bytes.Buffer
-			now = time.Unix(1000, 0)
-			p := newProgress(&w, tc.bar, clock)
-			now = now.Add(10 * time.Millisecond)
-			p.update(chaingen.Progress{Block: 1, Blocks: 10, DIDs: 1}) // too soon: not shown
-			now = time.Unix(1010, 0)
-			p.update(chaingen.Progress{Block: 5, Blocks: 10, DIDs: 100, Ops: 150})
-			now = time.Unix(1020, 0)
-			p.update(chaingen.Progress{Block: 10, Blocks: 10, DIDs: 200, Ops: 300})
-			p.end()
-			if w.String() != tc.want {
-				t.Errorf("bar %v:\n got %q\nwant %q", tc.bar, w.String(), tc.want)
-			}
-		})
+		var w bytes.Buffer
+		now = time.Unix(1000, 0)
+		p := newProgress(&w, tc.bar, clock)
+		now = now.Add(10 * time.Millisecond)
+		p.update(chaingen.Progress{Block: 1, Blocks: 10, DIDs: 1}) // too soon: not shown
+		now = time.Unix(1010, 0)
+		p.update(chaingen.Progress{Block: 5, Blocks: 10, DIDs: 100, Ops: 150})
+		now = time.Unix(1020, 0)
+		p.update(chaingen.Progress{Block: 10, Blocks: 10, DIDs: 200, Ops: 300})
+		p.end()
+		if w.String() != tc.want {
+			t.Errorf("bar %v:\n got %q\nwant %q", tc.bar, w.String(), tc.want)
+		}
 	}
 }
 
@@ -211,7 +200,7 @@ func TestGenerateProgress(t *testing.T) {
 func TestTuneGC(t *testing.T) {
 	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
 	t.Cleanup(func() { debug.SetGCPercent(percent); debug.SetMemoryLimit(limit) })
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		env                string
 		wantPct, wantLimit int64
 	}{
@@ -219,23 +208,21 @@ func TestTuneGC(t *testing.T) {
 		{"GOGC", 100, math.MaxInt64},
 		{"GOMEMLIMIT", 100, math.MaxInt64},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			restore := tuneGC(func(k string) string {
-				if k == tc.env {
-					return "1"
-				}
-				return ""
-			})
-			pct, lim := int64(debug.SetGCPercent(-1)), debug.SetMemoryLimit(-1)
-			debug.SetGCPercent(int(pct))
-			restore()
-			if pct != tc.wantPct || lim != tc.wantLimit {
-				t.Errorf("%q set: GC percent %d, limit %d; want %d, %d", tc.env, pct, lim, tc.wantPct, tc.wantLimit)
+		restore := tuneGC(func(k string) string {
+			if k == tc.env {
+				return "1"
 			}
-			if now, lim := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1); now != 100 || lim != math.MaxInt64 {
-				t.Errorf("%q set: restored to %d, %d; want 100, %d", tc.env, now, lim, int64(math.MaxInt64))
-			}
-			debug.SetGCPercent(100)
+			return ""
 		})
+		pct, lim := int64(debug.SetGCPercent(-1)), debug.SetMemoryLimit(-1)
+		debug.SetGCPercent(int(pct))
+		restore()
+		if pct != tc.wantPct || lim != tc.wantLimit {
+			t.Errorf("%q set: GC percent %d, limit %d; want %d, %d", tc.env, pct, lim, tc.wantPct, tc.wantLimit)
+		}
+		if now, lim := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1); now != 100 || lim != math.MaxInt64 {
+			t.Errorf("%q set: restored to %d, %d; want 100, %d", tc.env, now, lim, int64(math.MaxInt64))
+		}
+		debug.SetGCPercent(100)
 	}
 }

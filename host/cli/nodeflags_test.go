@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -87,7 +86,7 @@ func TestParseNodeFlags(t *testing.T) {
 }
 
 func TestParseNodeFlagsRefuses(t *testing.T) {
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		args []string
 		env  map[string]string
 		want string
@@ -132,12 +131,10 @@ func TestParseNodeFlagsRefuses(t *testing.T) {
 		{[]string{"--light", "mainnet", "--light-timeout", "10ms"}, nil, "--light-timeout 10ms"},
 		{[]string{"--require-upstream"}, nil, "--require-upstream: give --follow URL"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			_, err := parseNodeFlags(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("args %q env %v: error %v, want one saying %q", tc.args, tc.env, err, tc.want)
-			}
-		})
+		_, err := parseNodeFlags(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("args %q env %v: error %v, want one saying %q", tc.args, tc.env, err, tc.want)
+		}
 	}
 }
 
@@ -148,11 +145,9 @@ func TestNodeHelpListsEveryFlagAndItsVariable(t *testing.T) {
 		t.Fatalf("-h: error %v, want flag.ErrHelp", err)
 	}
 	for _, name := range []string{"mem", "datadir", "rest-addr", "rpc-addr", "block-time", "arbiters", "dev-seed", "demo", "admin-token", "admin-token-file", "cors-origin"} {
-		t.Run(name, func(t *testing.T) {
-			if !strings.Contains(out.String(), "--"+name+" ("+envName(name)+",") {
-				t.Errorf("help does not list --%s with %s:\n%s", name, envName(name), out.String())
-			}
-		})
+		if !strings.Contains(out.String(), "--"+name+" ("+envName(name)+",") {
+			t.Errorf("help does not list --%s with %s:\n%s", name, envName(name), out.String())
+		}
 	}
 }
 
@@ -166,12 +161,10 @@ func TestAdminTokenFile(t *testing.T) {
 		text string
 		mode os.FileMode
 	}{private: {" s3cret \nignored\n", 0o600}, open: {"t2", 0o644}, empty: {"\n", 0o600}} {
-		t.Run(fmt.Sprint(name), func(t *testing.T) {
-			if err := os.WriteFile(name, []byte(f.text), f.mode); err != nil {
-				t.Fatal(err)
-			}
-			os.Chmod(name, f.mode) // whatever the umask
-		})
+		if err := os.WriteFile(name, []byte(f.text), f.mode); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(name, f.mode) // whatever the umask
 	}
 	parse := func(args []string, env map[string]string) (nodeConfig, error) {
 		return parseNodeFlags(args, func(k string) string { return env[k] }, io.Discard)

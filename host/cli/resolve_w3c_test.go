@@ -41,14 +41,12 @@ func TestResolveW3CCommand(t *testing.T) {
 		t.Errorf("a key as application/did+json:\n%s", got)
 	}
 	for _, verify := range []string{"--verify=false", "--verify"} {
-		t.Run(verify, func(t *testing.T) {
-			if got := c.ok("resolve", "--format", "w3c", verify, d+"?service=hive&relativeRef=%2Fa"); got != "https://hive.example.org/v/a" {
-				t.Errorf("%s: a service selection prints %q", verify, got)
-			}
-			c.fails(exitFail, "HTTP 404", "resolve", "--format", "w3c", verify, d+"#nope")
-			c.fails(exitUsage, "HTTP 400", "resolve", "--format", "w3c", verify, d+"?versionId=zz")
-			c.fails(exitFail, "HTTP 501", "resolve", "--format", "w3c", verify, "did:web:example.org")
-		})
+		if got := c.ok("resolve", "--format", "w3c", verify, d+"?service=hive&relativeRef=%2Fa"); got != "https://hive.example.org/v/a" {
+			t.Errorf("%s: a service selection prints %q", verify, got)
+		}
+		c.fails(exitFail, "HTTP 404", "resolve", "--format", "w3c", verify, d+"#nope")
+		c.fails(exitUsage, "HTTP 400", "resolve", "--format", "w3c", verify, d+"?versionId=zz")
+		c.fails(exitFail, "HTTP 501", "resolve", "--format", "w3c", verify, "did:web:example.org")
 	}
 	c.fails(exitFail, "HTTP 404", "resolve", "--format", "w3c", "did:elastos:nosuchdid")
 	c.fails(exitFail, "HTTP 406", "resolve", "--format", "w3c", "--accept", "text/html", d)

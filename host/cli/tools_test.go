@@ -28,23 +28,21 @@ func TestToolsHelp(t *testing.T) {
 		"devnet":  {"generate", "export", "import"},
 	}
 	for group, verbs := range groups {
-		t.Run(fmt.Sprint(group), func(t *testing.T) {
-			var out, errOut bytes.Buffer
-			if code := Run([]string{group, "-h"}, &out, &errOut); code != 0 {
-				t.Errorf("%s -h: exit %d", group, code)
+		var out, errOut bytes.Buffer
+		if code := Run([]string{group, "-h"}, &out, &errOut); code != 0 {
+			t.Errorf("%s -h: exit %d", group, code)
+		}
+		listing := out.String()
+		for _, v := range verbs {
+			if !strings.Contains(listing, "  "+v+" ") {
+				t.Errorf("%s -h does not list %s:\n%s", group, v, listing)
 			}
-			listing := out.String()
-			for _, v := range verbs {
-				if !strings.Contains(listing, "  "+v+" ") {
-					t.Errorf("%s -h does not list %s:\n%s", group, v, listing)
-				}
-				out.Reset()
-				if code := Run([]string{group, v, "-h"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "Examples:\n  didlight "+group+" "+v) ||
-					!strings.Contains(out.String(), "DIDLIGHT_") || !strings.Contains(out.String(), "Exit codes:") {
-					t.Errorf("%s %s -h: exit %d\n%s", group, v, code, out.String())
-				}
+			out.Reset()
+			if code := Run([]string{group, v, "-h"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "Examples:\n  didlight "+group+" "+v) ||
+				!strings.Contains(out.String(), "DIDLIGHT_") || !strings.Contains(out.String(), "Exit codes:") {
+				t.Errorf("%s %s -h: exit %d\n%s", group, v, code, out.String())
 			}
-		})
+		}
 	}
 	var out, errOut bytes.Buffer
 	if code := Run([]string{"wallet", "frobnicate"}, &out, &errOut); code != exitUsage || !strings.Contains(errOut.String(), `unknown verb "frobnicate"`) {
@@ -98,12 +96,10 @@ func TestToolsExitCodes(t *testing.T) {
 		{&client.RESTError{Code: client.CodeDoubleSpend}, exitFail},
 		{errors.New("other"), exitFail},
 	}
-	for i, tt := range tests {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if got := exitCode(tt.err); got != tt.code {
-				t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.code)
-			}
-		})
+	for _, tt := range tests {
+		if got := exitCode(tt.err); got != tt.code {
+			t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.code)
+		}
 	}
 }
 
@@ -127,12 +123,10 @@ func TestWalletFromSecret(t *testing.T) {
 		t.Fatalf("hex: %v, %v; want %s", fromHex, err, did1)
 	}
 	for _, bad := range []string{"", "xprv123", strings.Repeat("zz", 32), "cloth always junk", strings.Repeat("ff", 32)} {
-		t.Run(bad, func(t *testing.T) {
-			var usage *usageError
-			if _, err := walletFromSecret(bad, "", 0); !errors.As(err, &usage) {
-				t.Errorf("secret %q: error %v, want a usage error", bad, err)
-			}
-		})
+		var usage *usageError
+		if _, err := walletFromSecret(bad, "", 0); !errors.As(err, &usage) {
+			t.Errorf("secret %q: error %v, want a usage error", bad, err)
+		}
 	}
 }
 
@@ -147,18 +141,16 @@ func TestServicesFor(t *testing.T) {
 	if kept, err := (&docFlags{}).servicesFor(subject, current); err != nil || len(kept) != 1 {
 		t.Errorf("no flags: %v, %v; want the current services", kept, err)
 	}
-	for i, bad := range []docFlags{
+	for _, bad := range []docFlags{
 		{services: serviceList{"#hive,HiveVault"}},
 		{services: serviceList{"did:elastos:foo#x,T,E"}},
 		{services: serviceList{"nofragment/,T,E"}},
 		{services: serviceList{"#a,T,E"}, noServices: true},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			var usage *usageError
-			if _, err := bad.servicesFor(subject, nil); !errors.As(err, &usage) {
-				t.Errorf("%+v: error %v, want a usage error", bad, err)
-			}
-		})
+		var usage *usageError
+		if _, err := bad.servicesFor(subject, nil); !errors.As(err, &usage) {
+			t.Errorf("%+v: error %v, want a usage error", bad, err)
+		}
 	}
 }
 
@@ -173,19 +165,15 @@ func TestExpiry(t *testing.T) {
 		{docFlags{years: 2}, now.AddDate(2, 0, 0)},
 		{docFlags{expires: "2030-05-06T07:08:09Z"}, time.Date(2030, 5, 6, 7, 8, 9, 0, time.UTC)},
 	}
-	for i, tt := range tests {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if got, err := tt.d.expiry(now, def); err != nil || !got.Equal(tt.want) {
-				t.Errorf("%+v: %v, %v; want %v", tt.d, got, err, tt.want)
-			}
-		})
+	for _, tt := range tests {
+		if got, err := tt.d.expiry(now, def); err != nil || !got.Equal(tt.want) {
+			t.Errorf("%+v: %v, %v; want %v", tt.d, got, err, tt.want)
+		}
 	}
-	for i, bad := range []docFlags{{years: -1}, {years: 101}, {expires: "tomorrow"}, {years: 1, expires: "2030-05-06T07:08:09Z"}} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if _, err := bad.expiry(now, def); err == nil {
-				t.Errorf("%+v accepted", bad)
-			}
-		})
+	for _, bad := range []docFlags{{years: -1}, {years: 101}, {expires: "tomorrow"}, {years: 1, expires: "2030-05-06T07:08:09Z"}} {
+		if _, err := bad.expiry(now, def); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
 	}
 }
 
@@ -201,13 +189,11 @@ func TestTxShowOffline(t *testing.T) {
 	if code := Run([]string{"tx", "show", fmt.Sprintf("%x", tx.Bytes())}, &out, &errOut); code != 0 || !strings.Contains(out.String(), `"txid": "`+tx.Hash().String()) {
 		t.Errorf("tx show: exit %d\n%s%s", code, out.String(), errOut.String())
 	}
-	for i, bad := range [][]string{{"tx", "show"}, {"tx", "show", "zz"}, {"tx", "show", "0a00"}, {"tx", "show", "00", "--file", "x"}} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			errOut.Reset()
-			if code := Run(bad, &out, &errOut); code != exitUsage {
-				t.Errorf("%v: exit %d, %q; want %d", bad, code, errOut.String(), exitUsage)
-			}
-		})
+	for _, bad := range [][]string{{"tx", "show"}, {"tx", "show", "zz"}, {"tx", "show", "0a00"}, {"tx", "show", "00", "--file", "x"}} {
+		errOut.Reset()
+		if code := Run(bad, &out, &errOut); code != exitUsage {
+			t.Errorf("%v: exit %d, %q; want %d", bad, code, errOut.String(), exitUsage)
+		}
 	}
 }
 
@@ -221,16 +207,14 @@ func (f fakeTerminal) readSecret(string) ([]byte, error) {
 
 // The spinner draws on a terminal only.
 func TestSpinnerOnlyOnTerminal(t *testing.T) {
-	for i, tty := range []bool{false, true} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			var w syncBuffer
-			e := &env{term: fakeTerminal{tty}}
-			s := spin(e, &w, "waiting")
-			time.Sleep(150 * time.Millisecond)
-			s.end()
-			if drew := strings.Contains(w.String(), "waiting"); drew != tty {
-				t.Errorf("terminal %v: drew %q", tty, w.String())
-			}
-		})
+	for _, tty := range []bool{false, true} {
+		var w syncBuffer
+		e := &env{term: fakeTerminal{tty}}
+		s := spin(e, &w, "waiting")
+		time.Sleep(150 * time.Millisecond)
+		s.end()
+		if drew := strings.Contains(w.String(), "waiting"); drew != tty {
+			t.Errorf("terminal %v: drew %q", tty, w.String())
+		}
 	}
 }

@@ -108,44 +108,40 @@ func TestLoaderEID(t *testing.T) {
 	m, head := u.Manifest, eidHead(t, u.URL)
 	at := map[string]any{"endpoint": u.URL}
 	var calls []jsCall
-	for i, d := range m.DIDs {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			want := decidedOf(t, m, d.DID)
-			for _, all := range []bool{true, false} {
-				calls = append(calls, jsCall{Call: "resolveVerified", Args: []any{d.DID, map[string]any{"endpoint": u.URL, "all": all}},
-					check: verified(func(t *testing.T, v jsVerified) {
-						if v.Status != want.status || v.DID != d.DID || !v.Tip.Time.Equal(head) || v.ChainID != int(m.ChainID) {
-							t.Errorf("%s status %d, tip %s, chain %d; the node decided %d at %s on chain %d", v.DID, v.Status, v.Tip.Time, v.ChainID, want.status, head, m.ChainID)
-						}
-						var txids []string
-						for _, tx := range v.Answer.Transaction {
-							txids = append(txids, tx.Txid)
-						}
-						if all && !slices.Equal(txids, want.txids) {
-							t.Errorf("transactions %v, the node accepted %v", txids, want.txids)
-						}
-						if want.status != int(resolve.NotFound) && (v.Report.Outcome != "verified" || v.Expired != want.latest.Document.Expires().Before(head)) {
-							t.Errorf("outcome %s, expired %v", v.Report.Outcome, v.Expired)
-						}
-					})})
-			}
-			calls = append(calls, jsCall{Call: "listCredentialsVerified", Args: []any{d.DID, at}, check: func(t *testing.T, o jsOutcome) {
-				if (o.Error == nil) != (want.status != int(resolve.NotFound)) {
-					t.Errorf("the list of a DID of status %d: %+v", want.status, o.Error)
-				}
-			}})
-		})
-	}
-	for i, c := range m.Credentials {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			for _, opts := range []map[string]any{at, {"endpoint": u.URL, "issuer": c.Issuer}} {
-				calls = append(calls, jsCall{Call: "resolveCredentialVerified", Args: []any{c.ID, opts}, check: verified(func(t *testing.T, v jsVerified) {
-					if want := credentialStatus(m, c.ID); v.Status != want {
-						t.Errorf("status %d, the node decided %d", v.Status, want)
+	for _, d := range m.DIDs {
+		want := decidedOf(t, m, d.DID)
+		for _, all := range []bool{true, false} {
+			calls = append(calls, jsCall{Call: "resolveVerified", Args: []any{d.DID, map[string]any{"endpoint": u.URL, "all": all}},
+				check: verified(func(t *testing.T, v jsVerified) {
+					if v.Status != want.status || v.DID != d.DID || !v.Tip.Time.Equal(head) || v.ChainID != int(m.ChainID) {
+						t.Errorf("%s status %d, tip %s, chain %d; the node decided %d at %s on chain %d", v.DID, v.Status, v.Tip.Time, v.ChainID, want.status, head, m.ChainID)
+					}
+					var txids []string
+					for _, tx := range v.Answer.Transaction {
+						txids = append(txids, tx.Txid)
+					}
+					if all && !slices.Equal(txids, want.txids) {
+						t.Errorf("transactions %v, the node accepted %v", txids, want.txids)
+					}
+					if want.status != int(resolve.NotFound) && (v.Report.Outcome != "verified" || v.Expired != want.latest.Document.Expires().Before(head)) {
+						t.Errorf("outcome %s, expired %v", v.Report.Outcome, v.Expired)
 					}
 				})})
+		}
+		calls = append(calls, jsCall{Call: "listCredentialsVerified", Args: []any{d.DID, at}, check: func(t *testing.T, o jsOutcome) {
+			if (o.Error == nil) != (want.status != int(resolve.NotFound)) {
+				t.Errorf("the list of a DID of status %d: %+v", want.status, o.Error)
 			}
-		})
+		}})
+	}
+	for _, c := range m.Credentials {
+		for _, opts := range []map[string]any{at, {"endpoint": u.URL, "issuer": c.Issuer}} {
+			calls = append(calls, jsCall{Call: "resolveCredentialVerified", Args: []any{c.ID, opts}, check: verified(func(t *testing.T, v jsVerified) {
+				if want := credentialStatus(m, c.ID); v.Status != want {
+					t.Errorf("status %d, the node decided %d", v.Status, want)
+				}
+			})})
+		}
 	}
 	long := longest(m)
 	w3cOpts := map[string]any{"endpoint": u.URL, "accept": "application/did+json"}
@@ -159,16 +155,14 @@ func TestLoaderEID(t *testing.T) {
 			t.Errorf("W3C dereferencing %s: %+v %s", long+"#primary", o.Error, o.Result)
 		}
 	}})
-	for i, tc := range tampering {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			tampered := eidtest.NewUpstream(t, eidtest.Options{Tamper: func(method string, params json.RawMessage, answer []byte) []byte {
-				if method == "did_resolveDID" && bytes.Contains(params, []byte(long)) && bytes.Contains(params, []byte(`"all":true`)) {
-					return tamper(t, answer, tc.change)
-				}
-				return answer
-			}})
-			calls = append(calls, jsCall{Call: "resolveVerified", Args: []any{long, map[string]any{"endpoint": tampered.URL}}, check: refused(tc.rule)})
-		})
+	for _, tc := range tampering {
+		tampered := eidtest.NewUpstream(t, eidtest.Options{Tamper: func(method string, params json.RawMessage, answer []byte) []byte {
+			if method == "did_resolveDID" && bytes.Contains(params, []byte(long)) && bytes.Contains(params, []byte(`"all":true`)) {
+				return tamper(t, answer, tc.change)
+			}
+			return answer
+		}})
+		calls = append(calls, jsCall{Call: "resolveVerified", Args: []any{long, map[string]any{"endpoint": tampered.URL}}, check: refused(tc.rule)})
 	}
 	calls = append(calls, didlightCalls(t)...)
 	runAPICalls(t, calls)

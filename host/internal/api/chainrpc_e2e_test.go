@@ -464,34 +464,30 @@ func TestChainRPCBadInput(t *testing.T) {
 		{"a value to eth_blockNumber", call("eth_blockNumber", `["latest"]`), -32602, invalid, "the method takes none"},
 		{"an unknown method", call("getblockcounts", `[]`), -32601, "Method not found", "getblockcounts"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r := n.decode(n.post("", tc.body)) // post checks HTTP 200
-			var data string
-			if r.Error != nil {
-				json.Unmarshal(r.Error.Data, &data)
-			}
-			if r.Error == nil || r.Error.Code != tc.code || r.Error.Message != tc.message || !strings.Contains(data, tc.data) {
-				t.Errorf("%s: got %+v %s %s, want error %d %q with %q", tc.name, r.Error, data, r.Result, tc.code, tc.message, tc.data)
-				return
-			}
-			if string(r.ID) != "7" {
-				t.Errorf("%s: id %s", tc.name, r.ID)
-			}
-			if len(r.Error.Data) > 300 {
-				t.Errorf("%s: data of %d bytes", tc.name, len(r.Error.Data))
-			}
-		})
+		r := n.decode(n.post("", tc.body)) // post checks HTTP 200
+		var data string
+		if r.Error != nil {
+			json.Unmarshal(r.Error.Data, &data)
+		}
+		if r.Error == nil || r.Error.Code != tc.code || r.Error.Message != tc.message || !strings.Contains(data, tc.data) {
+			t.Errorf("%s: got %+v %s %s, want error %d %q with %q", tc.name, r.Error, data, r.Result, tc.code, tc.message, tc.data)
+			continue
+		}
+		if string(r.ID) != "7" {
+			t.Errorf("%s: id %s", tc.name, r.ID)
+		}
+		if len(r.Error.Data) > 300 {
+			t.Errorf("%s: data of %d bytes", tc.name, len(r.Error.Data))
+		}
 	}
 
 	// Batches: empty and oversized ones are refused whole; a mixed one is
 	// answered call by call.
-	for i, tc := range []struct{ body, data string }{
+	for _, tc := range []struct{ body, data string }{
 		{`[]`, "empty batch"},
 		{"[" + strings.Repeat(call("getblockcount", "[]")+",", 100) + call("getblockcount", "[]") + "]", "batch of 101 calls"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			checkRPCError(t, "batch", n.decode(n.post("", tc.body)), -32600, "Invalid Request", tc.data)
-		})
+		checkRPCError(t, "batch", n.decode(n.post("", tc.body)), -32600, "Invalid Request", tc.data)
 	}
 	var mixed []rpcResponse
 	if err := json.Unmarshal(n.post("", "["+call("getcurrentheight", "[]")+","+call("getblockhash", "[-1]")+"]"), &mixed); err != nil || len(mixed) != 2 {

@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"fmt"
 	"net/http"
 	"os"
 	"strings"
@@ -113,7 +112,7 @@ func TestDevClockRefusals(t *testing.T) {
 	n.result("dev_reset", map[string]any{"time": "2025-12-01T00:00:00Z"}, &struct{}{})
 	n.result("dev_mine", nil, &struct{}{})
 	tip := n.blockTime(1)
-	for i, c := range []struct {
+	for _, c := range []struct {
 		method string
 		params any
 		want   string
@@ -132,21 +131,17 @@ func TestDevClockRefusals(t *testing.T) {
 		{"dev_reset", map[string]any{"time": "2025-13-01T00:00:00Z"}, "is neither an RFC 3339 time"},
 		{"dev_reset", []any{1, 2}, "params holds 2 values; the method takes at most 1: time"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			before := n.state()
-			checkRPCError(t, c.method, n.call(c.method, c.params), -32602, "Invalid params", c.want)
-			n.unchanged(c.method, before)
-		})
+		before := n.state()
+		checkRPCError(t, c.method, n.call(c.method, c.params), -32602, "Invalid params", c.want)
+		n.unchanged(c.method, before)
 	}
 	for _, q := range []string{"time=soon", "time=0", "time="} {
-		t.Run(q, func(t *testing.T) {
-			before := n.state()
-			status, _, body := n.do("POST", n.rpcURL+"reset?"+q, "", nil)
-			if status != http.StatusBadRequest || !strings.Contains(string(body), `"code":42002`) || !strings.Contains(string(body), "time") {
-				t.Errorf("/reset?%s: %d %s, want 400 with 42002 naming the time", q, status, body)
-			}
-			n.unchanged("/reset?"+q, before)
-		})
+		before := n.state()
+		status, _, body := n.do("POST", n.rpcURL+"reset?"+q, "", nil)
+		if status != http.StatusBadRequest || !strings.Contains(string(body), `"code":42002`) || !strings.Contains(string(body), "time") {
+			t.Errorf("/reset?%s: %d %s, want 400 with 42002 naming the time", q, status, body)
+		}
+		n.unchanged("/reset?"+q, before)
 	}
 	n.result("dev_mine", nil, &struct{}{})
 	if bt := n.blockTime(2); bt <= tip || bt > tip+60 {

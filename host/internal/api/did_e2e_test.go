@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -44,15 +43,13 @@ func TestResolveStatuses(t *testing.T) {
 
 	// 3: never created: no transaction member at all.
 	dave := newIdentity(t, "dave")
-	for i, all := range []bool{false, true} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			raw := n.call("resolvedid", map[string]any{"did": dave.did.String(), "all": all}).Result
-			var members map[string]json.RawMessage
-			json.Unmarshal(raw, &members)
-			if _, ok := members["transaction"]; ok || string(members["status"]) != "3" || string(members["did"]) != `"`+dave.did.String()+`"` {
-				t.Errorf("unknown DID, all=%v: %s, want status 3 and no transaction member", all, raw)
-			}
-		})
+	for _, all := range []bool{false, true} {
+		raw := n.call("resolvedid", map[string]any{"did": dave.did.String(), "all": all}).Result
+		var members map[string]json.RawMessage
+		json.Unmarshal(raw, &members)
+		if _, ok := members["transaction"]; ok || string(members["status"]) != "3" || string(members["did"]) != `"`+dave.did.String()+`"` {
+			t.Errorf("unknown DID, all=%v: %s, want status 3 and no transaction member", all, raw)
+		}
 	}
 
 	// 1: expired, once the chain's time passes the document's expires. The
@@ -67,20 +64,18 @@ func TestResolveStatuses(t *testing.T) {
 	n.checkResolved(n.resolve("did_resolveDID", bob.did.String(), true), bob.did, 0, []string{bobCreate}, []string{idop.Create})
 
 	// The SDK names give the same answers otherwise, in both params forms.
-	for i, d := range []identity{alice, carol, dave} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			for _, all := range []bool{false, true} {
-				want := n.call("resolvedid", map[string]any{"did": d.did.String(), "all": all}).Result
-				for _, params := range []any{
-					[]any{map[string]any{"did": d.did.String(), "all": all}},
-					map[string]any{"did": d.did.String(), "all": all},
-				} {
-					if got := n.call("did_resolveDID", params).Result; string(got) != string(want) {
-						t.Errorf("did_resolveDID %v = %s, resolvedid = %s", params, got, want)
-					}
+	for _, d := range []identity{alice, carol, dave} {
+		for _, all := range []bool{false, true} {
+			want := n.call("resolvedid", map[string]any{"did": d.did.String(), "all": all}).Result
+			for _, params := range []any{
+				[]any{map[string]any{"did": d.did.String(), "all": all}},
+				map[string]any{"did": d.did.String(), "all": all},
+			} {
+				if got := n.call("did_resolveDID", params).Result; string(got) != string(want) {
+					t.Errorf("did_resolveDID %v = %s, resolvedid = %s", params, got, want)
 				}
 			}
-		})
+		}
 	}
 	// all left out means false, in either name.
 	if got, want := n.call("did_resolveDID", []any{map[string]any{"did": alice.did.String()}}).Result,

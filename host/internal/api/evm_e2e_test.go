@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"testing"
 	"time"
 )
@@ -63,7 +62,7 @@ func TestDevControlsPositional(t *testing.T) {
 		t.Errorf("dev_revert [{id: %q}]:\n%s\nwant\n%s", snap.ID, now, then)
 	}
 
-	for i, c := range []struct {
+	for _, c := range []struct {
 		method string
 		params any
 		want   string
@@ -82,11 +81,9 @@ func TestDevControlsPositional(t *testing.T) {
 		{"dev_snapshot", []any{1}, "params holds 1 values; the method takes none"},
 		{"dev_reset", []any{"yesterday"}, "neither an RFC 3339 time"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			before := n.state()
-			checkRPCError(t, c.method, n.call(c.method, c.params), -32602, "Invalid params", c.want)
-			n.unchanged(c.method, before)
-		})
+		before := n.state()
+		checkRPCError(t, c.method, n.call(c.method, c.params), -32602, "Invalid params", c.want)
+		n.unchanged(c.method, before)
 	}
 }
 
@@ -149,7 +146,7 @@ func TestEVMAliases(t *testing.T) {
 	if got := raw("evm_revert", []any{"0x1"}); got != "true" {
 		t.Errorf("evm_revert [\"0x1\"] again: %s, want true (the snapshot is kept)", got)
 	}
-	for i, c := range []struct {
+	for _, c := range []struct {
 		method string
 		params any
 		want   string
@@ -159,10 +156,8 @@ func TestEVMAliases(t *testing.T) {
 		{"evm_increaseTime", []any{0}, "seconds must be a whole number from 1 to"},
 		{"evm_setNextBlockTimestamp", []any{}, "time is missing"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			before := n.state()
-			checkRPCError(t, c.method, n.call(c.method, c.params), -32602, "Invalid params", c.want)
-			n.unchanged(c.method, before)
-		})
+		before := n.state()
+		checkRPCError(t, c.method, n.call(c.method, c.params), -32602, "Invalid params", c.want)
+		n.unchanged(c.method, before)
 	}
 }

@@ -21,7 +21,7 @@ import (
 func TestLongIdentifiersRefused(t *testing.T) {
 	n := startNode(t, 0)
 	long := "did:elastos:i" + strings.Repeat("x", 512<<10)
-	for i, c := range []struct{ method, params string }{
+	for _, c := range []struct{ method, params string }{
 		{"resolvedid", `{"did":"` + long + `"}`},
 		{"did_resolveDID", `[{"did":"` + long + `","all":true}]`},
 		{"resolvecredential", `{"id":"` + long + `#c"}`},
@@ -29,13 +29,11 @@ func TestLongIdentifiersRefused(t *testing.T) {
 		{"listcredentials", `{"did":"` + long + `"}`},
 		{"did_listCredentials", `[{"did":"` + long + `","limit":1}]`},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			r := n.decode(n.post("", `{"jsonrpc":"2.0","id":1,"method":"`+c.method+`","params":`+c.params+`}`))
-			checkRPCError(t, c.method, r, -32602, "Invalid params", "too long")
-			if r.Error != nil && len(r.Error.Data) > 300 {
-				t.Errorf("%s: data of %d bytes, want the id quoted at its start only", c.method, len(r.Error.Data))
-			}
-		})
+		r := n.decode(n.post("", `{"jsonrpc":"2.0","id":1,"method":"`+c.method+`","params":`+c.params+`}`))
+		checkRPCError(t, c.method, r, -32602, "Invalid params", "too long")
+		if r.Error != nil && len(r.Error.Data) > 300 {
+			t.Errorf("%s: data of %d bytes, want the id quoted at its start only", c.method, len(r.Error.Data))
+		}
 	}
 }
 
@@ -59,37 +57,35 @@ func TestControlsRefuseOtherSites(t *testing.T) {
 	n.publish(alice, alice.create(yearFromNow()))
 	idtx := requestJSON(t, newIdentity(t, "bob").create(yearFromNow()))
 	for name, headers := range crossSite {
-		t.Run(fmt.Sprint(name), func(t *testing.T) {
-			for _, req := range []struct {
-				what, path, contentType string
-				body                    []byte
-			}{
-				{"/reset", "reset", "application/x-www-form-urlencoded", []byte("a=b")},
-				{"/reset", "reset", "", nil},
-				{"/idtx", "idtx", "text/plain", idtx},
-				{"dev_increaseTime", "", "text/plain", []byte(`{"jsonrpc":"2.0","method":"dev_increaseTime","params":{"seconds":1576800000},"id":1}`)},
-				{"dev_mine in a batch", "", "application/json", []byte(`[{"method":"resolvedid","params":{"did":"x"},"id":1},{"method":"dev_mine","id":2}]`)},
-				{"/reset at a time", "reset?time=2025-12-01T00:00:00Z", "", nil},
-				{"dev_reset", "", "text/plain", []byte(`{"jsonrpc":"2.0","method":"dev_reset","params":{"time":"2025-12-01T00:00:00Z"},"id":1}`)},
-				{"dev_setNextBlockTime", "", "application/json", []byte(`{"jsonrpc":"2.0","method":"dev_setNextBlockTime","params":{"time":4000000000},"id":1}`)},
-				{"dev_snapshot", "", "application/json", []byte(`{"jsonrpc":"2.0","method":"dev_snapshot","id":1}`)},
-				{"dev_revert", "", "application/json", []byte(`{"jsonrpc":"2.0","method":"dev_revert","params":{"id":"0x1"},"id":1}`)},
-			} {
-				before := n.state()
-				status, _, body := n.do("POST", n.rpcURL+req.path, req.contentType, req.body, headers...)
-				if status != http.StatusForbidden || !strings.Contains(string(body), "another site") {
-					t.Errorf("%s with %s: %d %s, want 403 saying it comes from another site", req.what, name, status, body)
-				}
-				n.unchanged(req.what+" with "+name, before)
+		for _, req := range []struct {
+			what, path, contentType string
+			body                    []byte
+		}{
+			{"/reset", "reset", "application/x-www-form-urlencoded", []byte("a=b")},
+			{"/reset", "reset", "", nil},
+			{"/idtx", "idtx", "text/plain", idtx},
+			{"dev_increaseTime", "", "text/plain", []byte(`{"jsonrpc":"2.0","method":"dev_increaseTime","params":{"seconds":1576800000},"id":1}`)},
+			{"dev_mine in a batch", "", "application/json", []byte(`[{"method":"resolvedid","params":{"did":"x"},"id":1},{"method":"dev_mine","id":2}]`)},
+			{"/reset at a time", "reset?time=2025-12-01T00:00:00Z", "", nil},
+			{"dev_reset", "", "text/plain", []byte(`{"jsonrpc":"2.0","method":"dev_reset","params":{"time":"2025-12-01T00:00:00Z"},"id":1}`)},
+			{"dev_setNextBlockTime", "", "application/json", []byte(`{"jsonrpc":"2.0","method":"dev_setNextBlockTime","params":{"time":4000000000},"id":1}`)},
+			{"dev_snapshot", "", "application/json", []byte(`{"jsonrpc":"2.0","method":"dev_snapshot","id":1}`)},
+			{"dev_revert", "", "application/json", []byte(`{"jsonrpc":"2.0","method":"dev_revert","params":{"id":"0x1"},"id":1}`)},
+		} {
+			before := n.state()
+			status, _, body := n.do("POST", n.rpcURL+req.path, req.contentType, req.body, headers...)
+			if status != http.StatusForbidden || !strings.Contains(string(body), "another site") {
+				t.Errorf("%s with %s: %d %s, want 403 saying it comes from another site", req.what, name, status, body)
 			}
-			before := n.openConn()
-			status, _, body := n.do("GET", n.rest+"/restart", "", nil, headers...)
-			e := n.envelope(http.StatusOK, body)
-			if status != http.StatusForbidden || e.Error != 42003 || !strings.Contains(string(e.Result), "another site") {
-				t.Errorf("restart with %s: %d %s, want 403 with 42003", name, status, body)
-			}
-			before.stillOpen()
-		})
+			n.unchanged(req.what+" with "+name, before)
+		}
+		before := n.openConn()
+		status, _, body := n.do("GET", n.rest+"/restart", "", nil, headers...)
+		e := n.envelope(http.StatusOK, body)
+		if status != http.StatusForbidden || e.Error != 42003 || !strings.Contains(string(e.Result), "another site") {
+			t.Errorf("restart with %s: %d %s, want 403 with 42003", name, status, body)
+		}
+		before.stillOpen()
 	}
 }
 
@@ -98,20 +94,18 @@ func TestControlsRefuseOtherSites(t *testing.T) {
 func TestControlsRefuseForms(t *testing.T) {
 	n := startNode(t, 0)
 	for _, ct := range []string{"application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "Application/X-WWW-Form-Urlencoded; charset=utf-8"} {
-		t.Run(ct, func(t *testing.T) {
-			for _, req := range []struct{ what, path, body string }{
-				{"/reset", "reset", "a=b"},
-				{"dev_mine", "", `{"jsonrpc":"2.0","method":"dev_mine","id":1}`},
-				{"/idtx", "idtx", `{}`},
-			} {
-				before := n.state()
-				status, _, body := n.do("POST", n.rpcURL+req.path, ct, []byte(req.body))
-				if status != http.StatusUnsupportedMediaType || !strings.Contains(string(body), "form") {
-					t.Errorf("%s as %s: %d %s, want 415", req.what, ct, status, body)
-				}
-				n.unchanged(req.what+" as a form", before)
+		for _, req := range []struct{ what, path, body string }{
+			{"/reset", "reset", "a=b"},
+			{"dev_mine", "", `{"jsonrpc":"2.0","method":"dev_mine","id":1}`},
+			{"/idtx", "idtx", `{}`},
+		} {
+			before := n.state()
+			status, _, body := n.do("POST", n.rpcURL+req.path, ct, []byte(req.body))
+			if status != http.StatusUnsupportedMediaType || !strings.Contains(string(body), "form") {
+				t.Errorf("%s as %s: %d %s, want 415", req.what, ct, status, body)
 			}
-		})
+			n.unchanged(req.what+" as a form", before)
+		}
 	}
 	// Reads as forms are served: curl -d sends that type.
 	r := n.decode(n.postAs("", "application/x-www-form-urlencoded", `{"method":"resolvedid","params":{"did":"x"},"id":1}`))
@@ -136,27 +130,23 @@ func TestControlsServeTools(t *testing.T) {
 		"Sec-Fetch-Site none":        {"Sec-Fetch-Site", "none"},
 		"Sec-Fetch-Site same-origin": {"Sec-Fetch-Site", "same-origin"},
 	} {
-		t.Run(fmt.Sprint(name), func(t *testing.T) {
-			height := n.height()
-			status, _, body := n.do("POST", n.rpcURL, "application/json", []byte(`{"jsonrpc":"2.0","method":"dev_mine","id":1}`), headers...)
-			if status != http.StatusOK || n.decode(body).Error != nil || n.height() != height+1 {
-				t.Errorf("dev_mine with %s: %d %s, want a block mined", name, status, body)
-			}
-		})
+		height := n.height()
+		status, _, body := n.do("POST", n.rpcURL, "application/json", []byte(`{"jsonrpc":"2.0","method":"dev_mine","id":1}`), headers...)
+		if status != http.StatusOK || n.decode(body).Error != nil || n.height() != height+1 {
+			t.Errorf("dev_mine with %s: %d %s, want a block mined", name, status, body)
+		}
 	}
 	for name, headers := range crossSite {
-		t.Run(fmt.Sprint(name), func(t *testing.T) {
-			status, h, body := n.do("POST", n.rpcURL, "text/plain", []byte(`{"method":"resolvedid","params":{"did":"x"},"id":1}`), headers...)
-			if status != http.StatusOK || n.decode(body).Error != nil || h.Get("Access-Control-Allow-Origin") != "*" {
-				t.Errorf("resolvedid with %s: %d %s %v, want it answered with CORS", name, status, body, h)
-			}
-			status, h, body = n.do("GET", n.rest+"/block/height", "", nil, headers...)
-			if status != http.StatusOK || n.envelope(status, body).Error != 0 || h.Get("Access-Control-Allow-Origin") != "*" {
-				t.Errorf("GET /block/height with %s: %d %s", name, status, body)
-			}
-			status, _, body = n.do("POST", n.rest+"/transaction", "text/plain", []byte(`{"Action":"sendrawtransaction","data":"zz"}`), headers...)
-			n.checkFailure("a broadcast with "+name, n.envelope(status, body), 42002, "not hex")
-		})
+		status, h, body := n.do("POST", n.rpcURL, "text/plain", []byte(`{"method":"resolvedid","params":{"did":"x"},"id":1}`), headers...)
+		if status != http.StatusOK || n.decode(body).Error != nil || h.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("resolvedid with %s: %d %s %v, want it answered with CORS", name, status, body, h)
+		}
+		status, h, body = n.do("GET", n.rest+"/block/height", "", nil, headers...)
+		if status != http.StatusOK || n.envelope(status, body).Error != 0 || h.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("GET /block/height with %s: %d %s", name, status, body)
+		}
+		status, _, body = n.do("POST", n.rest+"/transaction", "text/plain", []byte(`{"Action":"sendrawtransaction","data":"zz"}`), headers...)
+		n.checkFailure("a broadcast with "+name, n.envelope(status, body), 42002, "not hex")
 	}
 }
 
@@ -170,12 +160,10 @@ func TestNotificationsAreNotAnswered(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"query","params":{"limit":"x"}}`,
 		`[{"jsonrpc":"2.0","method":"resolvedid","params":{"did":"x"}},{"jsonrpc":"2.0","method":"nope"}]`,
 	} {
-		t.Run(body, func(t *testing.T) {
-			status, _, b := n.do("POST", n.rpcURL, "application/json", []byte(body))
-			if status != http.StatusNoContent || len(b) != 0 {
-				t.Errorf("%s: %d %q, want 204 and no body", body, status, b)
-			}
-		})
+		status, _, b := n.do("POST", n.rpcURL, "application/json", []byte(body))
+		if status != http.StatusNoContent || len(b) != 0 {
+			t.Errorf("%s: %d %q, want 204 and no body", body, status, b)
+		}
 	}
 	var batch []rpcResponse
 	b := n.post("", `[{"jsonrpc":"2.0","method":"resolvedid","params":{"did":"x"}},{"jsonrpc":"2.0","method":"resolvedid","params":{"did":"x"},"id":7},{"jsonrpc":"2.0","method":5}]`)
@@ -192,11 +180,9 @@ func TestNotificationsAreNotAnswered(t *testing.T) {
 		`{"method":"resolvedid","params":{"did":"x"}}`:                     "null",
 		`{"jsonrpc":"","method":"resolvedid","params":{"did":"x"},"id":4}`: "4",
 	} {
-		t.Run(fmt.Sprint(body), func(t *testing.T) {
-			if r := n.decode(n.post("", body)); r.Error != nil || string(r.ID) != id {
-				t.Errorf("%s: %+v, want a result with id %s", body, r, id)
-			}
-		})
+		if r := n.decode(n.post("", body)); r.Error != nil || string(r.ID) != id {
+			t.Errorf("%s: %+v, want a result with id %s", body, r, id)
+		}
 	}
 }
 
@@ -204,7 +190,7 @@ func TestNotificationsAreNotAnswered(t *testing.T) {
 // not in Go's.
 func TestErrorDataNamesParameters(t *testing.T) {
 	n := startNode(t, 0)
-	for i, c := range []struct{ method, params, want string }{
+	for _, c := range []struct{ method, params, want string }{
 		{"query", `{"service":"x","limit":"x"}`, "limit: want an integer"},
 		{"query", `{"service":"x","skip":1.5}`, "skip: want an integer"},
 		{"resolvedid", `{"did":"x","all":"yes"}`, "all: want true or false"},
@@ -213,12 +199,10 @@ func TestErrorDataNamesParameters(t *testing.T) {
 		{"resolvedid", `{"did":"x","al":true}`, `unknown parameter \"al\": want did or all`},
 		{"dev_increaseTime", `{"seconds":"sixty"}`, "seconds: want a whole number"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			r := n.decode(n.post("", fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`, c.method, c.params)))
-			if r.Error == nil || !strings.Contains(string(r.Error.Data), c.want) || strings.Contains(string(r.Error.Data), "Go ") {
-				t.Errorf("%s %s: %+v, want data with %q", c.method, c.params, r.Error, c.want)
-			}
-		})
+		r := n.decode(n.post("", fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`, c.method, c.params)))
+		if r.Error == nil || !strings.Contains(string(r.Error.Data), c.want) || strings.Contains(string(r.Error.Data), "Go ") {
+			t.Errorf("%s %s: %+v, want data with %q", c.method, c.params, r.Error, c.want)
+		}
 	}
 }
 
@@ -227,25 +211,21 @@ func TestEchoesBounded(t *testing.T) {
 	n := startNode(t, 0)
 	long := strings.Repeat("x", 60<<10)
 	for _, path := range []string{"/block/details/hash/" + long, "/transaction/" + long, "/asset/balances/" + long, "/block/hash/" + long, "/" + long, "/asset/utxo/" + long[:30<<10] + "/" + long[:30<<10]} {
-		t.Run(path, func(t *testing.T) {
-			status, _, body := n.do("GET", n.rest+path, "", nil)
-			if e := n.envelope(status, body); e.Error == 0 || len(body) > 400 {
-				t.Errorf("GET %.40s…: %d bytes: %.200s, want a short error", path, len(body), body)
-			}
-		})
+		status, _, body := n.do("GET", n.rest+path, "", nil)
+		if e := n.envelope(status, body); e.Error == 0 || len(body) > 400 {
+			t.Errorf("GET %.40s…: %d bytes: %.200s, want a short error", path, len(body), body)
+		}
 	}
-	for i, req := range []struct{ path, body string }{
+	for _, req := range []struct{ path, body string }{
 		{"", `{"jsonrpc":"2.0","method":"` + long + `","id":1}`},
 		{"", `{"jsonrpc":"2.0","method":"query","params":{"query":"{\"$` + long + `\":1}"},"id":1}`},
 		{"", `{"jsonrpc":"` + long + `","method":"m","id":1}`},
 		{long, `{}`},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			status, _, body := n.do("POST", n.rpcURL+req.path, "application/json", []byte(req.body))
-			if status == http.StatusOK && n.decode(body).Error == nil || len(body) > 400 {
-				t.Errorf("POST /%.20s %.60s…: %d, %d bytes: %.200s, want a short error", req.path, req.body, status, len(body), body)
-			}
-		})
+		status, _, body := n.do("POST", n.rpcURL+req.path, "application/json", []byte(req.body))
+		if status == http.StatusOK && n.decode(body).Error == nil || len(body) > 400 {
+			t.Errorf("POST /%.20s %.60s…: %d, %d bytes: %.200s, want a short error", req.path, req.body, status, len(body), body)
+		}
 	}
 	status, _, body := n.do("POST", n.rest+"/transaction", "application/json", []byte(`{"Action":"`+long+`","data":"00"}`))
 	if e := n.envelope(status, body); e.Error != 42002 || len(body) > 400 {

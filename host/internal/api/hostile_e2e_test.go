@@ -49,27 +49,25 @@ func TestHostileClients(t *testing.T) {
 	if len(routes) < 20 {
 		t.Fatalf("the server lists %d routes: %v", len(routes), routes)
 	}
-	for i, rt := range routes {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			methods, path := splitPattern(rt.Pattern)
-			for _, method := range methods {
-				for _, p := range hostilePaths(path) {
-					for _, body := range hostileBodies(method) {
-						for set, headers := range headerSets {
-							if rt.Access == "control" && set == "tool" {
-								continue // a tool is served: /reset would reset
-							}
-							what := fmt.Sprintf("%s %s %.60s (%d bytes) as %s", method, rt.Listener, p, len(body), set)
-							before := n.state()
-							status, _, b := n.do(method, urls[rt.Listener]+p, contentType(headers), body, headerPairs(headers)...)
-							n.checkAnswer(what, rt.Listener, rt.Access, set, status, b)
-							sent++
-							n.unchanged(what, before)
+	for _, rt := range routes {
+		methods, path := splitPattern(rt.Pattern)
+		for _, method := range methods {
+			for _, p := range hostilePaths(path) {
+				for _, body := range hostileBodies(method) {
+					for set, headers := range headerSets {
+						if rt.Access == "control" && set == "tool" {
+							continue // a tool is served: /reset would reset
 						}
+						what := fmt.Sprintf("%s %s %.60s (%d bytes) as %s", method, rt.Listener, p, len(body), set)
+						before := n.state()
+						status, _, b := n.do(method, urls[rt.Listener]+p, contentType(headers), body, headerPairs(headers)...)
+						n.checkAnswer(what, rt.Listener, rt.Access, set, status, b)
+						sent++
+						n.unchanged(what, before)
 					}
 				}
 			}
-		})
+		}
 	}
 
 	t.Logf("%d requests to %d routes", sent, len(routes))
@@ -78,24 +76,22 @@ func TestHostileClients(t *testing.T) {
 		t.Fatalf("the server lists %d JSON-RPC methods: %v", len(methods), methods)
 	}
 	for name, access := range methods {
-		t.Run(fmt.Sprint(name), func(t *testing.T) {
-			for _, params := range hostileParams() {
-				for _, id := range []string{`,"id":7`, ""} {
-					for set, headers := range headerSets {
-						if access == "control" && set == "tool" {
-							continue // a tool is served: dev_mine would mine
-						}
-						body := fmt.Sprintf(`{"jsonrpc":"2.0","method":%q,"params":%s%s}`, name, params, id)
-						what := fmt.Sprintf("%s %.60s %s as %s", name, params, id, set)
-						before := n.state()
-						status, _, b := n.do("POST", n.rpcURL, contentType(headers), []byte(body), headerPairs(headers)...)
-						n.checkCall(what, access, set, id == "", status, b)
-						sent++
-						n.unchanged(what, before)
+		for _, params := range hostileParams() {
+			for _, id := range []string{`,"id":7`, ""} {
+				for set, headers := range headerSets {
+					if access == "control" && set == "tool" {
+						continue // a tool is served: dev_mine would mine
 					}
+					body := fmt.Sprintf(`{"jsonrpc":"2.0","method":%q,"params":%s%s}`, name, params, id)
+					what := fmt.Sprintf("%s %.60s %s as %s", name, params, id, set)
+					before := n.state()
+					status, _, b := n.do("POST", n.rpcURL, contentType(headers), []byte(body), headerPairs(headers)...)
+					n.checkCall(what, access, set, id == "", status, b)
+					sent++
+					n.unchanged(what, before)
 				}
 			}
-		})
+		}
 	}
 	t.Logf("%d requests in all, the last ones to %d JSON-RPC methods", sent, len(methods))
 }

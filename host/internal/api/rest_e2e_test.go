@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -96,12 +95,10 @@ func TestRESTReads(t *testing.T) {
 		Precision, AssetType, RecordType int
 	}
 	for _, h := range []string{asset, strings.Repeat("ab", 32)} {
-		t.Run(h, func(t *testing.T) {
-			n.ok("/asset/"+h, &info)
-			if info.Name != "ELA" || info.Precision != 8 {
-				t.Errorf("asset %s: %+v, want the native asset", h, info)
-			}
-		})
+		n.ok("/asset/"+h, &info)
+		if info.Name != "ELA" || info.Precision != 8 {
+			t.Errorf("asset %s: %+v, want the native asset", h, info)
+		}
 	}
 
 	// The dev account's balance is the sum of its unspent outputs, in every form.
@@ -180,46 +177,36 @@ func TestRESTBadInput(t *testing.T) {
 	badHeights := []string{"abc", "-1", "+1", "1.5", "0x1", "4294967296", "99999999999999999999", url.PathEscape(" 1")}
 	badHashes := []string{"xyz", zeros[:63], zeros + "0", strings.Repeat("g", 64), url.PathEscape(zeros[:62] + " 0")}
 	badAddrs := []string{"nope", "0OIl" + dev[4:], badChecksum, dev[:10], dev + "1"}
-	for i, h := range badHeights {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			for _, path := range []string{"/block/hash/", "/block/details/height/", "/block/transactions/height/"} {
-				n.fails(path+h, 42002, "height")
-			}
-			n.confirmFails("/confirm/details/height/"+h, 42002, "height")
-		})
+	for _, h := range badHeights {
+		for _, path := range []string{"/block/hash/", "/block/details/height/", "/block/transactions/height/"} {
+			n.fails(path+h, 42002, "height")
+		}
+		n.confirmFails("/confirm/details/height/"+h, 42002, "height")
 	}
 	for _, path := range []string{"/block/hash/", "/block/details/height/", "/block/transactions/height/"} {
-		t.Run(path, func(t *testing.T) {
-			n.fails(path+"4294967295", 44003, "no block at height 4294967295")
-			n.fails(path+"1", 44003, "no block at height 1")
-		})
+		n.fails(path+"4294967295", 44003, "no block at height 4294967295")
+		n.fails(path+"1", 44003, "no block at height 1")
 	}
 	n.confirmFails("/confirm/details/height/7", 44003, "no block at height 7")
-	for i, h := range badHashes {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			n.fails("/block/details/hash/"+h, 42002, "hash")
-			n.fails("/transaction/"+h, 42002, "hash")
-			n.fails("/asset/"+h, 42002, "hash")
-			n.fails("/asset/balance/"+dev+"/"+h, 42002, "assetid")
-			n.fails("/asset/utxo/"+dev+"/"+h, 42002, "assetid")
-			n.confirmFails("/confirm/details/hash/"+h, 42002, "hash")
-		})
+	for _, h := range badHashes {
+		n.fails("/block/details/hash/"+h, 42002, "hash")
+		n.fails("/transaction/"+h, 42002, "hash")
+		n.fails("/asset/"+h, 42002, "hash")
+		n.fails("/asset/balance/"+dev+"/"+h, 42002, "assetid")
+		n.fails("/asset/utxo/"+dev+"/"+h, 42002, "assetid")
+		n.confirmFails("/confirm/details/hash/"+h, 42002, "hash")
 	}
 	n.fails("/block/details/hash/"+zeros, 44003, "no block "+zeros)
 	n.confirmFails("/confirm/details/hash/"+zeros, 44003, "no block "+zeros)
 	n.fails("/transaction/"+zeros, 44001, "no transaction "+zeros)
-	for i, a := range badAddrs {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			n.fails("/asset/balances/"+a, 42002, "addr")
-			n.fails("/asset/utxos/"+a, 42002, "addr")
-			n.fails("/asset/balance/"+a+"/"+zeros, 42002, "addr")
-			n.fails("/asset/utxo/"+a+"/"+zeros, 42002, "addr")
-		})
+	for _, a := range badAddrs {
+		n.fails("/asset/balances/"+a, 42002, "addr")
+		n.fails("/asset/utxos/"+a, 42002, "addr")
+		n.fails("/asset/balance/"+a+"/"+zeros, 42002, "addr")
+		n.fails("/asset/utxo/"+a+"/"+zeros, 42002, "addr")
 	}
 	for _, path := range []string{"/nope", "/block/hash/", "/block/height/1", "/asset/balance/" + dev, "/transaction"} {
-		t.Run(path, func(t *testing.T) {
-			n.fails(path, 42001, "is not an endpoint")
-		})
+		n.fails(path, 42001, "is not an endpoint")
 	}
 	status, _, body := n.do("POST", n.rest+"/block/height", "application/json", []byte("{}"))
 	n.checkFailure("POST /block/height", n.envelope(status, body), 42001, "POST /api/v1/block/height is not an endpoint")
@@ -252,12 +239,10 @@ func (n *node) confirmFails(path string, code int, want string) {
 func TestCORS(t *testing.T) {
 	n := startNode(t, 0)
 	for _, u := range []string{n.rest + "/block/height", n.rest + "/transaction", n.rpcURL, n.rpcURL + "idtx"} {
-		t.Run(u, func(t *testing.T) {
-			status, h, _ := n.do("OPTIONS", u, "", nil, "Origin", "https://app.example", "Access-Control-Request-Method", "POST")
-			if status != http.StatusNoContent || h.Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(h.Get("Access-Control-Allow-Headers"), "Content-Type") {
-				t.Errorf("OPTIONS %s: %d %v", u, status, h)
-			}
-		})
+		status, h, _ := n.do("OPTIONS", u, "", nil, "Origin", "https://app.example", "Access-Control-Request-Method", "POST")
+		if status != http.StatusNoContent || h.Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(h.Get("Access-Control-Allow-Headers"), "Content-Type") {
+			t.Errorf("OPTIONS %s: %d %v", u, status, h)
+		}
 	}
 	_, h, _ := n.do("GET", n.rest+"/block/height", "", nil)
 	_, h2, _ := n.do("POST", n.rpcURL, "application/json", []byte(`{"method":"resolvedid","params":{"did":"x"}}`))

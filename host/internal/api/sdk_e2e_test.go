@@ -34,18 +34,16 @@ func TestIDTx(t *testing.T) {
 		{"an update of a DID that does not exist", requestJSON(t, other.update(txid, yearFromNow())), idop.RuleNotFound},
 		{"a deactivate of a DID that does not exist", requestJSON(t, other.deactivate()), idop.RuleNotFound},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			status, h, body := n.do("POST", n.rpcURL+"idtx", "application/json", tc.body)
-			var e struct {
-				Code    int
-				Message string
-				Rule    idop.Rule
-			}
-			strict(t, body, &e)
-			if status != http.StatusBadRequest || e.Code != 45009 || e.Rule != tc.rule || e.Message == "" || !strings.HasPrefix(h.Get("Content-Type"), "application/json") {
-				t.Errorf("/idtx %s: %d %s, want 400 with code 45009 and rule %s", tc.name, status, body, tc.rule)
-			}
-		})
+		status, h, body := n.do("POST", n.rpcURL+"idtx", "application/json", tc.body)
+		var e struct {
+			Code    int
+			Message string
+			Rule    idop.Rule
+		}
+		strict(t, body, &e)
+		if status != http.StatusBadRequest || e.Code != 45009 || e.Rule != tc.rule || e.Message == "" || !strings.HasPrefix(h.Get("Content-Type"), "application/json") {
+			t.Errorf("/idtx %s: %d %s, want 400 with code 45009 and rule %s", tc.name, status, body, tc.rule)
+		}
 	}
 	// Nothing refused changed the DID.
 	n.checkResolved(n.resolve("resolvedid", alice.did.String(), true), alice.did, 0, []string{txid}, []string{idop.Create})
@@ -78,12 +76,10 @@ func TestReset(t *testing.T) {
 	}
 
 	for _, q := range []string{"?idtxsonly", "?vctxsonly", "?idtxsonly=1"} {
-		t.Run(q, func(t *testing.T) {
-			status, _, body := n.do("POST", n.rpcURL+"reset"+q, "", nil)
-			if status != http.StatusBadRequest || !strings.Contains(string(body), "not supported") {
-				t.Errorf("/reset%s: %d %s, want 400", q, status, body)
-			}
-		})
+		status, _, body := n.do("POST", n.rpcURL+"reset"+q, "", nil)
+		if status != http.StatusBadRequest || !strings.Contains(string(body), "not supported") {
+			t.Errorf("/reset%s: %d %s, want 400", q, status, body)
+		}
 	}
 	if n.height() == 0 {
 		t.Fatal("a refused /reset reset the chain")

@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"testing"
 	"time"
 
@@ -46,7 +45,7 @@ func TestDevSnapshot(t *testing.T) {
 	mined(outs[3], operation(alice.deactivate()), nil, true)
 	n.devIncreaseTime(3600)
 
-	for i, c := range []struct {
+	for _, c := range []struct {
 		params any
 		want   string
 	}{
@@ -59,11 +58,9 @@ func TestDevSnapshot(t *testing.T) {
 		{map[string]any{"id": 1.5}, "want the id dev_snapshot gave"},
 		{map[string]any{"id": "0x1", "time": 1}, "unknown parameter"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			before := n.state()
-			checkRPCError(t, "dev_revert", n.call("dev_revert", c.params), -32602, "Invalid params", c.want)
-			n.unchanged("dev_revert", before)
-		})
+		before := n.state()
+		checkRPCError(t, "dev_revert", n.call("dev_revert", c.params), -32602, "Invalid params", c.want)
+		n.unchanged("dev_revert", before)
 	}
 
 	var tip struct {
@@ -77,17 +74,15 @@ func TestDevSnapshot(t *testing.T) {
 	if h := n.height(); tip.Height != h {
 		t.Errorf("dev_revert answered height %d, the chain is at %d", tip.Height, h)
 	}
-	for i, c := range []struct {
+	for _, c := range []struct {
 		who  identity
 		then resolved
 	}{{alice, aliceThen}, {bob, bobThen}} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			got, _ := json.Marshal(n.resolve("resolvedid", c.who.did.String(), true))
-			want, _ := json.Marshal(c.then)
-			if string(got) != string(want) {
-				t.Errorf("%s after the revert resolves %s, want %s", c.who.did, got, want)
-			}
-		})
+		got, _ := json.Marshal(n.resolve("resolvedid", c.who.did.String(), true))
+		want, _ := json.Marshal(c.then)
+		if string(got) != string(want) {
+			t.Errorf("%s after the revert resolves %s, want %s", c.who.did, got, want)
+		}
 	}
 	checkRPCError(t, "dev_revert 0x2 after 0x1", n.call("dev_revert", map[string]any{"id": "0x2"}), -32602, "Invalid params", "no snapshot 0x2")
 

@@ -194,7 +194,7 @@ func TestW3CResolution(t *testing.T) {
 	// the DID parameters of a DID URL, its query percent-encoded, a
 	// dereferencing result.
 	encoded := strings.ReplaceAll(a, ":", "%3A")
-	for i, tc := range []struct{ path, version, next string }{
+	for _, tc := range []struct{ path, version, next string }{
 		{a + "?versionId=" + create, create, update},
 		{a + "?versionId=" + strings.ToUpper(update), update, ""},
 		{encoded + "?versionId=" + create, create, update},
@@ -204,55 +204,49 @@ func TestW3CResolution(t *testing.T) {
 		{a + "%3FversionId%3D" + create, create, update},
 		{url.PathEscape(a + "?versionTime=" + createdAt), create, update},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			got := n.w3c(tc.path)
-			meta, contentType := "didDocumentMetadata", w3c.MediaResolution // the options of a DID
-			if strings.Contains(tc.path, "%3F") {
-				meta, contentType = "contentMetadata", w3c.MediaDereferencing // the parameters of a DID URL
-			}
-			if got.header.Get("Content-Type") != contentType {
-				t.Errorf("%s: Content-Type %s, want %s", tc.path, got.header.Get("Content-Type"), contentType)
-			}
-			var next any
-			if tc.next != "" {
-				next = tc.next
-			}
-			if got.status != 200 || got.get(meta, "versionId") != tc.version || got.get(meta, "nextVersionId") != next {
-				t.Errorf("%s: %d %s", tc.path, got.status, got.body)
-			}
-		})
+		got := n.w3c(tc.path)
+		meta, contentType := "didDocumentMetadata", w3c.MediaResolution // the options of a DID
+		if strings.Contains(tc.path, "%3F") {
+			meta, contentType = "contentMetadata", w3c.MediaDereferencing // the parameters of a DID URL
+		}
+		if got.header.Get("Content-Type") != contentType {
+			t.Errorf("%s: Content-Type %s, want %s", tc.path, got.header.Get("Content-Type"), contentType)
+		}
+		var next any
+		if tc.next != "" {
+			next = tc.next
+		}
+		if got.status != 200 || got.get(meta, "versionId") != tc.version || got.get(meta, "nextVersionId") != next {
+			t.Errorf("%s: %d %s", tc.path, got.status, got.body)
+		}
 	}
 
 	// Fragments (sent as %23) and service selection.
-	for i, tc := range []struct{ path, member, want string }{
+	for _, tc := range []struct{ path, member, want string }{
 		{a + "%23primary", "publicKeyBase58", alice.key.Public().Base58()},
 		{a + "%23web", "serviceEndpoint", "https://example.org/web"},
 		{url.PathEscape(a + "#hive"), "type", "HiveVault"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			got := n.w3c(tc.path)
-			if got.status != 200 || got.header.Get("Content-Type") != w3c.MediaDereferencing || got.get("contentStream", tc.member) != tc.want ||
-				got.get("contentStream", "@context") != nil {
-				t.Errorf("%s: %d %s", tc.path, got.status, got.body)
-			}
-		})
+		got := n.w3c(tc.path)
+		if got.status != 200 || got.header.Get("Content-Type") != w3c.MediaDereferencing || got.get("contentStream", tc.member) != tc.want ||
+			got.get("contentStream", "@context") != nil {
+			t.Errorf("%s: %d %s", tc.path, got.status, got.body)
+		}
 	}
-	for i, tc := range []struct{ path, location string }{
+	for _, tc := range []struct{ path, location string }{
 		{a + "?service=hive", "https://example.org/hive"},
 		{a + "?service=web&relativeRef=%2Fabout%2Fme.json%3Flang%3Den%23bio", "https://example.org/web/about/me.json?lang=en#bio"},
 		{a + "?serviceType=LinkedDomains&relativeRef=%2Fx%23y", "https://example.org/web/x#y"},
 		{url.PathEscape(a + "?service=hive&relativeRef=%2Fv#top"), "https://example.org/hive/v#top"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			got := n.w3c(tc.path)
-			if got.status != http.StatusSeeOther || got.header.Get("Location") != tc.location || len(got.body) != 0 {
-				t.Errorf("%s: %d %q %s, want 303 to %s", tc.path, got.status, got.header.Get("Location"), got.body, tc.location)
-			}
-		})
+		got := n.w3c(tc.path)
+		if got.status != http.StatusSeeOther || got.header.Get("Location") != tc.location || len(got.body) != 0 {
+			t.Errorf("%s: %d %q %s, want 303 to %s", tc.path, got.status, got.header.Get("Location"), got.body, tc.location)
+		}
 	}
 
 	// Each media type.
-	for i, tc := range []struct{ accept, contentType, id string }{
+	for _, tc := range []struct{ accept, contentType, id string }{
 		{"", w3c.MediaResolution, "didDocument"},
 		{"*/*", w3c.MediaResolution, "didDocument"},
 		{w3c.MediaResolution, w3c.MediaResolution, "didDocument"},
@@ -263,19 +257,17 @@ func TestW3CResolution(t *testing.T) {
 		{w3c.MediaDIDJSON, w3c.MediaDIDJSON, ""},
 		{"application/did-resolution, application/did+json", w3c.MediaResolution, "didDocument"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			got := n.w3c(a, tc.accept)
-			id := got.get("id")
-			if tc.id != "" {
-				id = got.get(tc.id, "id")
-			}
-			if got.status != 200 || got.header.Get("Content-Type") != tc.contentType || id != a {
-				t.Errorf("Accept %q: %d %s %.200s", tc.accept, got.status, got.header.Get("Content-Type"), got.body)
-			}
-			if ld := got.get("@context") != nil || got.get(tc.id, "@context") != nil; ld != (tc.accept == w3c.MediaDIDLD || tc.accept == w3c.MediaDID) {
-				t.Errorf("Accept %q: @context present %v", tc.accept, ld)
-			}
-		})
+		got := n.w3c(a, tc.accept)
+		id := got.get("id")
+		if tc.id != "" {
+			id = got.get(tc.id, "id")
+		}
+		if got.status != 200 || got.header.Get("Content-Type") != tc.contentType || id != a {
+			t.Errorf("Accept %q: %d %s %.200s", tc.accept, got.status, got.header.Get("Content-Type"), got.body)
+		}
+		if ld := got.get("@context") != nil || got.get(tc.id, "@context") != nil; ld != (tc.accept == w3c.MediaDIDLD || tc.accept == w3c.MediaDID) {
+			t.Errorf("Accept %q: @context present %v", tc.accept, ld)
+		}
 	}
 
 	// Errors: invalid, unknown, unsupported. Those of a DID (with options
@@ -283,7 +275,7 @@ func TestW3CResolution(t *testing.T) {
 	// dereferencing result: one whose query is percent-encoded, or holds
 	// more than options.
 	bogus := newIdentity(t, "w3c never published").did.String()
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		path   string
 		accept string
 		status int
@@ -316,33 +308,29 @@ func TestW3CResolution(t *testing.T) {
 		{a, "text/html", 406, w3c.RepresentationNotSupported},
 		{a + "%23primary", w3c.MediaResolution, 406, w3c.RepresentationNotSupported},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			got := n.w3c(tc.path, tc.accept)
-			meta, contentType := "didResolutionMetadata", w3c.MediaResolution
-			_, query, _ := strings.Cut(tc.path, "?")
-			if !strings.HasPrefix(tc.path, "did%3A") && (strings.Contains(query, "service") || strings.Contains(query, "unknown")) ||
-				strings.Contains(tc.path, "%3F") || strings.Contains(tc.path, "%23") || strings.Contains(tc.path, "/") {
-				meta, contentType = "dereferencingMetadata", w3c.MediaDereferencing
-			}
-			detail, _ := got.get(meta, "error", "detail").(string)
-			if got.status != tc.status || got.get(meta, "error", "type") != string(tc.typ) || detail == "" || len(detail) > 500 {
-				t.Errorf("%.80s, Accept %q: %d %.300s, want %d %s", tc.path, tc.accept, got.status, got.body, tc.status, tc.typ)
-			}
-			if tc.status != 406 && got.header.Get("Content-Type") != contentType {
-				t.Errorf("%.80s: Content-Type %s, want %s", tc.path, got.header.Get("Content-Type"), contentType)
-			}
-		})
+		got := n.w3c(tc.path, tc.accept)
+		meta, contentType := "didResolutionMetadata", w3c.MediaResolution
+		_, query, _ := strings.Cut(tc.path, "?")
+		if !strings.HasPrefix(tc.path, "did%3A") && (strings.Contains(query, "service") || strings.Contains(query, "unknown")) ||
+			strings.Contains(tc.path, "%3F") || strings.Contains(tc.path, "%23") || strings.Contains(tc.path, "/") {
+			meta, contentType = "dereferencingMetadata", w3c.MediaDereferencing
+		}
+		detail, _ := got.get(meta, "error", "detail").(string)
+		if got.status != tc.status || got.get(meta, "error", "type") != string(tc.typ) || detail == "" || len(detail) > 500 {
+			t.Errorf("%.80s, Accept %q: %d %.300s, want %d %s", tc.path, tc.accept, got.status, got.body, tc.status, tc.typ)
+		}
+		if tc.status != 406 && got.header.Get("Content-Type") != contentType {
+			t.Errorf("%.80s: Content-Type %s, want %s", tc.path, got.header.Get("Content-Type"), contentType)
+		}
 	}
 
 	// Customized DIDs: 2 of 3 controllers, looked up whatever the case;
 	// then transferred to a new owner.
 	ctrl := []identity{newIdentity(t, "w3c ctrl a"), newIdentity(t, "w3c ctrl b"), newIdentity(t, "w3c ctrl c"), newIdentity(t, "w3c new owner")}
 	var ctrlDocs []*did.Document
-	for i, c := range ctrl {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			n.publish(c, c.create(far))
-			ctrlDocs = append(ctrlDocs, c.document(far))
-		})
+	for _, c := range ctrl {
+		n.publish(c, c.create(far))
+		ctrlDocs = append(ctrlDocs, c.document(far))
 	}
 	docs := did.NewDocuments(ctrlDocs...)
 	multi := customizedDoc(t, "W3CCorp", 2, far, ctrl[0], ctrl[1], ctrl[2])
@@ -352,17 +340,15 @@ func TestW3CResolution(t *testing.T) {
 	}
 	corpCreate := n.publishFor(multi.Subject(), r)
 	for _, id := range []string{"did:elastos:W3CCorp", "did:elastos:w3ccorp"} {
-		t.Run(id, func(t *testing.T) {
-			got := n.w3c(id)
-			var canonical any
-			if id != "did:elastos:W3CCorp" {
-				canonical = "did:elastos:W3CCorp"
-			}
-			if got.status != 200 || got.get("didDocument", "multisig") != "2:3" || len(got.get("didDocument", "proof").([]any)) != 2 ||
-				got.get("didDocumentMetadata", "canonicalId") != canonical {
-				t.Errorf("%s: %d %s", id, got.status, got.body)
-			}
-		})
+		got := n.w3c(id)
+		var canonical any
+		if id != "did:elastos:W3CCorp" {
+			canonical = "did:elastos:W3CCorp"
+		}
+		if got.status != 200 || got.get("didDocument", "multisig") != "2:3" || len(got.get("didDocument", "proof").([]any)) != 2 ||
+			got.get("didDocumentMetadata", "canonicalId") != canonical {
+			t.Errorf("%s: %d %s", id, got.status, got.body)
+		}
 	}
 	ticket := did.NewTransferTicket(multi.Subject(), ctrl[3].did, corpCreate).Sign(ctrl[0].key, ctrl[0].primary, time.Now()).Sign(ctrl[2].key, ctrl[2].primary, time.Now())
 	r, err = idop.NewTransfer(customizedDoc(t, "W3CCorp", 1, far, ctrl[3]), ticket, ctrl[3].primary, ctrl[3].key)
@@ -387,12 +373,10 @@ func TestW3CResolution(t *testing.T) {
 	carolCreate := n.publish(carol, carol.create(far, carol.service("inbox", "DIDCommMessaging")))
 	n.publish(carol, carol.deactivate())
 	for _, accept := range []string{"", w3c.MediaDIDJSON} {
-		t.Run(accept, func(t *testing.T) {
-			got := n.w3c(carol.did.String(), accept)
-			if got.status != http.StatusGone || (got.get("didDocument", "id") != carol.did.String() && got.get("id") != carol.did.String()) {
-				t.Errorf("deactivated, Accept %q: %d %s", accept, got.status, got.body)
-			}
-		})
+		got := n.w3c(carol.did.String(), accept)
+		if got.status != http.StatusGone || (got.get("didDocument", "id") != carol.did.String() && got.get("id") != carol.did.String()) {
+			t.Errorf("deactivated, Accept %q: %d %s", accept, got.status, got.body)
+		}
 	}
 	got = n.w3c(carol.did.String())
 	if got.get("didDocumentMetadata", "deactivated") != true || got.get("didDocumentMetadata", "versionId") != carolCreate ||
@@ -401,7 +385,7 @@ func TestW3CResolution(t *testing.T) {
 	}
 
 	// The light client builds the same answers from the verified history.
-	for i, c := range []struct {
+	for _, c := range []struct {
 		d     did.DID
 		paths []string
 	}{
@@ -409,13 +393,11 @@ func TestW3CResolution(t *testing.T) {
 		{carol.did, []string{carol.did.String(), carol.did.String() + "%23inbox"}},
 		{multi.Subject(), []string{"did:elastos:w3ccorp", "did:elastos:W3CCorp?versionId=" + corpCreate, "did:elastos:W3CCorp%23shop"}},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			for _, p := range c.paths {
-				for _, accept := range []string{"", w3c.MediaDIDJSON, w3c.MediaDereferencing} {
-					n.checkVerified(c.d, p, accept, docs)
-				}
+		for _, p := range c.paths {
+			for _, accept := range []string{"", w3c.MediaDIDJSON, w3c.MediaDereferencing} {
+				n.checkVerified(c.d, p, accept, docs)
 			}
-		})
+		}
 	}
 
 	// Expired: the chain's time passes the document's expires; the answer

@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"testing"
 	"time"
 
@@ -27,7 +26,7 @@ func TestWalletMembers(t *testing.T) {
 	if err := json.Unmarshal(all, &outputs); err != nil || len(outputs) < 4 {
 		t.Fatalf("listunspent of the dev account: %s (%v)", all, err)
 	}
-	for i, c := range []struct {
+	for _, c := range []struct {
 		params string
 		want   string
 	}{
@@ -37,11 +36,9 @@ func TestWalletMembers(t *testing.T) {
 		{`{"addresses":["` + dev + `"],"utxotype":"vote"}`, "null"}, // this chain's outputs are never votes
 		{`[["` + dev + `"],"mixed",true]`, string(all)},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if got := n.ok1("listunspent", `{"jsonrpc":"2.0","id":1,"method":"listunspent","params":`+c.params+`}`, "1"); string(got) != c.want {
-				t.Errorf("listunspent %s: %s, want %s", c.params, got, c.want)
-			}
-		})
+		if got := n.ok1("listunspent", `{"jsonrpc":"2.0","id":1,"method":"listunspent","params":`+c.params+`}`, "1"); string(got) != c.want {
+			t.Errorf("listunspent %s: %s, want %s", c.params, got, c.want)
+		}
 	}
 	balance := n.chainCall("getreceivedbyaddress", []string{"address"}, dev)
 	if got := n.ok1("getreceivedbyaddress", `{"id":1,"method":"getreceivedbyaddress","params":{"address":"`+dev+`","spendable":true}}`, "1"); string(got) != string(balance) {
@@ -75,7 +72,7 @@ func TestWalletMembers(t *testing.T) {
 		t.Errorf("getutxosbyamount unused: %+v, want an output the pooled transaction does not spend", picked)
 	}
 
-	for i, c := range []struct {
+	for _, c := range []struct {
 		method, params, want string
 	}{
 		{"listunspent", `{"addresses":["` + dev + `"],"utxotype":"unused"}`, `utxotype: want mixed, vote or normal, got \"unused\"`},
@@ -88,8 +85,6 @@ func TestWalletMembers(t *testing.T) {
 		{"getutxosbyamount", `{"address":"` + dev + `","amount":"1","utxotype":"all"}`, `utxotype: want mixed, vote, normal or unused`},
 		{"getutxosbyamount", `{"address":"` + dev + `","amount":"100000000"}`, "not enough unspent outputs"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			checkRPCError(t, c.method+" "+c.params, n.decode(n.post("", `{"jsonrpc":"2.0","id":1,"method":"`+c.method+`","params":`+c.params+`}`)), -32602, "Invalid params", c.want)
-		})
+		checkRPCError(t, c.method+" "+c.params, n.decode(n.post("", `{"jsonrpc":"2.0","id":1,"method":"`+c.method+`","params":`+c.params+`}`)), -32602, "Invalid params", c.want)
 	}
 }

@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -22,31 +21,29 @@ func TestPlanShape(t *testing.T) {
 	services, credentials := map[string]bool{}, map[string]bool{}
 	dids := map[did.DID]bool{}
 	for i, p := range people {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			d := did.FromKey(p.key.Public())
-			dids[d] = true
-			if !again[i].key.Public().Equal(p.key.Public()) || other[i].key.Public().Equal(p.key.Public()) {
-				t.Errorf("DID %d: keys do not follow the seed", i)
-			}
-			count["update"] += btoi(p.update)
-			count["deactivate"] += btoi(p.deactivate)
-			count["short"] += btoi(p.shortLived)
-			count["no credentials"] += btoi(len(p.credentials) == 0)
-			count["declare"] += btoi(p.declare)
-			count["revoke"] += btoi(p.revoke)
-			if p.declare && (len(p.credentials) == 0 || p.deactivate || p.shortLived) || p.revoke && !p.declare {
-				t.Errorf("DID %d declares a credential it has not, or that its DID will not outlive", i)
-			}
-			if p.shortLived && (p.update || p.deactivate) {
-				t.Errorf("DID %d expires soon and is also updated or deactivated", i)
-			}
-			for _, s := range p.services {
-				services[s.typ] = true
-			}
-			for _, c := range p.credentials {
-				credentials[c.types[0]] = true
-			}
-		})
+		d := did.FromKey(p.key.Public())
+		dids[d] = true
+		if !again[i].key.Public().Equal(p.key.Public()) || other[i].key.Public().Equal(p.key.Public()) {
+			t.Errorf("DID %d: keys do not follow the seed", i)
+		}
+		count["update"] += btoi(p.update)
+		count["deactivate"] += btoi(p.deactivate)
+		count["short"] += btoi(p.shortLived)
+		count["no credentials"] += btoi(len(p.credentials) == 0)
+		count["declare"] += btoi(p.declare)
+		count["revoke"] += btoi(p.revoke)
+		if p.declare && (len(p.credentials) == 0 || p.deactivate || p.shortLived) || p.revoke && !p.declare {
+			t.Errorf("DID %d declares a credential it has not, or that its DID will not outlive", i)
+		}
+		if p.shortLived && (p.update || p.deactivate) {
+			t.Errorf("DID %d expires soon and is also updated or deactivated", i)
+		}
+		for _, s := range p.services {
+			services[s.typ] = true
+		}
+		for _, c := range p.credentials {
+			credentials[c.types[0]] = true
+		}
 	}
 	if len(dids) != len(people) || len(people) < 24 {
 		t.Errorf("%d distinct DIDs of %d, want a few dozen", len(dids), len(people))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"testing"
 	"time"
 
@@ -23,10 +22,8 @@ func TestSeed(t *testing.T) {
 
 	people, _ := plan(c.DevAccount().Seed)
 	ops := 0
-	for i, p := range people {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			ops += len(p.ops()) + btoi(p.declare) + btoi(p.revoke)
-		})
+	for _, p := range people {
+		ops += len(p.ops()) + btoi(p.declare) + btoi(p.revoke)
 	}
 	rep, err := Seed(ctx, c)
 	if err != nil || rep.DIDs != len(people) || rep.Published != ops {
@@ -41,37 +38,35 @@ func TestSeed(t *testing.T) {
 	if _, err := c.IncreaseTime(shortLifetime + time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	for i, p := range people {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			d := did.FromKey(p.key.Public())
-			raw, err := c.ResolveDID(context.Background(), d, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var r struct {
-				Status      int
-				Transaction []json.RawMessage
-			}
-			json.Unmarshal(raw, &r)
-			want := 0
-			switch {
-			case p.deactivate:
-				want = 2
-			case p.shortLived:
-				want = 1
-			}
-			if r.Status != want || len(r.Transaction) != len(p.ops()) {
-				t.Errorf("%s (%s): status %d with %d operations, want %d with %d", p.name, d, r.Status, len(r.Transaction), want, len(p.ops()))
-			}
-			if !p.declare {
-				return
-			}
-			id := did.URL{DID: d, Fragment: p.credentials[0].fragment}
-			status, err := credentialStatus(context.Background(), c, id)
-			if want := map[bool]resolve.CredentialStatus{false: resolve.CredentialValid, true: resolve.CredentialRevoked}[p.revoke]; err != nil || status != want {
-				t.Errorf("credential %s: status %v (%v), want %v", id, status, err, want)
-			}
-		})
+	for _, p := range people {
+		d := did.FromKey(p.key.Public())
+		raw, err := c.ResolveDID(context.Background(), d, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r struct {
+			Status      int
+			Transaction []json.RawMessage
+		}
+		json.Unmarshal(raw, &r)
+		want := 0
+		switch {
+		case p.deactivate:
+			want = 2
+		case p.shortLived:
+			want = 1
+		}
+		if r.Status != want || len(r.Transaction) != len(p.ops()) {
+			t.Errorf("%s (%s): status %d with %d operations, want %d with %d", p.name, d, r.Status, len(r.Transaction), want, len(p.ops()))
+		}
+		if !p.declare {
+			continue
+		}
+		id := did.URL{DID: d, Fragment: p.credentials[0].fragment}
+		status, err := credentialStatus(context.Background(), c, id)
+		if want := map[bool]resolve.CredentialStatus{false: resolve.CredentialValid, true: resolve.CredentialRevoked}[p.revoke]; err != nil || status != want {
+			t.Errorf("credential %s: status %v (%v), want %v", id, status, err, want)
+		}
 	}
 }
 

@@ -2,7 +2,6 @@ package eidtest
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -107,17 +106,13 @@ func TestRefusalsCovered(t *testing.T) {
 		})
 	}
 	lengths := map[int]bool{}
-	for i, d := range rec.Manifest.DIDs {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			lengths[len(rec.Manifest.Accepted(d.DID))] = true
-		})
+	for _, d := range rec.Manifest.DIDs {
+		lengths[len(rec.Manifest.Accepted(d.DID))] = true
 	}
-	for i, n := range []int{1, 5, 20} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if !lengths[n] {
-				t.Errorf("no DID with a history of %d operations", n)
-			}
-		})
+	for _, n := range []int{1, 5, 20} {
+		if !lengths[n] {
+			t.Errorf("no DID with a history of %d operations", n)
+		}
 	}
 }
 

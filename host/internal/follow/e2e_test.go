@@ -174,13 +174,11 @@ func TestFollowEndToEnd(t *testing.T) {
 
 	// A DID published through the follower resolves at once, the same on both.
 	bob := fo.publish("bob")
-	for i, d := range []did.DID{alice, bob} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			got, want := fo.resolve(d), up.resolve(d)
-			if got != want || !strings.Contains(got, `"status":0`) {
-				t.Errorf("resolve %s: follower %s, upstream %s", d, got, want)
-			}
-		})
+	for _, d := range []did.DID{alice, bob} {
+		got, want := fo.resolve(d), up.resolve(d)
+		if got != want || !strings.Contains(got, `"status":0`) {
+			t.Errorf("resolve %s: follower %s, upstream %s", d, got, want)
+		}
 	}
 
 	// A broadcast through the follower gets the upstream's answers.
@@ -220,11 +218,9 @@ func TestFollowEndToEnd(t *testing.T) {
 		t.Errorf("/reset?time= on the follower: %d %s", status, b)
 	}
 	for _, m := range []string{"dev_mine", "dev_increaseTime", "dev_setNextBlockTime", "dev_reset", "dev_snapshot", "dev_revert"} {
-		t.Run(m, func(t *testing.T) {
-			if _, b := fo.call("POST", fo.srv.RPCURL(), `{"jsonrpc":"2.0","id":1,"method":"`+m+`","params":{"seconds":60}}`); !strings.Contains(string(b), `"code":-32601`) {
-				t.Errorf("%s on the follower: %s", m, b)
-			}
-		})
+		if _, b := fo.call("POST", fo.srv.RPCURL(), `{"jsonrpc":"2.0","id":1,"method":"`+m+`","params":{"seconds":60}}`); !strings.Contains(string(b), `"code":-32601`) {
+			t.Errorf("%s on the follower: %s", m, b)
+		}
 	}
 
 	// Each lists the other as a neighbor.
@@ -239,27 +235,25 @@ func TestFollowEndToEnd(t *testing.T) {
 	}
 	// JSON-RPC names them as ELA names peers: the upstream is reached out
 	// to, the follower comes in.
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		n       *node
 		peer    string
 		inbound bool
 	}{{fo, upAddr + " (outbound)", false}, {up, foAddr + " (inbound)", true}} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			rpc := func(method string) string {
-				_, b := tc.n.call("POST", tc.n.srv.RPCURL(), `{"jsonrpc":"2.0","id":1,"method":"`+method+`"}`)
-				return string(b)
-			}
-			if got := rpc("getneighbors"); !strings.Contains(got, `"result":["`+tc.peer+`"]`) {
-				t.Errorf("getneighbors: %s, want %s", got, tc.peer)
-			}
-			if got := rpc("getconnectioncount"); !strings.Contains(got, `"result":1`) {
-				t.Errorf("getconnectioncount: %s", got)
-			}
-			want := fmt.Sprintf(`"neighbors":[{"netaddress":%q,"services":"0x0","relaytx":%t,`, strings.Fields(tc.peer)[0], !tc.inbound)
-			if got := rpc("getnodestate"); !strings.Contains(got, want) || !strings.Contains(got, fmt.Sprintf(`"inbound":%t`, tc.inbound)) {
-				t.Errorf("getnodestate: %s, want %s", got, want)
-			}
-		})
+		rpc := func(method string) string {
+			_, b := tc.n.call("POST", tc.n.srv.RPCURL(), `{"jsonrpc":"2.0","id":1,"method":"`+method+`"}`)
+			return string(b)
+		}
+		if got := rpc("getneighbors"); !strings.Contains(got, `"result":["`+tc.peer+`"]`) {
+			t.Errorf("getneighbors: %s, want %s", got, tc.peer)
+		}
+		if got := rpc("getconnectioncount"); !strings.Contains(got, `"result":1`) {
+			t.Errorf("getconnectioncount: %s", got)
+		}
+		want := fmt.Sprintf(`"neighbors":[{"netaddress":%q,"services":"0x0","relaytx":%t,`, strings.Fields(tc.peer)[0], !tc.inbound)
+		if got := rpc("getnodestate"); !strings.Contains(got, want) || !strings.Contains(got, fmt.Sprintf(`"inbound":%t`, tc.inbound)) {
+			t.Errorf("getnodestate: %s, want %s", got, want)
+		}
 	}
 
 	// Restarted on its data directory, the follower resumes from its tip.
@@ -271,12 +265,10 @@ func TestFollowEndToEnd(t *testing.T) {
 		t.Fatalf("reopened at %d %s, stopped at %d %s", h, again, at, hash)
 	}
 	waitFor(t, "the restarted follower catches up", synced(fo.c, up.c))
-	for i, d := range []did.DID{alice, bob, carol} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if got, want := fo.resolve(d), up.resolve(d); got != want {
-				t.Errorf("after restart, resolve %s: follower %s, upstream %s", d, got, want)
-			}
-		})
+	for _, d := range []did.DID{alice, bob, carol} {
+		if got, want := fo.resolve(d), up.resolve(d); got != want {
+			t.Errorf("after restart, resolve %s: follower %s, upstream %s", d, got, want)
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package gcfloor
 
 import (
-	"fmt"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -11,7 +10,7 @@ import (
 
 func TestPercent(t *testing.T) {
 	const mb = 1 << 20
-	for i, c := range []struct {
+	for _, c := range []struct {
 		floor, live uint64
 		base, want  int
 	}{
@@ -24,11 +23,9 @@ func TestPercent(t *testing.T) {
 		{64 * mb, 2 * mb, 100, 1600},
 		{64 * mb, 0, 100, 1600},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if got := percent(c.floor, c.live, c.base); got != c.want {
-				t.Errorf("percent(%d MB, %d bytes, %d) = %d, want %d", c.floor/mb, c.live, c.base, got, c.want)
-			}
-		})
+		if got := percent(c.floor, c.live, c.base); got != c.want {
+			t.Errorf("percent(%d MB, %d bytes, %d) = %d, want %d", c.floor/mb, c.live, c.base, got, c.want)
+		}
 	}
 }
 

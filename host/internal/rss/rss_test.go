@@ -1,14 +1,13 @@
 package rss
 
 import (
-	"fmt"
 	"os"
 	"runtime"
 	"testing"
 )
 
 func TestParse(t *testing.T) {
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		status string
 		want   Usage
 		ok     bool
@@ -20,12 +19,10 @@ func TestParse(t *testing.T) {
 		{"VmRSS:\tx kB\nRssAnon:\t1 kB\nRssFile:\t1 kB\n", Usage{}, false},
 		{"VmRSS:\t1 MB\nRssAnon:\t1 kB\nRssFile:\t1 kB\n", Usage{}, false},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			got, err := Parse(tc.status)
-			if (err == nil) != tc.ok || (tc.ok && got != tc.want) {
-				t.Errorf("Parse(%q) = %+v, %v; want %+v, ok %v", tc.status, got, err, tc.want, tc.ok)
-			}
-		})
+		got, err := Parse(tc.status)
+		if (err == nil) != tc.ok || (tc.ok && got != tc.want) {
+			t.Errorf("Parse(%q) = %+v, %v; want %+v, ok %v", tc.status, got, err, tc.want, tc.ok)
+		}
 	}
 }
 

@@ -44,11 +44,9 @@ loadbench requests=22700 bytes=52262300 duration_us=2002302 p50_us=2250 p99_us=3
 		"malformed":   "loadbench requests=x\n",
 		"no requests": "loadbench requests=0 bytes=0 duration_us=2000000 p50_us=0 p99_us=0 sock_errors=0 status_errors=0\n",
 	} {
-		t.Run(fmt.Sprint(name), func(t *testing.T) {
-			if _, err := parseWrk(bad); err == nil {
-				t.Errorf("%s: no error", name)
-			}
-		})
+		if _, err := parseWrk(bad); err == nil {
+			t.Errorf("%s: no error", name)
+		}
 	}
 }
 
@@ -64,11 +62,9 @@ func TestParseStat(t *testing.T) {
 		t.Errorf("parseStat = %v, want %v", got, want)
 	}
 	for _, bad := range []string{"", "4242 didlight S 1", "4242 (d) S 1 2 3 4 5 6 7 8 9 10 x 37 0"} {
-		t.Run(bad, func(t *testing.T) {
-			if _, err := parseStat(bad); err == nil {
-				t.Errorf("parseStat(%q): no error", bad)
-			}
-		})
+		if _, err := parseStat(bad); err == nil {
+			t.Errorf("parseStat(%q): no error", bad)
+		}
 	}
 }
 
@@ -95,11 +91,9 @@ func TestWrkScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`local method, path, size = "POST", "/", "0"`, "[==[{\"a\":1}]==],", "[==[{\"b\":\"]]\"}]==],", "init = function", "done = function"} {
-		t.Run(want, func(t *testing.T) {
-			if !strings.Contains(s, want) {
-				t.Errorf("script lacks %q:\n%s", want, s)
-			}
-		})
+		if !strings.Contains(s, want) {
+			t.Errorf("script lacks %q:\n%s", want, s)
+		}
 	}
 	k.bodies = []string{`{"x":"]==]"}`}
 	if _, err := wrkScript(k, "/"); err == nil {
@@ -141,11 +135,9 @@ func TestW3CKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`local method, path, size = "GET", "/1.0/identifiers/", "0"`, "[==[did:elastos:iA]==],", "[==[did:elastos:iB]==],", "wrk.format(method, path .. p, headers(false))"} {
-		t.Run(want, func(t *testing.T) {
-			if !strings.Contains(s, want) {
-				t.Errorf("script lacks %q:\n%s", want, s)
-			}
-		})
+		if !strings.Contains(s, want) {
+			t.Errorf("script lacks %q:\n%s", want, s)
+		}
 	}
 	node := &server{urls: map[string]string{"REST API": "http://127.0.0.1:1/api/v1", "JSON-RPC": "http://127.0.0.1:2/"}}
 	ref := &server{urls: map[string]string{"ref": "http://127.0.0.1:3"}}
@@ -189,10 +181,8 @@ func TestQueryPagesKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	var names []string
-	for i, k := range def {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			names = append(names, k.name)
-		})
+	for _, k := range def {
+		names = append(names, k.name)
 	}
 	if want := []string{"resolvedid", "resolvedid-all", "query", "height", "w3c"}; !slices.Equal(names, want) {
 		t.Errorf("default kinds %v, want %v", names, want)
@@ -203,11 +193,9 @@ func TestQueryPagesKind(t *testing.T) {
 	}
 	const condition = `"query":"{\"credential.type\":{\"$exists\":true}}"`
 	for i, body := range pages[0].bodies {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if want := fmt.Sprintf(`%s,"skip":%d,"limit":10}`, condition, i); !strings.Contains(body, want) {
-				t.Errorf("page %d: body %s lacks %s", i, body, want)
-			}
-		})
+		if want := fmt.Sprintf(`%s,"skip":%d,"limit":10}`, condition, i); !strings.Contains(body, want) {
+			t.Errorf("page %d: body %s lacks %s", i, body, want)
+		}
 	}
 	if len(pages[0].bodies) != 3 || !slices.Equal(pages[1].bodies, pages[0].bodies[:1]) {
 		t.Errorf("query-pages bodies %q, query bodies %q", pages[0].bodies, pages[1].bodies)
@@ -228,13 +216,11 @@ func TestParseFlags(t *testing.T) {
 	if o, err = parseFlags([]string{"-open-share", "0"}, io.Discard); err != nil || o.openLoad(40000).Rate != 0 {
 		t.Errorf("-open-share 0: %+v, %v", o.openLoad(40000), err)
 	}
-	for i, bad := range [][]string{{"-duration", "500ms"}, {"-rounds", "0"}, {"-dids", "0"}, {"-threads", "4", "-connections", "2"}, {"extra"},
+	for _, bad := range [][]string{{"-duration", "500ms"}, {"-rounds", "0"}, {"-dids", "0"}, {"-threads", "4", "-connections", "2"}, {"extra"},
 		{"-open-share", "1.5"}, {"-open-share", "-0.1"}, {"-open-rate", "-1"}, {"-open-conns", "0"}} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if _, err := parseFlags(bad, io.Discard); err == nil {
-				t.Errorf("parseFlags(%q): no error", bad)
-			}
-		})
+		if _, err := parseFlags(bad, io.Discard); err == nil {
+			t.Errorf("parseFlags(%q): no error", bad)
+		}
 	}
 }
 
@@ -244,25 +230,23 @@ func TestRefHandler(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(refHandler))
 	defer srv.Close()
 	sized := `{"jsonrpc":"2.0","id":1,"result":"` + strings.Repeat("x", 3000-len(sizedStart)-len(sizedEnd)) + `"}`
-	for i, c := range []struct {
+	for _, c := range []struct {
 		size string // "" for no sizeHeader
 		want string
 	}{{"", refBody}, {"3", refBody}, {"junk", refBody}, {"3000", sized}} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			req, _ := http.NewRequest("POST", srv.URL+"/any/path", strings.NewReader(`{"method":"x"}`))
-			if c.size != "" {
-				req.Header.Set(sizeHeader, c.size)
-			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 || string(body) != c.want || resp.Header.Get("Content-Type") != "application/json" || resp.ContentLength != int64(len(c.want)) {
-				t.Errorf("size %q: ref answered %d %q, length %d: %.60q", c.size, resp.StatusCode, resp.Header.Get("Content-Type"), resp.ContentLength, body)
-			}
-		})
+		req, _ := http.NewRequest("POST", srv.URL+"/any/path", strings.NewReader(`{"method":"x"}`))
+		if c.size != "" {
+			req.Header.Set(sizeHeader, c.size)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(body) != c.want || resp.Header.Get("Content-Type") != "application/json" || resp.ContentLength != int64(len(c.want)) {
+			t.Errorf("size %q: ref answered %d %q, length %d: %.60q", c.size, resp.StatusCode, resp.Header.Get("Content-Type"), resp.ContentLength, body)
+		}
 	}
 	if !json.Valid([]byte(sized)) {
 		t.Errorf("a sized answer is not JSON")
@@ -277,11 +261,9 @@ func TestWrkScriptSized(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`local method, path, size = "POST", "/", "19095"`, `h["X-Loadbench-Size"] = size`} {
-		t.Run(want, func(t *testing.T) {
-			if !strings.Contains(s, want) {
-				t.Errorf("script lacks %q:\n%s", want, s)
-			}
-		})
+		if !strings.Contains(s, want) {
+			t.Errorf("script lacks %q:\n%s", want, s)
+		}
 	}
 }
 
@@ -323,13 +305,11 @@ func TestListDIDs(t *testing.T) {
 		json.NewEncoder(w).Encode(map[string]any{"result": map[string]any{"document": docs}})
 	}))
 	defer srv.Close()
-	for i, c := range []struct{ n, want int }{{1, 1}, {256, 256}, {500, 500}, {1000, 600}} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			got, err := listDIDs(context.Background(), srv.URL, c.n)
-			if err != nil || !slices.Equal(got, all[:c.want]) {
-				t.Errorf("listDIDs(%d): %d DIDs, %v; want the first %d", c.n, len(got), err, c.want)
-			}
-		})
+	for _, c := range []struct{ n, want int }{{1, 1}, {256, 256}, {500, 500}, {1000, 600}} {
+		got, err := listDIDs(context.Background(), srv.URL, c.n)
+		if err != nil || !slices.Equal(got, all[:c.want]) {
+			t.Errorf("listDIDs(%d): %d DIDs, %v; want the first %d", c.n, len(got), err, c.want)
+		}
 	}
 	held = nil
 	if _, err := listDIDs(context.Background(), srv.URL, 10); err == nil || !strings.Contains(err.Error(), "no DIDs") {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,7 +19,7 @@ func TestPercentile(t *testing.T) {
 	for i := range thousand {
 		thousand[i] = time.Duration(i + 1)
 	}
-	for i, c := range []struct {
+	for _, c := range []struct {
 		sorted   []time.Duration
 		perMille int
 		want     time.Duration
@@ -29,11 +28,9 @@ func TestPercentile(t *testing.T) {
 		{thousand[:3], 500, 2}, {thousand[:3], 990, 3}, {thousand[:1], 999, 1}, {nil, 990, 0},
 		{thousand[:200], 990, 198}, {thousand[:200], 999, 200},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if got := percentile(c.sorted, c.perMille); got != c.want {
-				t.Errorf("percentile(%d values, %d‰) = %d, want %d", len(c.sorted), c.perMille, got, c.want)
-			}
-		})
+		if got := percentile(c.sorted, c.perMille); got != c.want {
+			t.Errorf("percentile(%d values, %d‰) = %d, want %d", len(c.sorted), c.perMille, got, c.want)
+		}
 	}
 }
 
@@ -43,11 +40,9 @@ func TestOpenLoadSchedule(t *testing.T) {
 		t.Errorf("count = %d, want 1200", got)
 	}
 	for i, want := range map[int64]time.Duration{0: 0, 1: 250 * time.Microsecond, 4000: time.Second} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if got := l.due(i); got != want {
-				t.Errorf("due(%d) = %v, want %v", i, got, want)
-			}
-		})
+		if got := l.due(i); got != want {
+			t.Errorf("due(%d) = %v, want %v", i, got, want)
+		}
 	}
 	if got := (openLoad{Rate: 1000.4, Duration: 300 * time.Millisecond}).count(); got != 300 {
 		t.Errorf("count at 1000.4/s for 0.3 s = %d, want 300", got)
@@ -84,14 +79,12 @@ func TestOpenResultValid(t *testing.T) {
 		{"late", func(r *openResult) { r.LagP99 = 2 * time.Millisecond }, "late: p99 2ms"},
 		{"waited", func(r *openResult) { r.Waited = 11 }, "11 requests waited"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			r := good
-			c.edit(&r)
-			err := r.valid()
-			if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
-				t.Errorf("%s: valid() = %v, want %q", c.name, err, c.want)
-			}
-		})
+		r := good
+		c.edit(&r)
+		err := r.valid()
+		if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: valid() = %v, want %q", c.name, err, c.want)
+		}
 	}
 }
 

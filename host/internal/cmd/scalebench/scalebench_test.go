@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -41,27 +40,23 @@ func TestSmoke(t *testing.T) {
 	if r.Follow.Blocks != int(r.Height) || r.Follow.Seconds <= 0 {
 		t.Errorf("the follower applied %d blocks in %v s, the chain has %d", r.Follow.Blocks, r.Follow.Seconds, r.Height)
 	}
-	for i, q := range r.Queries {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			how := "index"
-			if strings.Contains(q.Name, "scan") {
-				how = "scan: "
-			}
-			if !strings.HasPrefix(q.Plan, how) || q.Micros <= 0 {
-				t.Errorf("query %s: plan %q, %v µs; want a plan starting %q", q.Name, q.Plan, q.Micros, how)
-			}
-		})
+	for _, q := range r.Queries {
+		how := "index"
+		if strings.Contains(q.Name, "scan") {
+			how = "scan: "
+		}
+		if !strings.HasPrefix(q.Plan, how) || q.Micros <= 0 {
+			t.Errorf("query %s: plan %q, %v µs; want a plan starting %q", q.Name, q.Plan, q.Micros, how)
+		}
 	}
 	var table bytes.Buffer
 	if err := writeTable(&table, []*result{&r}); err != nil {
 		t.Fatal(err)
 	}
-	for i, q := range r.Queries {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if !strings.Contains(table.String(), "| query "+q.Name+": ") || !strings.Contains(table.String(), "- "+q.Name+": "+q.Plan) {
-				t.Errorf("the table lacks query %s:\n%s", q.Name, table.String())
-			}
-		})
+	for _, q := range r.Queries {
+		if !strings.Contains(table.String(), "| query "+q.Name+": ") || !strings.Contains(table.String(), "- "+q.Name+": "+q.Plan) {
+			t.Errorf("the table lacks query %s:\n%s", q.Name, table.String())
+		}
 	}
 }
 
@@ -70,11 +65,9 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || len(o.sizes) != 2 || o.sizes[0] != 10 || o.sizes[1] != 200 || o.requests != 7 {
 		t.Errorf("parseFlags: %+v, %v", o, err)
 	}
-	for i, bad := range [][]string{{"-sizes", "10,x"}, {"-sizes", "0"}, {"-requests", "0"}} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if _, err := parseFlags(bad, io.Discard); err == nil {
-				t.Errorf("parseFlags(%q): no error", bad)
-			}
-		})
+	for _, bad := range [][]string{{"-sizes", "10,x"}, {"-sizes", "0"}, {"-requests", "0"}} {
+		if _, err := parseFlags(bad, io.Discard); err == nil {
+			t.Errorf("parseFlags(%q): no error", bad)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package bolt
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,27 +60,25 @@ func getT(t *testing.T, db *DB, key string) (value string, ok bool, seq uint64) 
 // TestReopen: what a store commits is there when it is opened again,
 // also when it was written with NoSync (Close syncs it).
 func TestReopen(t *testing.T) {
-	for i, opts := range []Options{{}, {NoSync: true}} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "made", "by", "open")
-			db, err := Open(dir, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := filepath.Join(dir, FileName); db.Path() != want {
-				t.Errorf("%+v: Path = %s, want %s", opts, db.Path(), want)
-			}
-			putT(t, db, "k", "v1")
-			putT(t, db, "k", "v2")
-			if err := db.Close(); err != nil {
-				t.Fatal(err)
-			}
-			db = openT(t, dir)
-			if v, ok, seq := getT(t, db, "k"); v != "v2" || !ok || seq != 2 {
-				t.Errorf("%+v: after reopen: %q, %v, sequence %d; want v2, true, 2", opts, v, ok, seq)
-			}
-			db.Close()
-		})
+	for _, opts := range []Options{{}, {NoSync: true}} {
+		dir := filepath.Join(t.TempDir(), "made", "by", "open")
+		db, err := Open(dir, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := filepath.Join(dir, FileName); db.Path() != want {
+			t.Errorf("%+v: Path = %s, want %s", opts, db.Path(), want)
+		}
+		putT(t, db, "k", "v1")
+		putT(t, db, "k", "v2")
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		db = openT(t, dir)
+		if v, ok, seq := getT(t, db, "k"); v != "v2" || !ok || seq != 2 {
+			t.Errorf("%+v: after reopen: %q, %v, sequence %d; want v2, true, 2", opts, v, ok, seq)
+		}
+		db.Close()
 	}
 }
 

@@ -136,15 +136,13 @@ func depth(n *node, root bool, lo, hi []byte) (int, error) {
 func TestKeyHead(t *testing.T) {
 	keys := []string{"\x00", "\x00\x00", "a", "a\x00", "a\x01", "abcdefgh", "abcdefgh\x00", "abcdefgi",
 		"abcdefg", "\xff", "\xff\xff\xff\xff\xff\xff\xff\xff", "\xff\xff\xff\xff\xff\xff\xff\xff\x00", "\x01\x00\x00\x00\x00\x00\x00\x00\x00"}
-	for i, a := range keys {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			for _, b := range keys {
-				byHead := cmp.Compare(keyHead([]byte(a)), keyHead([]byte(b)))
-				if byKey := bytes.Compare([]byte(a), []byte(b)); byHead != 0 && byHead != byKey {
-					t.Errorf("%q vs %q: heads compare %d, keys %d", a, b, byHead, byKey)
-				}
+	for _, a := range keys {
+		for _, b := range keys {
+			byHead := cmp.Compare(keyHead([]byte(a)), keyHead([]byte(b)))
+			if byKey := bytes.Compare([]byte(a), []byte(b)); byHead != 0 && byHead != byKey {
+				t.Errorf("%q vs %q: heads compare %d, keys %d", a, b, byHead, byKey)
 			}
-		})
+		}
 	}
 }
 
@@ -273,24 +271,22 @@ func FuzzTree(f *testing.F) {
 // as a non-nil empty slice, and a key that an append cannot grow into the
 // value.
 func TestItemPair(t *testing.T) {
-	for i, c := range []struct{ key, value string }{
+	for _, c := range []struct{ key, value string }{
 		{"k", "value"},
 		{"key", ""},
 		{"a longer key than eight bytes", "v"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			it := item{keyHead([]byte(c.key)), kv.Joined([]byte(c.key), []byte(c.value))}
-			k, v := it.key(), it.value()
-			if string(k) != c.key || string(v) != c.value || v == nil {
-				t.Errorf("put %q=%q, got %q=%q (nil value %v)", c.key, c.value, k, v, v == nil)
-			}
-			if cap(k) != len(k) {
-				t.Errorf("key %q has capacity %d past its length %d", c.key, cap(k), len(k))
-			}
-			_ = append(k, 'x')
-			if string(it.value()) != c.value {
-				t.Errorf("appending to key %q changed its value to %q", c.key, it.value())
-			}
-		})
+		it := item{keyHead([]byte(c.key)), kv.Joined([]byte(c.key), []byte(c.value))}
+		k, v := it.key(), it.value()
+		if string(k) != c.key || string(v) != c.value || v == nil {
+			t.Errorf("put %q=%q, got %q=%q (nil value %v)", c.key, c.value, k, v, v == nil)
+		}
+		if cap(k) != len(k) {
+			t.Errorf("key %q has capacity %d past its length %d", c.key, cap(k), len(k))
+		}
+		_ = append(k, 'x')
+		if string(it.value()) != c.value {
+			t.Errorf("appending to key %q changed its value to %q", c.key, it.value())
+		}
 	}
 }
