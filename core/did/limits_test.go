@@ -35,19 +35,17 @@ func TestIdentifierLimits(t *testing.T) {
 		{"ParseCredentialID", func(s string) error { _, err := ParseCredentialID(s); return err },
 			full(100) + "#" + id(MaxURLLength-101), []string{full(100) + "#" + id(MaxURLLength-100)}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if err := tc.parse(tc.ok); err != nil {
-				t.Errorf("%s of %d bytes: %v", tc.name, len(tc.ok), err)
+		if err := tc.parse(tc.ok); err != nil {
+			t.Errorf("%s of %d bytes: %v", tc.name, len(tc.ok), err)
+		}
+		for _, s := range tc.long {
+			err := tc.parse(s)
+			if !errors.Is(err, ErrTooLong) {
+				t.Errorf("%s of %d bytes: error %v, want ErrTooLong", tc.name, len(s), err)
+			} else if len(err.Error()) > 200 {
+				t.Errorf("%s of %d bytes: error of %d bytes, want it to quote only the start", tc.name, len(s), len(err.Error()))
 			}
-			for _, s := range tc.long {
-				err := tc.parse(s)
-				if !errors.Is(err, ErrTooLong) {
-					t.Errorf("%s of %d bytes: error %v, want ErrTooLong", tc.name, len(s), err)
-				} else if len(err.Error()) > 200 {
-					t.Errorf("%s of %d bytes: error of %d bytes, want it to quote only the start", tc.name, len(s), len(err.Error()))
-				}
-			}
-		})
+		}
 	}
 }
 
@@ -59,12 +57,10 @@ func TestIdentifierErrorsBounded(t *testing.T) {
 		prefix + "x#" + strings.Repeat("a", 400) + "!",
 		prefix + "x?" + strings.Repeat("a=b&", 100) + "&",
 	} {
-		t.Run(s, func(t *testing.T) {
-			_, err := ParseURL(s, DID{})
-			if err == nil || len(err.Error()) > 400 {
-				t.Errorf("ParseURL of %d bytes: error %q, want one of at most 400 bytes", len(s), err)
-			}
-		})
+		_, err := ParseURL(s, DID{})
+		if err == nil || len(err.Error()) > 400 {
+			t.Errorf("ParseURL of %d bytes: error %q, want one of at most 400 bytes", len(s), err)
+		}
 	}
 }
 
@@ -74,11 +70,9 @@ func TestParseCredentialID(t *testing.T) {
 		t.Errorf("ParseCredentialID = %v, %v", u, err)
 	}
 	for _, s := range []string{"#email", "did:elastos:foo", "did:elastos:foo?x=1", "email", "did:web:x#a"} {
-		t.Run(s, func(t *testing.T) {
-			if _, err := ParseCredentialID(s); err == nil {
-				t.Errorf("ParseCredentialID(%q) accepted it; a credential id is a DID URL in full form with a fragment", s)
-			}
-		})
+		if _, err := ParseCredentialID(s); err == nil {
+			t.Errorf("ParseCredentialID(%q) accepted it; a credential id is a DID URL in full form with a fragment", s)
+		}
 	}
 }
 
@@ -107,11 +101,9 @@ func TestDocumentErrorsBounded(t *testing.T) {
 		`{"id":"did:elastos:foo","multisig":"` + long + `","controller":["did:elastos:a","did:elastos:b"]}`,
 		`{"a":1` + strings.Repeat("0", 100000) + `x}`,
 	} {
-		t.Run(doc, func(t *testing.T) {
-			_, err := ParseDocument([]byte(doc))
-			if err == nil || len(err.Error()) > 600 {
-				t.Errorf("ParseDocument of %d bytes: error of %d bytes: %.300v", len(doc), len(fmt.Sprint(err)), err)
-			}
-		})
+		_, err := ParseDocument([]byte(doc))
+		if err == nil || len(err.Error()) > 600 {
+			t.Errorf("ParseDocument of %d bytes: error of %d bytes: %.300v", len(doc), len(fmt.Sprint(err)), err)
+		}
 	}
 }

@@ -93,11 +93,9 @@ func TestFetchedCustomized(t *testing.T) {
 		t.Errorf("status %v, report %+v", r.Status, r.Report)
 	}
 	for _, want := range []string{"did:elastos:igXiyCJEUjGJV1DMsMa4EbWunQqVg97GcS", "did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y", migrated[0].txid} {
-		t.Run(want, func(t *testing.T) {
-			if !slices.Contains(fetched, want) {
-				t.Errorf("fetched %v, want %s among them", fetched, want)
-			}
-		})
+		if !slices.Contains(fetched, want) {
+			t.Errorf("fetched %v, want %s among them", fetched, want)
+		}
 	}
 	if n := len(fetched); n != len(slices.Compact(slices.Sorted(slices.Values(fetched)))) {
 		t.Errorf("fetched %v: something twice", fetched)

@@ -2,14 +2,13 @@ package ela
 
 import (
 	"crypto/sha256"
-	"fmt"
 	"math"
 	"strings"
 	"testing"
 )
 
 func TestFixed64String(t *testing.T) {
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		v    Fixed64
 		want string
 	}{
@@ -21,15 +20,13 @@ func TestFixed64String(t *testing.T) {
 		{math.MaxInt64, "92233720368.54775807"},
 		{math.MinInt64, "-92233720368.54775808"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if got := tc.v.String(); got != tc.want {
-				t.Errorf("Fixed64(%d).String() = %q, want %q", int64(tc.v), got, tc.want)
-			}
-			back, err := ParseFixed64(tc.want)
-			if err != nil || back != tc.v {
-				t.Errorf("ParseFixed64(%q) = %d, %v; want %d", tc.want, back, err, tc.v)
-			}
-		})
+		if got := tc.v.String(); got != tc.want {
+			t.Errorf("Fixed64(%d).String() = %q, want %q", int64(tc.v), got, tc.want)
+		}
+		back, err := ParseFixed64(tc.want)
+		if err != nil || back != tc.v {
+			t.Errorf("ParseFixed64(%q) = %d, %v; want %d", tc.want, back, err, tc.v)
+		}
 	}
 }
 
@@ -37,11 +34,9 @@ func TestParseFixed64(t *testing.T) {
 	for in, want := range map[string]Fixed64{
 		"0": 0, "1": OneELA, "98.9999": 9_899_990_000, "0.5": 50_000_000, "007.1": 710_000_000, "-1": -OneELA, "-0": 0,
 	} {
-		t.Run(fmt.Sprint(in), func(t *testing.T) {
-			if got, err := ParseFixed64(in); err != nil || got != want {
-				t.Errorf("ParseFixed64(%q) = %d, %v; want %d", in, got, err, want)
-			}
-		})
+		if got, err := ParseFixed64(in); err != nil || got != want {
+			t.Errorf("ParseFixed64(%q) = %d, %v; want %d", in, got, err, want)
+		}
 	}
 	for in, reason := range map[string]string{
 		"":                      "not a decimal",
@@ -57,11 +52,9 @@ func TestParseFixed64(t *testing.T) {
 		"-92233720368.54775809": "out of range",
 		"99999999999999999999":  "out of range",
 	} {
-		t.Run(fmt.Sprint(in), func(t *testing.T) {
-			if _, err := ParseFixed64(in); err == nil || !strings.Contains(err.Error(), reason) {
-				t.Errorf("ParseFixed64(%q) error %v, want one saying %q", in, err, reason)
-			}
-		})
+		if _, err := ParseFixed64(in); err == nil || !strings.Contains(err.Error(), reason) {
+			t.Errorf("ParseFixed64(%q) error %v, want one saying %q", in, err, reason)
+		}
 	}
 }
 
@@ -82,12 +75,10 @@ func TestHashText(t *testing.T) {
 		s[:63] + "g":       "not hex",
 		strings.ToUpper(s): "", // upper case is accepted
 	} {
-		t.Run(fmt.Sprint(in), func(t *testing.T) {
-			_, err := ParseHash(in)
-			if reason == "" && err != nil || reason != "" && (err == nil || !strings.Contains(err.Error(), reason)) {
-				t.Errorf("ParseHash(%q) error %v, want %q", in, err, reason)
-			}
-		})
+		_, err := ParseHash(in)
+		if reason == "" && err != nil || reason != "" && (err == nil || !strings.Contains(err.Error(), reason)) {
+			t.Errorf("ParseHash(%q) error %v, want %q", in, err, reason)
+		}
 	}
 }
 

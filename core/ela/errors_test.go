@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"testing"
 )
 
@@ -81,16 +80,14 @@ func TestParseTxErrors(t *testing.T) {
 // within the prefix.
 func TestParseTxTruncated(t *testing.T) {
 	for name, tx := range sampleTxs(t) {
-		t.Run(fmt.Sprint(name), func(t *testing.T) {
-			raw := tx.Bytes()
-			for n := range len(raw) {
-				_, err := ParseTx(raw[:n])
-				var de *DecodeError
-				if !errors.Is(err, ErrTruncated) || !errors.As(err, &de) || de.Offset > n {
-					t.Fatalf("%s cut to %d of %d bytes: error %v, want truncated within the input", name, n, len(raw), err)
-				}
+		raw := tx.Bytes()
+		for n := range len(raw) {
+			_, err := ParseTx(raw[:n])
+			var de *DecodeError
+			if !errors.Is(err, ErrTruncated) || !errors.As(err, &de) || de.Offset > n {
+				t.Fatalf("%s cut to %d of %d bytes: error %v, want truncated within the input", name, n, len(raw), err)
 			}
-		})
+		}
 	}
 }
 
@@ -131,33 +128,29 @@ func TestParseBlockErrors(t *testing.T) {
 }
 
 func TestVarintForms(t *testing.T) {
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		v    uint64
 		want string
 	}{
 		{0, "00"}, {0xfc, "fc"}, {0xfd, "fdfd00"}, {0xffff, "fdffff"},
 		{0x10000, "fe00000100"}, {0xffffffff, "feffffffff"}, {0x100000000, "ff0000000001000000"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			w := &writer{}
-			w.varint(tc.v)
-			if got := hex.EncodeToString(w.b); got != tc.want {
-				t.Errorf("varint(%d) = %s, want %s", tc.v, got, tc.want)
-			}
-			r := newReader("test", w.b)
-			if got := r.varint("v"); got != tc.v || r.end() != nil {
-				t.Errorf("reading %s: %d, %v", tc.want, got, r.err)
-			}
-		})
+		w := &writer{}
+		w.varint(tc.v)
+		if got := hex.EncodeToString(w.b); got != tc.want {
+			t.Errorf("varint(%d) = %s, want %s", tc.v, got, tc.want)
+		}
+		r := newReader("test", w.b)
+		if got := r.varint("v"); got != tc.v || r.end() != nil {
+			t.Errorf("reading %s: %d, %v", tc.want, got, r.err)
+		}
 	}
 	for _, in := range []string{"fdfc00", "feffff0000", "ffffffffff00000000"} {
-		t.Run(in, func(t *testing.T) {
-			b, _ := hex.DecodeString(in)
-			r := newReader("test", b)
-			r.varint("v")
-			if !errors.Is(r.end(), ErrNonCanonical) {
-				t.Errorf("reading %s: error %v, want non-canonical", in, r.err)
-			}
-		})
+		b, _ := hex.DecodeString(in)
+		r := newReader("test", b)
+		r.varint("v")
+		if !errors.Is(r.end(), ErrNonCanonical) {
+			t.Errorf("reading %s: error %v, want non-canonical", in, r.err)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -72,7 +71,7 @@ func zeros(n int) string { return hex.EncodeToString(make([]byte, n)) }
 // for transfer; other values are not written, as on the chain.
 func TestOperationLayout(t *testing.T) {
 	vs := func(s string) string { return hex.EncodeToString(append([]byte{byte(len(s))}, s...)) }
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		op   *Operation
 		want string
 	}{
@@ -82,19 +81,17 @@ func TestOperationLayout(t *testing.T) {
 		{didOp("transfer", "", "tkt"), vs("elastos/did/1.0") + vs("transfer") + vs("tkt")},
 		{didOp("create", "ignored", "ignored"), vs("elastos/did/1.0") + vs("create")},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			rest := vs(tc.op.Payload) + vs(tc.op.Proof.Type) + vs(tc.op.Proof.VerificationMethod) + vs(tc.op.Proof.Signature)
-			w := &writer{}
-			tc.op.encode(w, 0)
-			if got := hex.EncodeToString(w.b); got != tc.want+rest {
-				t.Errorf("%s: encoding\n got %s\nwant %s", tc.op.Header.Operation, got, tc.want+rest)
-			}
-		})
+		rest := vs(tc.op.Payload) + vs(tc.op.Proof.Type) + vs(tc.op.Proof.VerificationMethod) + vs(tc.op.Proof.Signature)
+		w := &writer{}
+		tc.op.encode(w, 0)
+		if got := hex.EncodeToString(w.b); got != tc.want+rest {
+			t.Errorf("%s: encoding\n got %s\nwant %s", tc.op.Header.Operation, got, tc.want+rest)
+		}
 	}
 }
 
 func TestOperationJSON(t *testing.T) {
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		op   *Operation
 		want string
 	}{
@@ -103,15 +100,13 @@ func TestOperationJSON(t *testing.T) {
 		{didOp("update", "prev", ""),
 			`{"header":{"specification":"elastos/did/1.0","operation":"update","previousTxid":"prev"},"payload":"` + didOp("", "", "").Payload + `","proof":{"type":"ECDSAsecp256r1","verificationMethod":"#primary","signature":"c2lnbmF0dXJl"}}`},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			got, err := json.Marshal(tc.op)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != tc.want {
-				t.Errorf("JSON\n got %s\nwant %s", got, tc.want)
-			}
-		})
+		got, err := json.Marshal(tc.op)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != tc.want {
+			t.Errorf("JSON\n got %s\nwant %s", got, tc.want)
+		}
 	}
 }
 
@@ -120,11 +115,9 @@ func TestTxTypeString(t *testing.T) {
 		TxCoinBase: "CoinBase", TxTransferCrossChainAsset: "TransferCrossChainAsset",
 		TxDIDOperation: "DIDOperation", 0xf0: "TxType(0xf0)",
 	} {
-		t.Run(fmt.Sprint(typ), func(t *testing.T) {
-			if got := typ.String(); got != want {
-				t.Errorf("TxType(%d).String() = %q, want %q", typ, got, want)
-			}
-		})
+		if got := typ.String(); got != want {
+			t.Errorf("TxType(%d).String() = %q, want %q", typ, got, want)
+		}
 	}
 }
 
@@ -160,11 +153,9 @@ func TestMainChainVersionedTx(t *testing.T) {
 
 func TestTypeOf(t *testing.T) {
 	for name, tx := range sampleTxs(t) {
-		t.Run(fmt.Sprint(name), func(t *testing.T) {
-			if got, err := TypeOf(tx.Bytes()); err != nil || got != tx.Type() {
-				t.Errorf("%s: TypeOf = %v, %v; want %v", name, got, err, tx.Type())
-			}
-		})
+		if got, err := TypeOf(tx.Bytes()); err != nil || got != tx.Type() {
+			t.Errorf("%s: TypeOf = %v, %v; want %v", name, got, err, tx.Type())
+		}
 	}
 	if _, err := TypeOf(nil); !isDecodeError(err, ErrTruncated, "type", 0) {
 		t.Errorf("TypeOf(nil): error %v", err)
@@ -174,18 +165,16 @@ func TestTypeOf(t *testing.T) {
 // Encoding a DID operation's transaction, kilobytes long, allocates its
 // buffer once (and the writer, which its payload's encoder is handed).
 func TestTxEncodingAllocatesOnce(t *testing.T) {
-	for i, n := range []int{0, 200, 3000, 70_000} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			op := didOp("create", "", "")
-			op.Payload = strings.Repeat("p", n)
-			tx := &Tx{Payload: op, Inputs: []Input{{TxID: Hash{1}}}, Outputs: []Output{{Value: 5}}, LockTime: 9,
-				Programs: []Program{{Code: make([]byte, 35), Parameter: make([]byte, 65)}}}
-			if a := testing.AllocsPerRun(10, func() { tx.UnsignedBytes() }); a != 2 {
-				t.Errorf("payload of %d bytes: UnsignedBytes made %v allocations, want 2", n, a)
-			}
-			if a := testing.AllocsPerRun(10, func() { tx.Bytes() }); a != 2 {
-				t.Errorf("payload of %d bytes: Bytes made %v allocations, want 2", n, a)
-			}
-		})
+	for _, n := range []int{0, 200, 3000, 70_000} {
+		op := didOp("create", "", "")
+		op.Payload = strings.Repeat("p", n)
+		tx := &Tx{Payload: op, Inputs: []Input{{TxID: Hash{1}}}, Outputs: []Output{{Value: 5}}, LockTime: 9,
+			Programs: []Program{{Code: make([]byte, 35), Parameter: make([]byte, 65)}}}
+		if a := testing.AllocsPerRun(10, func() { tx.UnsignedBytes() }); a != 2 {
+			t.Errorf("payload of %d bytes: UnsignedBytes made %v allocations, want 2", n, a)
+		}
+		if a := testing.AllocsPerRun(10, func() { tx.Bytes() }); a != 2 {
+			t.Errorf("payload of %d bytes: Bytes made %v allocations, want 2", n, a)
+		}
 	}
 }

@@ -26,7 +26,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -136,39 +135,37 @@ func TestRealTransactionJSON(t *testing.T) {
 	}
 	var txs []*Tx
 	for i, obj := range objects {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			var j TxJSON
-			if err := json.Unmarshal(obj, &j); err != nil {
-				t.Fatal(err)
-			}
-			tx, err := j.Tx() // checks that the rebuilt bytes hash to the txid
-			if err != nil {
-				t.Fatalf("object %d: %v", i, err)
-			}
-			if tx.Size() != j.Size {
-				t.Errorf("object %d: size %d, the node said %d", i, tx.Size(), j.Size)
-			}
-			// Built again with the node's context, the object is the node's.
-			ctx := TxContext{Confirmations: j.Confirmations, BlockTime: j.BlockTime}
-			if j.BlockHash != "" {
-				ctx.BlockHash = mustHash(t, j.BlockHash)
-			}
-			rebuilt, err := json.Marshal(tx.JSON(ctx))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want, got any
-			if err := json.Unmarshal(obj, &want); err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(rebuilt, &got); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("object %d rebuilt differs from the node's (-node +ours):\n%s", i, diff)
-			}
-			txs = append(txs, tx)
-		})
+		var j TxJSON
+		if err := json.Unmarshal(obj, &j); err != nil {
+			t.Fatal(err)
+		}
+		tx, err := j.Tx() // checks that the rebuilt bytes hash to the txid
+		if err != nil {
+			t.Fatalf("object %d: %v", i, err)
+		}
+		if tx.Size() != j.Size {
+			t.Errorf("object %d: size %d, the node said %d", i, tx.Size(), j.Size)
+		}
+		// Built again with the node's context, the object is the node's.
+		ctx := TxContext{Confirmations: j.Confirmations, BlockTime: j.BlockTime}
+		if j.BlockHash != "" {
+			ctx.BlockHash = mustHash(t, j.BlockHash)
+		}
+		rebuilt, err := json.Marshal(tx.JSON(ctx))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want, got any
+		if err := json.Unmarshal(obj, &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(rebuilt, &got); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("object %d rebuilt differs from the node's (-node +ours):\n%s", i, diff)
+		}
+		txs = append(txs, tx)
 	}
 	// The first spends output 1 of the second, so that output's address is
 	// the program hash the first's program must match and sign for.
@@ -190,26 +187,24 @@ func TestRealBlockHeaders(t *testing.T) {
 	if err := json.Unmarshal(readFile(t, "sidechain-block-headers.json"), &blocks); err != nil {
 		t.Fatal(err)
 	}
-	for i, j := range blocks {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			h, err := j.Header() // the fields must hash to j.Hash; the AuxPow must parse exactly
-			if err != nil {
-				t.Fatalf("block %s: %v", j.Hash, err)
-			}
-			// A header with no transactions decodes and re-encodes exactly.
-			blk := &Block{Header: h}
-			parsed, err := ParseBlock(blk.Bytes())
-			if err != nil {
-				t.Fatalf("block %s: %v", j.Hash, err)
-			}
-			if !bytes.Equal(parsed.Bytes(), blk.Bytes()) {
-				t.Errorf("block %s: header round trip changed the bytes", j.Hash)
-			}
-			got := blk.JSON(BlockContext{Confirmations: j.Confirmations, Difficulty: j.Difficulty, ChainWork: j.ChainWork, NextBlockHash: mustHash(t, j.NextBlockHash)}, false)
-			got.Tx, got.Size, got.StrippedSize, got.Weight = j.Tx, j.Size, j.StrippedSize, j.Weight // the transactions are not in the vector
-			if diff := cmp.Diff(j, got); diff != "" {
-				t.Errorf("block %s: our object differs from the node's (-node +ours):\n%s", j.Hash, diff)
-			}
-		})
+	for _, j := range blocks {
+		h, err := j.Header() // the fields must hash to j.Hash; the AuxPow must parse exactly
+		if err != nil {
+			t.Fatalf("block %s: %v", j.Hash, err)
+		}
+		// A header with no transactions decodes and re-encodes exactly.
+		blk := &Block{Header: h}
+		parsed, err := ParseBlock(blk.Bytes())
+		if err != nil {
+			t.Fatalf("block %s: %v", j.Hash, err)
+		}
+		if !bytes.Equal(parsed.Bytes(), blk.Bytes()) {
+			t.Errorf("block %s: header round trip changed the bytes", j.Hash)
+		}
+		got := blk.JSON(BlockContext{Confirmations: j.Confirmations, Difficulty: j.Difficulty, ChainWork: j.ChainWork, NextBlockHash: mustHash(t, j.NextBlockHash)}, false)
+		got.Tx, got.Size, got.StrippedSize, got.Weight = j.Tx, j.Size, j.StrippedSize, j.Weight // the transactions are not in the vector
+		if diff := cmp.Diff(j, got); diff != "" {
+			t.Errorf("block %s: our object differs from the node's (-node +ours):\n%s", j.Hash, diff)
+		}
 	}
 }

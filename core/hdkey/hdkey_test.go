@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -46,18 +45,16 @@ var bip39Vectors = []struct{ entropy, mnemonic, seed string }{
 }
 
 func TestBIP39Vectors(t *testing.T) {
-	for i, v := range bip39Vectors {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			entropy, _ := hex.DecodeString(v.entropy)
-			m, err := NewMnemonic(entropy)
-			if err != nil || m != v.mnemonic {
-				t.Errorf("NewMnemonic(%s) = %q, %v; want %q", v.entropy, m, err, v.mnemonic)
-			}
-			seed, err := Seed(v.mnemonic, "TREZOR")
-			if err != nil || hex.EncodeToString(seed) != v.seed {
-				t.Errorf("Seed(%q) = %x, %v; want %s", v.mnemonic, seed, err, v.seed)
-			}
-		})
+	for _, v := range bip39Vectors {
+		entropy, _ := hex.DecodeString(v.entropy)
+		m, err := NewMnemonic(entropy)
+		if err != nil || m != v.mnemonic {
+			t.Errorf("NewMnemonic(%s) = %q, %v; want %q", v.entropy, m, err, v.mnemonic)
+		}
+		seed, err := Seed(v.mnemonic, "TREZOR")
+		if err != nil || hex.EncodeToString(seed) != v.seed {
+			t.Errorf("Seed(%q) = %x, %v; want %s", v.mnemonic, seed, err, v.seed)
+		}
 	}
 }
 
@@ -78,24 +75,20 @@ func TestParseMnemonic(t *testing.T) {
 		{"swapped words", "always cloth junk crash fun exist stumble shift over benefit fun toe", 0, "checksum"},
 		{"last word changed", "cloth always junk crash fun exist stumble shift over benefit fun cloth", 0, "checksum"},
 	}
-	for i, tt := range tests {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			_, err := ParseMnemonic(tt.in)
-			var me *MnemonicError
-			if !errors.As(err, &me) || me.Word != tt.word || !strings.Contains(me.Error(), tt.msg) {
-				t.Errorf("%s: error %v, want a *MnemonicError at word %d saying %q", tt.name, err, tt.word, tt.msg)
-			}
-		})
+	for _, tt := range tests {
+		_, err := ParseMnemonic(tt.in)
+		var me *MnemonicError
+		if !errors.As(err, &me) || me.Word != tt.word || !strings.Contains(me.Error(), tt.msg) {
+			t.Errorf("%s: error %v, want a *MnemonicError at word %d saying %q", tt.name, err, tt.word, tt.msg)
+		}
 	}
 }
 
 func TestNewMnemonicEntropyLength(t *testing.T) {
-	for i, n := range []int{0, 15, 17, 36} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if _, err := NewMnemonic(make([]byte, n)); err == nil || !strings.Contains(err.Error(), "entropy is") {
-				t.Errorf("NewMnemonic(%d bytes): error %v, want one about the entropy length", n, err)
-			}
-		})
+	for _, n := range []int{0, 15, 17, 36} {
+		if _, err := NewMnemonic(make([]byte, n)); err == nil || !strings.Contains(err.Error(), "entropy is") {
+			t.Errorf("NewMnemonic(%d bytes): error %v, want one about the entropy length", n, err)
+		}
 	}
 }
 
@@ -114,12 +107,10 @@ func TestSDKVectors(t *testing.T) {
 		{"cloth always junk crash fun exist stumble shift over benefit fun toe", "", "iY4Ghz9tCuWvB5rNwvn4ngWvthZMNzEA7U"},
 		{"service illegal blossom voice three eagle grace agent service average knock round", "", "iW3HU8fTmwkENeVT9UCEvvg3ddUD5oCxYA"},
 	}
-	for i, tt := range sdkTests {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if got := didAt(t, tt.mnemonic, tt.passphrase, 0); got.ID() != tt.did {
-				t.Errorf("DID 0 of %q = %s, want %s", tt.mnemonic, got.ID(), tt.did)
-			}
-		})
+	for _, tt := range sdkTests {
+		if got := didAt(t, tt.mnemonic, tt.passphrase, 0); got.ID() != tt.did {
+			t.Errorf("DID 0 of %q = %s, want %s", tt.mnemonic, got.ID(), tt.did)
+		}
 	}
 	master, err := FromMnemonic("pact reject sick voyage foster fence warm luggage cabbage any subject carbon", "helloworld")
 	if err != nil {
@@ -143,26 +134,24 @@ func TestSDKVectors(t *testing.T) {
 	if err := json.Unmarshal(b, &file); err != nil || len(file.Cases) == 0 {
 		t.Fatalf("testdata/sdk-derivations.json: %d cases, %v", len(file.Cases), err)
 	}
-	for i, c := range file.Cases {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			root, err := FromMnemonic(c.Mnemonic, c.Passphrase)
-			if err != nil {
-				t.Fatal(err)
-			}
-			k, err := root.DIDKey(c.Index)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := did.FromKey(k.Public()).String(); got != c.DID {
-				t.Errorf("%q/%q index %d: DID %s, SDK %s", c.Mnemonic, c.Passphrase, c.Index, got, c.DID)
-			}
-			if got := k.Public().Base58(); got != c.PublicKeyBase58 {
-				t.Errorf("index %d: public key %s, SDK %s", c.Index, got, c.PublicKeyBase58)
-			}
-			if got := k.ExtendedPrivate(); got != c.Xprv {
-				t.Errorf("index %d: xprv %s, SDK %s", c.Index, got, c.Xprv)
-			}
-		})
+	for _, c := range file.Cases {
+		root, err := FromMnemonic(c.Mnemonic, c.Passphrase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := root.DIDKey(c.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := did.FromKey(k.Public()).String(); got != c.DID {
+			t.Errorf("%q/%q index %d: DID %s, SDK %s", c.Mnemonic, c.Passphrase, c.Index, got, c.DID)
+		}
+		if got := k.Public().Base58(); got != c.PublicKeyBase58 {
+			t.Errorf("index %d: public key %s, SDK %s", c.Index, got, c.PublicKeyBase58)
+		}
+		if got := k.ExtendedPrivate(); got != c.Xprv {
+			t.Errorf("index %d: xprv %s, SDK %s", c.Index, got, c.Xprv)
+		}
 	}
 }
 
@@ -236,12 +225,10 @@ func TestDeriveErrors(t *testing.T) {
 		{root, "m//1", "not an index"},
 		{child, "m/1", "starts at the master key"},
 	}
-	for i, tt := range tests {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if _, err := tt.key.Derive(tt.path); err == nil || !strings.Contains(err.Error(), tt.msg) {
-				t.Errorf("Derive(%q): error %v, want %q", tt.path, err, tt.msg)
-			}
-		})
+	for _, tt := range tests {
+		if _, err := tt.key.Derive(tt.path); err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("Derive(%q): error %v, want %q", tt.path, err, tt.msg)
+		}
 	}
 	if _, err := root.DIDKey(Hardened); err == nil {
 		t.Error("DIDKey(2^31) succeeded")
@@ -257,11 +244,9 @@ func TestParseExtendedErrors(t *testing.T) {
 		{good[:len(good)-1] + "x", "checksum"},
 		{root.ExtendedPublic(), "extended public key"},
 	}
-	for i, tt := range tests {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if _, err := ParseExtended(tt.in); err == nil || !strings.Contains(err.Error(), tt.msg) {
-				t.Errorf("ParseExtended(%.12s…): error %v, want %q", tt.in, err, tt.msg)
-			}
-		})
+	for _, tt := range tests {
+		if _, err := ParseExtended(tt.in); err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("ParseExtended(%.12s…): error %v, want %q", tt.in, err, tt.msg)
+		}
 	}
 }

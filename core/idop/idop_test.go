@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -88,12 +87,10 @@ func TestLifecycle(t *testing.T) {
 		t.Fatalf("deactivate: %v", err)
 	}
 	st.Deactivated = true
-	for i, op := range []*Op{create, update, deactivate} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if err := Validate(op, st, nil, keys.Native{}, blockTime); RuleOf(err) != RuleDeactivated {
-				t.Errorf("%s after deactivation: %v, want rule %s", op.Request.Header.Operation, err, RuleDeactivated)
-			}
-		})
+	for _, op := range []*Op{create, update, deactivate} {
+		if err := Validate(op, st, nil, keys.Native{}, blockTime); RuleOf(err) != RuleDeactivated {
+			t.Errorf("%s after deactivation: %v, want rule %s", op.Request.Header.Operation, err, RuleDeactivated)
+		}
 	}
 }
 
@@ -137,7 +134,7 @@ func TestMainnetCreateVerifies(t *testing.T) {
 }
 
 func TestSigningInput(t *testing.T) {
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		h    Header
 		want string
 	}{
@@ -148,11 +145,9 @@ func TestSigningInput(t *testing.T) {
 		{Header{SpecCredential, Declare, "", ""}, "elastos/credential/1.0declareP"},
 		{Header{SpecDID, Create, "ignored", "ignored"}, "elastos/did/1.0createP"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if got := string(Request{Header: tc.h, Payload: "P"}.SigningInput()); got != tc.want {
-				t.Errorf("%+v: signing input %q, want %q", tc.h, got, tc.want)
-			}
-		})
+		if got := string(Request{Header: tc.h, Payload: "P"}.SigningInput()); got != tc.want {
+			t.Errorf("%+v: signing input %q, want %q", tc.h, got, tc.want)
+		}
 	}
 }
 
@@ -212,21 +207,17 @@ func TestMalformed(t *testing.T) {
 			r.Payload = payloadOf(t, f.doc, `"id":"did:elastos:igHbSCez6H3gTuVPzwNZRrdj92GCJ6hD5d"`, `"id":"did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y"`)
 		}, RuleDefaultKey, "no key derives"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r := good
-			tc.change(&r)
-			_, err := Decode(r)
-			if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.msg) {
-				t.Errorf("%s: %v, want rule %s containing %q", tc.name, err, tc.rule, tc.msg)
-			}
-		})
+		r := good
+		tc.change(&r)
+		_, err := Decode(r)
+		if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%s: %v, want rule %s containing %q", tc.name, err, tc.rule, tc.msg)
+		}
 	}
 	for _, in := range []string{`[]`, `{"header":7}`, `{"header":{}} x`} {
-		t.Run(in, func(t *testing.T) {
-			if _, err := ParseRequest([]byte(in)); RuleOf(err) != RuleMalformed {
-				t.Errorf("ParseRequest(%s): %v", in, err)
-			}
-		})
+		if _, err := ParseRequest([]byte(in)); RuleOf(err) != RuleMalformed {
+			t.Errorf("ParseRequest(%s): %v", in, err)
+		}
 	}
 }
 
@@ -268,18 +259,16 @@ func TestPayloadEncodings(t *testing.T) {
 		t.Fatal(err)
 	}
 	norm := f.doc.Normalized()
-	for i, enc := range []*base64.Encoding{base64.RawURLEncoding, base64.URLEncoding, base64.StdEncoding, base64.RawStdEncoding} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			r.Payload = enc.EncodeToString(norm)
-			op, err := Decode(r)
-			if err != nil {
-				t.Errorf("%q: %v", r.Payload[len(r.Payload)-4:], err)
-				return
-			}
-			if got := op.Document.Normalized(); string(got) != string(norm) {
-				t.Errorf("decoded %s", got)
-			}
-		})
+	for _, enc := range []*base64.Encoding{base64.RawURLEncoding, base64.URLEncoding, base64.StdEncoding, base64.RawStdEncoding} {
+		r.Payload = enc.EncodeToString(norm)
+		op, err := Decode(r)
+		if err != nil {
+			t.Errorf("%q: %v", r.Payload[len(r.Payload)-4:], err)
+			continue
+		}
+		if got := op.Document.Normalized(); string(got) != string(norm) {
+			t.Errorf("decoded %s", got)
+		}
 	}
 }
 
@@ -302,11 +291,9 @@ func TestSubject(t *testing.T) {
 		{"customized deactivate", decoded(t)(NewDeactivate(fooBar, f.key, f.priv)), "foobar"},
 		{"revoke", revoke(t, url(t, "did:elastos:FooBar#Cred"), byFoobarKey2), "did:elastos:foobar#Cred"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			byHand := &Op{Request: c.op.Request, DID: c.op.DID, CredentialID: c.op.CredentialID}
-			if got, built := c.op.Subject(), byHand.Subject(); got != c.want || built != c.want {
-				t.Errorf("%s: Subject %q, of the Op built by hand %q, want %q", c.name, got, built, c.want)
-			}
-		})
+		byHand := &Op{Request: c.op.Request, DID: c.op.DID, CredentialID: c.op.CredentialID}
+		if got, built := c.op.Subject(), byHand.Subject(); got != c.want || built != c.want {
+			t.Errorf("%s: Subject %q, of the Op built by hand %q, want %q", c.name, got, built, c.want)
+		}
 	}
 }

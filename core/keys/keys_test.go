@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -15,20 +14,18 @@ import (
 func TestExtendedKeysDeriveDocumentKeys(t *testing.T) {
 	// Each SDK key file holds the private half of a publicKeyBase58 in the
 	// matching document: user1.id.primary.sk ↔ user1.id.json #primary.
-	for i, tc := range []struct{ sk, pub string }{
+	for _, tc := range []struct{ sk, pub string }{
 		{"elastos-did-sdk/v1/user1.id.primary.sk", "vMYSz32qbWsNeDJpKsuuMaFsiApuZMz9XVy9DmEwysWg"},
 		{"elastos-did-sdk/v1/user1.id.key2.sk", "kP9yBiRNMLhJkn4YtCgLNXb2SKKCjeyrPWcatHcUh8tT"},
 		{"elastos-did-sdk/v1/user1.id.key3.sk", "uQmGsJjX6VCxeFz6TxF4AYby6DCmU5CEK1bS68SUks8S"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			k, err := ParseExtendedPrivateKey(vectors.String(tc.sk))
-			if err != nil {
-				t.Fatalf("%s: %v", tc.sk, err)
-			}
-			if got := k.Public().Base58(); got != tc.pub {
-				t.Errorf("%s: public key %s, want %s", tc.sk, got, tc.pub)
-			}
-		})
+		k, err := ParseExtendedPrivateKey(vectors.String(tc.sk))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.sk, err)
+		}
+		if got := k.Public().Base58(); got != tc.pub {
+			t.Errorf("%s: public key %s, want %s", tc.sk, got, tc.pub)
+		}
 	}
 }
 
@@ -40,12 +37,10 @@ func TestParseExtendedPrivateKeyErrors(t *testing.T) {
 		{"checksum", good[:110] + string(flip(good[110])), "checksum"},
 		{"xpub", "xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8", "version"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseExtendedPrivateKey(tc.in)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
-			}
-		})
+		_, err := ParseExtendedPrivateKey(tc.in)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
 	}
 }
 
@@ -69,12 +64,10 @@ func TestParsePublicKeyErrors(t *testing.T) {
 		{"prefix", append([]byte{5}, onCurve[1:]...), "prefix 0x05"},
 		{"off curve", offCurve, "not a point"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParsePublicKey(tc.in)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
-			}
-		})
+		_, err := ParsePublicKey(tc.in)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
 	}
 	if _, err := ParsePublicKeyBase58("0OIl"); err == nil || !strings.Contains(err.Error(), "not base58") {
 		t.Errorf("ParsePublicKeyBase58(bad alphabet) error %v", err)
@@ -143,12 +136,10 @@ func TestVerifyChainSampleSignature(t *testing.T) {
 
 func TestDecodeBase64Alphabets(t *testing.T) {
 	for _, in := range []string{"-_8", "+/8=", "+/8", "-_8="} {
-		t.Run(in, func(t *testing.T) {
-			b, err := DecodeBase64(in)
-			if err != nil || len(b) != 2 || b[0] != 0xfb || b[1] != 0xff {
-				t.Errorf("DecodeBase64(%q) = %x, %v; want fbff", in, b, err)
-			}
-		})
+		b, err := DecodeBase64(in)
+		if err != nil || len(b) != 2 || b[0] != 0xfb || b[1] != 0xff {
+			t.Errorf("DecodeBase64(%q) = %x, %v; want fbff", in, b, err)
+		}
 	}
 	if _, err := DecodeBase64("a-+b"); err == nil {
 		t.Error("DecodeBase64 accepted a mix of both alphabets")
@@ -240,22 +231,18 @@ func TestDecodeBase58Bound(t *testing.T) {
 // integers with leading zeros and with their high bit set.
 func TestSignatureDERRoundTrip(t *testing.T) {
 	var sigs []Signature
-	for i, r := range [][]byte{{1}, {0x7f}, {0x80}, {0xff}, bytes.Repeat([]byte{0xff}, 32), append(make([]byte, 31), 5)} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			var sig Signature
-			copy(sig[32-len(r):32], r)
-			copy(sig[32:], r)
-			sig[63] |= 1
-			sigs = append(sigs, sig)
-		})
+	for _, r := range [][]byte{{1}, {0x7f}, {0x80}, {0xff}, bytes.Repeat([]byte{0xff}, 32), append(make([]byte, 31), 5)} {
+		var sig Signature
+		copy(sig[32-len(r):32], r)
+		copy(sig[32:], r)
+		sig[63] |= 1
+		sigs = append(sigs, sig)
 	}
-	for i, sig := range sigs {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			der := sig.appendDER(nil)
-			got, err := signatureFromDER(der)
-			if err != nil || got != sig || len(der) > maxDERSize {
-				t.Errorf("%x: DER %x (%d bytes) reads back as %x, %v", sig, der, len(der), got, err)
-			}
-		})
+	for _, sig := range sigs {
+		der := sig.appendDER(nil)
+		got, err := signatureFromDER(der)
+		if err != nil || got != sig || len(der) > maxDERSize {
+			t.Errorf("%x: DER %x (%d bytes) reads back as %x, %v", sig, der, len(der), got, err)
+		}
 	}
 }

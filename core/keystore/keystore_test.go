@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -25,32 +24,30 @@ func TestSealOpen(t *testing.T) {
 	}
 	raw, _ := keys.NewPrivateKey(bytes.Repeat([]byte{7}, 32))
 	for name, w := range map[string]*Wallet{"mnemonic": fromMnemonic, "key": {Key: raw}} {
-		t.Run(fmt.Sprint(name), func(t *testing.T) {
-			b, err := Seal(w, []byte("correct horse"), cheap, rand.Reader)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if bytes.Contains(b, []byte("cloth")) || bytes.Contains(b, []byte("0707070707")) {
-				t.Fatalf("%s: the file holds the secret in the clear:\n%s", name, b)
-			}
-			f, err := Parse(b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if f.Address != w.ProgramHash().Address() || f.DID != w.DID().String() {
-				t.Errorf("%s: public part %s %s, want %s %s", name, f.Address, f.DID, w.ProgramHash().Address(), w.DID())
-			}
-			got, err := Open(b, []byte("correct horse"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got.Key.Bytes(), w.Key.Bytes()) || got.Mnemonic != w.Mnemonic || got.Passphrase != w.Passphrase || got.Index != w.Index {
-				t.Errorf("%s: opened %+v, sealed %+v", name, got, w)
-			}
-			if _, err := Open(b, []byte("correct horse!")); !errors.Is(err, ErrPassword) {
-				t.Errorf("%s: wrong password: error %v, want ErrPassword", name, err)
-			}
-		})
+		b, err := Seal(w, []byte("correct horse"), cheap, rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte("cloth")) || bytes.Contains(b, []byte("0707070707")) {
+			t.Fatalf("%s: the file holds the secret in the clear:\n%s", name, b)
+		}
+		f, err := Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Address != w.ProgramHash().Address() || f.DID != w.DID().String() {
+			t.Errorf("%s: public part %s %s, want %s %s", name, f.Address, f.DID, w.ProgramHash().Address(), w.DID())
+		}
+		got, err := Open(b, []byte("correct horse"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Key.Bytes(), w.Key.Bytes()) || got.Mnemonic != w.Mnemonic || got.Passphrase != w.Passphrase || got.Index != w.Index {
+			t.Errorf("%s: opened %+v, sealed %+v", name, got, w)
+		}
+		if _, err := Open(b, []byte("correct horse!")); !errors.Is(err, ErrPassword) {
+			t.Errorf("%s: wrong password: error %v, want ErrPassword", name, err)
+		}
 	}
 }
 
@@ -127,15 +124,13 @@ func TestParseErrors(t *testing.T) {
 		{"nonce", edit(func(f *File) { f.Crypto.Nonce = "zz" }), "crypto.nonce"},
 		{"ciphertext", edit(func(f *File) { f.Crypto.Ciphertext = "" }), "crypto.ciphertext"},
 	}
-	for i, tt := range tests {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if _, err := Parse(tt.in); err == nil || !strings.Contains(err.Error(), tt.msg) {
-				t.Errorf("%s: error %v, want %q", tt.name, err, tt.msg)
-			}
-			if _, err := Open(tt.in, []byte("pw")); err == nil || errors.Is(err, ErrPassword) {
-				t.Errorf("%s: Open error %v, want the parse error", tt.name, err)
-			}
-		})
+	for _, tt := range tests {
+		if _, err := Parse(tt.in); err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.msg)
+		}
+		if _, err := Open(tt.in, []byte("pw")); err == nil || errors.Is(err, ErrPassword) {
+			t.Errorf("%s: Open error %v, want the parse error", tt.name, err)
+		}
 	}
 }
 

@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"errors"
-	"fmt"
 	"testing"
 
 	"github.com/didlight/didlight/core/ela"
@@ -42,9 +41,7 @@ func TestNewBlockOf(t *testing.T) {
 	g, b := chainOf(params.Coinbase(7, alice, 2), ela.ELAAsset())
 	ids := make([]ela.Hash, len(b.Transactions))
 	for i, tx := range b.Transactions {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			ids[i] = tx.Hash()
-		})
+		ids[i] = tx.Hash()
 	}
 	of := params.NewBlockOf(&g.Header, b.Header.Timestamp, b.Transactions, ids)
 	if of.Hash() != b.Hash() || of.Header.MerkleRoot != b.MerkleRoot() {
@@ -81,38 +78,34 @@ func TestCheckBlock(t *testing.T) {
 		}, BlockDoubleSpend},
 		{"merkle root", func(b *ela.Block) { b.Header.MerkleRoot = prev }, BlockMerkle},
 	}
-	for i, tt := range tests {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			g, b := chainOf(spend(0), spend(1))
-			tt.change(b)
-			if tt.name != "merkle root" && tt.want != BlockLink {
-				b.Header.MerkleRoot = b.MerkleRoot()
-			}
-			err := params.CheckBlock(b, &g.Header)
-			var be *BlockError
-			switch {
-			case tt.want == "" && err != nil:
-				t.Errorf("%s: %v", tt.name, err)
-			case tt.want != "" && (!errors.As(err, &be) || be.Rule != tt.want):
-				t.Errorf("%s: %v, want rule %s", tt.name, err, tt.want)
-			}
-		})
+	for _, tt := range tests {
+		g, b := chainOf(spend(0), spend(1))
+		tt.change(b)
+		if tt.name != "merkle root" && tt.want != BlockLink {
+			b.Header.MerkleRoot = b.MerkleRoot()
+		}
+		err := params.CheckBlock(b, &g.Header)
+		var be *BlockError
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.want != "" && (!errors.As(err, &be) || be.Rule != tt.want):
+			t.Errorf("%s: %v, want rule %s", tt.name, err, tt.want)
+		}
 	}
 }
 
 func TestBlockErrorText(t *testing.T) {
-	for i, tt := range []struct {
+	for _, tt := range []struct {
 		err  *BlockError
 		want string
 	}{
 		{blockErrorf(BlockLink, -1, "x"), "ledger: block: link: x"},
 		{blockErrorf(BlockDuplicate, 3, "y"), "ledger: block: duplicate-tx: transaction 3: y"},
 	} {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if got := tt.err.Error(); got != tt.want {
-				t.Errorf("%q, want %q", got, tt.want)
-			}
-		})
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("%q, want %q", got, tt.want)
+		}
 	}
 }
 
@@ -132,10 +125,8 @@ func TestContext(t *testing.T) {
 		0x20ffffff: "0",          // a negative target
 		0x1d00ffff: "2147516160", // Bitcoin's first target, against the devnet's limit
 	} {
-		t.Run(fmt.Sprint(bits), func(t *testing.T) {
-			if got := difficulty(params.PowLimitBits, bits); got != want {
-				t.Errorf("difficulty(0x%08x) = %s, want %s", bits, got, want)
-			}
-		})
+		if got := difficulty(params.PowLimitBits, bits); got != want {
+			t.Errorf("difficulty(0x%08x) = %s, want %s", bits, got, want)
+		}
 	}
 }

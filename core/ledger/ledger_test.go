@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -60,20 +59,16 @@ func TestCheckTx(t *testing.T) {
 		{"other asset", func(tx *ela.Tx) { tx.Outputs[0].AssetID = ela.Hash{1} }, InvalidOutput},
 		{"deposit address", func(tx *ela.Tx) { tx.Outputs[0].ProgramHash[0] = byte(ela.PrefixDeposit) }, InvalidOutput},
 	}
-	for i, tt := range tests {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			tx := transfer(1)
-			tt.change(tx)
-			wantCode(t, tt.name, params.CheckTx(tx), tt.want)
-		})
+	for _, tt := range tests {
+		tx := transfer(1)
+		tt.change(tx)
+		wantCode(t, tt.name, params.CheckTx(tx), tt.want)
 	}
 }
 
 func TestCheckSize(t *testing.T) {
 	for n, want := range map[int]Code{0: 0, 1: 0, MaxTxSize: 0, MaxTxSize + 1: Size, 1 << 40: Size} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			wantCode(t, "size", CheckSize(n), want)
-		})
+		wantCode(t, "size", CheckSize(n), want)
 	}
 }
 
@@ -142,14 +137,12 @@ func TestCheckSpends(t *testing.T) {
 			return tx
 		}, []Spent{locked}, 100, 0},
 	}
-	for i, tt := range tests {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			fee, err := tt.params.CheckSpends(tt.tx(), tt.spent, height)
-			wantCode(t, tt.name, err, tt.want)
-			if fee != tt.wantFee {
-				t.Errorf("%s: fee %s, want %s", tt.name, fee, tt.wantFee)
-			}
-		})
+	for _, tt := range tests {
+		fee, err := tt.params.CheckSpends(tt.tx(), tt.spent, height)
+		wantCode(t, tt.name, err, tt.want)
+		if fee != tt.wantFee {
+			t.Errorf("%s: fee %s, want %s", tt.name, fee, tt.wantFee)
+		}
 	}
 }
 
@@ -187,12 +180,10 @@ func TestCoinbase(t *testing.T) {
 		}, Balance},
 		{"negative", func(tx *ela.Tx) { tx.Outputs[0].Value = -1 }, Balance},
 	}
-	for i, tt := range tests {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			tx := params.Coinbase(5, alice, 300)
-			tt.change(tx)
-			wantCode(t, tt.name, params.CheckCoinbase(tx, 5, 300-params.Subsidy), tt.want)
-		})
+	for _, tt := range tests {
+		tx := params.Coinbase(5, alice, 300)
+		tt.change(tx)
+		wantCode(t, tt.name, params.CheckCoinbase(tx, 5, 300-params.Subsidy), tt.want)
 	}
 	wantCode(t, "fees overflow", params.CheckCoinbase(cb, 5, math.MaxInt64), Balance)
 }

@@ -2,7 +2,6 @@ package spend
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -62,13 +61,11 @@ func TestSelectErrors(t *testing.T) {
 		{"twice", []Coin{coin(1, 0, 5), coin(1, 0, 5)}, 1, "listed twice"},
 		{"overflow", []Coin{coin(1, 0, maxFixed64), coin(2, 0, 1)}, 1, "beyond the largest"},
 	}
-	for i, tt := range tests {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			_, _, err := Select(tt.coins, tt.need)
-			if err == nil || !strings.Contains(err.Error(), tt.msg) {
-				t.Errorf("%s: error %v, want %q", tt.name, err, tt.msg)
-			}
-		})
+	for _, tt := range tests {
+		_, _, err := Select(tt.coins, tt.need)
+		if err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.msg)
+		}
 	}
 	var short *ShortError
 	if _, _, err := Select([]Coin{coin(1, 0, 5)}, 6); !errors.As(err, &short) || short.Need != 6 || short.Have != 5 {
@@ -142,11 +139,9 @@ func TestBuildErrors(t *testing.T) {
 		{"amount overflow", Order{From: from, Coins: coins, Fee: 1, To: []Payment{{To: to, Amount: maxFixed64}}}, "beyond the largest"},
 		{"short", Order{From: from, Coins: coins, Fee: 100, To: []Payment{{To: to, Amount: ela.OneELA}}}, "short of the 1.00000100"},
 	}
-	for i, tt := range tests {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if _, err := Build(tt.o); err == nil || !strings.Contains(err.Error(), tt.msg) {
-				t.Errorf("%s: error %v, want %q", tt.name, err, tt.msg)
-			}
-		})
+	for _, tt := range tests {
+		if _, err := Build(tt.o); err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.msg)
+		}
 	}
 }
