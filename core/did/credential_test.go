@@ -3,6 +3,7 @@ package did
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -29,32 +30,36 @@ func TestCredentialErrors(t *testing.T) {
 		{"id outside its subject", func(m map[string]any) { m["id"] = "did:elastos:bar#email" }, docs, ErrProof, "is not under its subject"},
 		{"proof type", func(m map[string]any) { m["proof"].(map[string]any)["type"] = "X" }, docs, ErrProof, `proof type "X"`},
 	} {
-		var m map[string]any
-		if err := json.Unmarshal(vectors.Read(email), &m); err != nil {
-			t.Fatal(err)
-		}
-		tc.change(m)
-		b, _ := json.Marshal(m)
-		c, err := ParseCredential(b)
-		if err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-			continue
-		}
-		err = c.VerifyProof(keys.Native{}, tc.docs)
-		if !errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: error %v, want kind %v containing %q", tc.name, err, tc.kind, tc.msg)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			var m map[string]any
+			if err := json.Unmarshal(vectors.Read(email), &m); err != nil {
+				t.Fatal(err)
+			}
+			tc.change(m)
+			b, _ := json.Marshal(m)
+			c, err := ParseCredential(b)
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+				return
+			}
+			err = c.VerifyProof(keys.Native{}, tc.docs)
+			if !errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%s: error %v, want kind %v containing %q", tc.name, err, tc.kind, tc.msg)
+			}
+		})
 	}
-	for _, tc := range []struct{ in, msg string }{
+	for i, tc := range []struct{ in, msg string }{
 		{`{"id":"#a","type":"T","issuanceDate":"2021-01-01T00:00:00Z","credentialSubject":{},"proof":{"verificationMethod":"#k","signature":"s"}}`, "credentialSubject has no id"},
 		{`{"id":"#a","type":"T","issuanceDate":"2021-01-01T00:00:00Z","credentialSubject":{"id":"did:elastos:foo"}}`, "has no proof"},
 		{`{"id":"#a","type":"T","issuanceDate":"2021-01-01","credentialSubject":{"id":"did:elastos:foo"},"proof":{"verificationMethod":"#k","signature":"s"}}`, "issuanceDate"},
 		{`{"id":"#a","type":"T","issuanceDate":"2021-01-01T00:00:00Z","credentialSubject":[],"proof":{}}`, "credentialSubject must be an object"},
 		{`[]`, "must be a JSON object"},
 	} {
-		if _, err := ParseCredential([]byte(tc.in)); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("ParseCredential(%s): %v, want ErrMalformed containing %q", tc.in, err, tc.msg)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if _, err := ParseCredential([]byte(tc.in)); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("ParseCredential(%s): %v, want ErrMalformed containing %q", tc.in, err, tc.msg)
+			}
+		})
 	}
 	c, err := ParseCredential([]byte(`{"id":"#a","type":"T","issuanceDate":"2021-01-01T00:00:00Z","credentialSubject":{"id":"did:elastos:foo","b":{"y":1,"x":2},"a":1},"proof":{"verificationMethod":"#k","signature":"s"}}`))
 	if err != nil {

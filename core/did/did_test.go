@@ -1,6 +1,7 @@
 package did
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -8,7 +9,7 @@ import (
 )
 
 func TestParseDID(t *testing.T) {
-	for _, tc := range []struct{ in, id, err string }{
+	for i, tc := range []struct{ in, id, err string }{
 		{in: "did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y", id: "iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y"},
 		{in: "iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y", id: "iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y"},
 		{in: "  did:elastos:foo.bar_baz-1\n", id: "foo.bar_baz-1"},
@@ -23,17 +24,19 @@ func TestParseDID(t *testing.T) {
 		{in: "did:elastos:fo o", err: `invalid character ' ' at position 2`},
 		{in: "did:elastos:foo#key", err: `invalid character '#'`},
 	} {
-		d, err := Parse(tc.in)
-		switch {
-		case tc.err != "":
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("Parse(%q) error %v, want one containing %q", tc.in, err, tc.err)
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			d, err := Parse(tc.in)
+			switch {
+			case tc.err != "":
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("Parse(%q) error %v, want one containing %q", tc.in, err, tc.err)
+				}
+			case err != nil:
+				t.Errorf("Parse(%q): %v", tc.in, err)
+			case d.ID() != tc.id || d.String() != "did:elastos:"+tc.id:
+				t.Errorf("Parse(%q) = %q (id %q), want id %q", tc.in, d, d.ID(), tc.id)
 			}
-		case err != nil:
-			t.Errorf("Parse(%q): %v", tc.in, err)
-		case d.ID() != tc.id || d.String() != "did:elastos:"+tc.id:
-			t.Errorf("Parse(%q) = %q (id %q), want id %q", tc.in, d, d.ID(), tc.id)
-		}
+		})
 	}
 	if _, err := parseFull("foobar"); err == nil {
 		t.Error("parseFull accepted a bare id; documents must use the full form")
@@ -41,7 +44,7 @@ func TestParseDID(t *testing.T) {
 }
 
 func TestCustomizedAndKey(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		id         string
 		customized bool
 		key        string
@@ -51,17 +54,19 @@ func TestCustomizedAndKey(t *testing.T) {
 		{"iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58Y", true, "ixcrhyb38gmt1phi5jxjmjexl2tl8cg58y"}, // bad checksum: not an address
 		{"EPZ8UktXmvKHhB4Uu8ViH3kLfZqNq9PtMx", true, "epz8uktxmvkhhb4uu8vih3klfzqnq9ptmx"}, // a wallet address, prefix 0x21
 	} {
-		d := DID{id: tc.id}
-		if d.IsCustomized() != tc.customized || d.Key() != tc.key {
-			t.Errorf("%s: IsCustomized %v, Key %q; want %v, %q", tc.id, d.IsCustomized(), d.Key(), tc.customized, tc.key)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			d := DID{id: tc.id}
+			if d.IsCustomized() != tc.customized || d.Key() != tc.key {
+				t.Errorf("%s: IsCustomized %v, Key %q; want %v, %q", tc.id, d.IsCustomized(), d.Key(), tc.customized, tc.key)
+			}
+		})
 	}
 }
 
 // The derivations DESIGN.md records: a key derives its DID with the 0xAD
 // script suffix, and the oldest DIDs with 0xAC.
 func TestDerivation(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		key, did string
 		want     Derivation
 	}{
@@ -69,24 +74,26 @@ func TestDerivation(t *testing.T) {
 		{"zxt6NyoorFUFMXA8mDBULjnuH3v6iNdZm42PyG4c1YdC", "ifawgWFmZRLXN1JVmqpXcNRurhB1zyHNcf", DerivedLegacy},
 		{"vMYSz32qbWsNeDJpKsuuMaFsiApuZMz9XVy9DmEwysWg", "ifawgWFmZRLXN1JVmqpXcNRurhB1zyHNcf", NotDerived},
 	} {
-		pub, err := keys.ParsePublicKeyBase58(tc.key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := (DID{id: tc.did}).DerivedFrom(pub); got != tc.want {
-			t.Errorf("%s derives %s: %v, want %v", tc.key, tc.did, got, tc.want)
-		}
-		if tc.want == Derived {
-			if got := FromKey(pub).ID(); got != tc.did {
-				t.Errorf("FromKey(%s) = %s, want %s", tc.key, got, tc.did)
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			pub, err := keys.ParsePublicKeyBase58(tc.key)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			if got := (DID{id: tc.did}).DerivedFrom(pub); got != tc.want {
+				t.Errorf("%s derives %s: %v, want %v", tc.key, tc.did, got, tc.want)
+			}
+			if tc.want == Derived {
+				if got := FromKey(pub).ID(); got != tc.did {
+					t.Errorf("FromKey(%s) = %s, want %s", tc.key, got, tc.did)
+				}
+			}
+		})
 	}
 }
 
 func TestParseURL(t *testing.T) {
 	base := DID{id: "foo"}
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		in   string
 		base DID
 		want URL
@@ -105,16 +112,18 @@ func TestParseURL(t *testing.T) {
 		{"?a=&b=1", base, URL{DID: base, Query: "a=&b=1"}, "did:elastos:foo?a=&b=1"},
 		{"/path", base, URL{DID: base, Path: "/path"}, "did:elastos:foo/path"},
 	} {
-		u, err := ParseURL(tc.in, tc.base)
-		if err != nil {
-			t.Errorf("ParseURL(%q): %v", tc.in, err)
-			continue
-		}
-		if u != tc.want || u.String() != tc.str {
-			t.Errorf("ParseURL(%q) = %#v (%s), want %#v (%s)", tc.in, u, u, tc.want, tc.str)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			u, err := ParseURL(tc.in, tc.base)
+			if err != nil {
+				t.Errorf("ParseURL(%q): %v", tc.in, err)
+				return
+			}
+			if u != tc.want || u.String() != tc.str {
+				t.Errorf("ParseURL(%q) = %#v (%s), want %#v (%s)", tc.in, u, u, tc.want, tc.str)
+			}
+		})
 	}
-	for _, tc := range []struct{ in, err string }{
+	for i, tc := range []struct{ in, err string }{
 		{"", "empty DID URL"},
 		{"#", ""},
 		{"#_key", `invalid character '_' at position 0`},
@@ -131,16 +140,18 @@ func TestParseURL(t *testing.T) {
 		{"did:elastos:foo bar", `"did:elastos:foo bar": invalid character ' ' at position 3 of the id`},
 		{"did:elastos:foo:bar#k", `invalid character ':'`},
 	} {
-		_, err := ParseURL(tc.in, base)
-		if tc.err == "" {
-			if err != nil {
-				t.Errorf("ParseURL(%q): %v", tc.in, err)
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			_, err := ParseURL(tc.in, base)
+			if tc.err == "" {
+				if err != nil {
+					t.Errorf("ParseURL(%q): %v", tc.in, err)
+				}
+				return
 			}
-			continue
-		}
-		if err == nil || !strings.Contains(err.Error(), tc.err) {
-			t.Errorf("ParseURL(%q) error %v, want one containing %q", tc.in, err, tc.err)
-		}
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParseURL(%q) error %v, want one containing %q", tc.in, err, tc.err)
+			}
+		})
 	}
 }
 

@@ -82,10 +82,12 @@ func TestParseDocumentErrors(t *testing.T) {
 			m["proof"] = append(p, p[0])
 		}, ErrMalformed, "two proofs by"},
 	} {
-		_, err := ParseDocument(edit(t, tc.vector, tc.change))
-		if !errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: error %v, want kind %v containing %q", tc.name, err, tc.kind, tc.msg)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseDocument(edit(t, tc.vector, tc.change))
+			if !errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%s: error %v, want kind %v containing %q", tc.name, err, tc.kind, tc.msg)
+			}
+		})
 	}
 	for _, in := range []string{``, `[]`, `{"id":`, `{} {}`} {
 		if _, err := ParseDocument([]byte(in)); !errors.Is(err, ErrMalformed) {
@@ -123,15 +125,17 @@ func TestVerifyProofsErrors(t *testing.T) {
 		{"no lookup", foobar, func(map[string]any) {}, nil, ErrNoDocument, "no lookup"},
 		{"tampered customized", foobar, func(m map[string]any) { m["expires"] = "2027-11-20T09:55:45Z" }, docs, ErrProof, "signature does not verify"},
 	} {
-		doc, err := ParseDocument(edit(t, tc.vector, tc.change))
-		if err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-			continue
-		}
-		err = doc.VerifyProofs(keys.Native{}, tc.docs)
-		if !errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: error %v, want kind %v containing %q", tc.name, err, tc.kind, tc.msg)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := ParseDocument(edit(t, tc.vector, tc.change))
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+				return
+			}
+			err = doc.VerifyProofs(keys.Native{}, tc.docs)
+			if !errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%s: error %v, want kind %v containing %q", tc.name, err, tc.kind, tc.msg)
+			}
+		})
 	}
 }
 

@@ -140,10 +140,12 @@ func TestNewCredentialRules(t *testing.T) {
 		{"claims not JSON", id, []string{"T"}, subject, `{"a":}`, at, at.Add(time.Hour), "claims"},
 		{"claims about another DID", id, []string{"T"}, subject, `{"id":"did:elastos:foo"}`, at, at.Add(time.Hour), "is not the subject"},
 	} {
-		_, err := NewCredential(tc.id, tc.types, tc.issuer, []byte(tc.claims), tc.issued, tc.expires)
-		if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: %v, want ErrMalformed containing %q", tc.name, err, tc.msg)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewCredential(tc.id, tc.types, tc.issuer, []byte(tc.claims), tc.issued, tc.expires)
+			if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%s: %v, want ErrMalformed containing %q", tc.name, err, tc.msg)
+			}
+		})
 	}
 }
 

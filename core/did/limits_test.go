@@ -35,17 +35,19 @@ func TestIdentifierLimits(t *testing.T) {
 		{"ParseCredentialID", func(s string) error { _, err := ParseCredentialID(s); return err },
 			full(100) + "#" + id(MaxURLLength-101), []string{full(100) + "#" + id(MaxURLLength-100)}},
 	} {
-		if err := tc.parse(tc.ok); err != nil {
-			t.Errorf("%s of %d bytes: %v", tc.name, len(tc.ok), err)
-		}
-		for _, s := range tc.long {
-			err := tc.parse(s)
-			if !errors.Is(err, ErrTooLong) {
-				t.Errorf("%s of %d bytes: error %v, want ErrTooLong", tc.name, len(s), err)
-			} else if len(err.Error()) > 200 {
-				t.Errorf("%s of %d bytes: error of %d bytes, want it to quote only the start", tc.name, len(s), len(err.Error()))
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.parse(tc.ok); err != nil {
+				t.Errorf("%s of %d bytes: %v", tc.name, len(tc.ok), err)
 			}
-		}
+			for _, s := range tc.long {
+				err := tc.parse(s)
+				if !errors.Is(err, ErrTooLong) {
+					t.Errorf("%s of %d bytes: error %v, want ErrTooLong", tc.name, len(s), err)
+				} else if len(err.Error()) > 200 {
+					t.Errorf("%s of %d bytes: error of %d bytes, want it to quote only the start", tc.name, len(s), len(err.Error()))
+				}
+			}
+		})
 	}
 }
 

@@ -3,6 +3,7 @@ package did
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -33,25 +34,27 @@ func TestTransferTicketVectors(t *testing.T) {
 		t.Fatalf("%d ticket vectors, this test knows 2", n)
 	}
 	docs := lookupFor(t, "v2.2")
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		ticket, doc, txid string
 		proofs            int
 	}{
 		{foobarTicket, foobar, "d13949b552a887793038b0e939fc11f7", 2},
 		{bazTicket, "elastos-did-sdk/v2.2/baz.id.json", "c3800b015d2ba505cd1a39caf72bde33", 1},
 	} {
-		raw := bytes.TrimSpace(vectors.Read(tc.ticket))
-		tt := mustTicket(t, raw)
-		if got := tt.Normalized(); !bytes.Equal(got, raw) {
-			t.Errorf("%s normalizes to\n%s\nnot\n%s", tc.ticket, got, raw)
-		}
-		doc := mustParse(t, vectors.Read(tc.doc))
-		if tt.Subject != doc.Subject() || tt.To.String() != user4DID || tt.Txid != tc.txid || len(tt.Proofs) != tc.proofs {
-			t.Errorf("%s: %+v", tc.ticket, tt)
-		}
-		if err := tt.VerifyProofs(doc, docs, keys.Native{}); err != nil {
-			t.Errorf("%s: %v", tc.ticket, err)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			raw := bytes.TrimSpace(vectors.Read(tc.ticket))
+			tt := mustTicket(t, raw)
+			if got := tt.Normalized(); !bytes.Equal(got, raw) {
+				t.Errorf("%s normalizes to\n%s\nnot\n%s", tc.ticket, got, raw)
+			}
+			doc := mustParse(t, vectors.Read(tc.doc))
+			if tt.Subject != doc.Subject() || tt.To.String() != user4DID || tt.Txid != tc.txid || len(tt.Proofs) != tc.proofs {
+				t.Errorf("%s: %+v", tc.ticket, tt)
+			}
+			if err := tt.VerifyProofs(doc, docs, keys.Native{}); err != nil {
+				t.Errorf("%s: %v", tc.ticket, err)
+			}
+		})
 	}
 }
 
@@ -92,7 +95,7 @@ func mustKey(t *testing.T, name string) *keys.PrivateKey {
 func TestParseTransferTicketErrors(t *testing.T) {
 	const proof = `{"verificationMethod":"did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y#primary","signature":"s"}`
 	const head = `{"id":"did:elastos:foobar","to":"` + user4DID + `","txid":"ab",`
-	for _, tc := range []struct{ in, msg string }{
+	for i, tc := range []struct{ in, msg string }{
 		{`[]`, "must be a JSON object"},
 		{`{"to":"` + user4DID + `","txid":"ab","proof":` + proof + `}`, "transfer ticket id"},
 		{`{"id":"foobar","to":"` + user4DID + `","txid":"ab","proof":` + proof + `}`, "transfer ticket id"},
@@ -107,9 +110,11 @@ func TestParseTransferTicketErrors(t *testing.T) {
 		{head + `"proof":{"created":"yesterday","verificationMethod":"#k","signature":"s"}}`, "proof created"},
 		{head + `"proof":7}`, "want array"},
 	} {
-		if _, err := ParseTransferTicket([]byte(tc.in)); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("ParseTransferTicket(%s): %v, want ErrMalformed containing %q", tc.in, err, tc.msg)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if _, err := ParseTransferTicket([]byte(tc.in)); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("ParseTransferTicket(%s): %v, want ErrMalformed containing %q", tc.in, err, tc.msg)
+			}
+		})
 	}
 	// A relative verification method is resolved against the ticket's DID.
 	tt := mustTicket(t, []byte(head+`"proof":{"verificationMethod":"#key2","signature":"s"}}`))
@@ -152,27 +157,31 @@ func TestTransferTicketVerifyErrors(t *testing.T) {
 		{"tampered to", changed(func(tt *TransferTicket) { tt.To = tt.Proofs[0].VerificationMethod.DID }), foobarDoc, docs, ErrProof, "signature does not verify"},
 		{"tampered txid", changed(func(tt *TransferTicket) { tt.Txid = "00" }), foobarDoc, docs, ErrProof, "signature does not verify"},
 	} {
-		err := tc.tt.VerifyProofs(tc.doc, tc.docs, keys.Native{})
-		if !errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: %v, want kind %v containing %q", tc.name, err, tc.kind, tc.msg)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.tt.VerifyProofs(tc.doc, tc.docs, keys.Native{})
+			if !errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%s: %v, want kind %v containing %q", tc.name, err, tc.kind, tc.msg)
+			}
+		})
 	}
 }
 
 // Lookups of customized DIDs' credentials ignore the case of the DID part
 // only.
 func TestURLKey(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	for i, tc := range []struct{ in, want string }{
 		{"did:elastos:FooBar#Email", "did:elastos:foobar#Email"},
 		{"did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y#Twitter", "did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y#Twitter"},
 		{"did:elastos:Foo/p?q=1#f", "did:elastos:foo/p?q=1#f"},
 	} {
-		u, err := ParseURL(tc.in, DID{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := u.Key(); got != tc.want {
-			t.Errorf("%s.Key() = %s, want %s", tc.in, got, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			u, err := ParseURL(tc.in, DID{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := u.Key(); got != tc.want {
+				t.Errorf("%s.Key() = %s, want %s", tc.in, got, tc.want)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package did
 import (
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -19,18 +20,20 @@ func TestAppendEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 	normalized := string(doc.Normalized())
-	for _, tc := range []struct{ fragment, want string }{
+	for i, tc := range []struct{ fragment, want string }{
 		{"key2", `{"id":"did:elastos:foobar#key2","type":"ECDSAsecp256r1","controller":"did:elastos:foobar","publicKeyBase58":"26Cuo6GcQrrhfdAafL5bzcXoULcXKRr5o37WGhuGWUHqN"}`},
 		{"vault", `{"id":"did:elastos:foobar#vault","type":"Hive.Vault.Service","serviceEndpoint":"https://foobar.com/vault"}`},
 		{"profile", ""},
 		{"email", ""},
 	} {
-		got, ok := doc.AppendEntry([]byte("x"), tc.fragment)
-		entry := strings.TrimPrefix(string(got), "x")
-		if !ok || tc.want != "" && entry != tc.want || !strings.Contains(normalized, entry) || !json.Valid([]byte(entry)) ||
-			!strings.Contains(entry, `"id":"did:elastos:foobar#`+tc.fragment+`"`) {
-			t.Errorf("#%s: %v %s", tc.fragment, ok, got)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got, ok := doc.AppendEntry([]byte("x"), tc.fragment)
+			entry := strings.TrimPrefix(string(got), "x")
+			if !ok || tc.want != "" && entry != tc.want || !strings.Contains(normalized, entry) || !json.Valid([]byte(entry)) ||
+				!strings.Contains(entry, `"id":"did:elastos:foobar#`+tc.fragment+`"`) {
+				t.Errorf("#%s: %v %s", tc.fragment, ok, got)
+			}
+		})
 	}
 	for _, f := range []string{"nope", "", "KEY2", "key2?x"} {
 		if got, ok := doc.AppendEntry([]byte("x"), f); ok || string(got) != "x" {

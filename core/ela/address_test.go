@@ -1,6 +1,7 @@
 package ela
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -10,7 +11,7 @@ import (
 func TestIdentityAddressOfKey(t *testing.T) {
 	// Wire facts: a DID's id is the 0x67-prefixed address of its default
 	// key's script; today's DIDs end the script with 0xAD, the oldest with 0xAC.
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		key  string
 		op   byte
 		want string
@@ -18,35 +19,39 @@ func TestIdentityAddressOfKey(t *testing.T) {
 		{"vMYSz32qbWsNeDJpKsuuMaFsiApuZMz9XVy9DmEwysWg", OpCheckSigDID, "iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y"},
 		{"zxt6NyoorFUFMXA8mDBULjnuH3v6iNdZm42PyG4c1YdC", OpCheckSig, "ifawgWFmZRLXN1JVmqpXcNRurhB1zyHNcf"},
 	} {
-		pub, err := keys.ParsePublicKeyBase58(tc.key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := ToProgramHash(PrefixIdentity, SingleKeyScript(pub, tc.op))
-		if got := h.Address(); got != tc.want {
-			t.Errorf("address of %s with 0x%02X = %s, want %s", tc.key, tc.op, got, tc.want)
-		}
-		back, err := ParseAddress(tc.want)
-		if err != nil || back != h {
-			t.Errorf("ParseAddress(%s) = %s, %v; want %s", tc.want, back.Hex(), err, h.Hex())
-		}
-		if back.Prefix() != PrefixIdentity {
-			t.Errorf("prefix %#x, want %#x", back.Prefix(), PrefixIdentity)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			pub, err := keys.ParsePublicKeyBase58(tc.key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := ToProgramHash(PrefixIdentity, SingleKeyScript(pub, tc.op))
+			if got := h.Address(); got != tc.want {
+				t.Errorf("address of %s with 0x%02X = %s, want %s", tc.key, tc.op, got, tc.want)
+			}
+			back, err := ParseAddress(tc.want)
+			if err != nil || back != h {
+				t.Errorf("ParseAddress(%s) = %s, %v; want %s", tc.want, back.Hex(), err, h.Hex())
+			}
+			if back.Prefix() != PrefixIdentity {
+				t.Errorf("prefix %#x, want %#x", back.Prefix(), PrefixIdentity)
+			}
+		})
 	}
 }
 
 func TestParseAddressErrors(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	for i, tc := range []struct{ in, want string }{
 		{"", "empty"},
 		{"iXcRhYB38gMt1phi5JXJMjeXL2TL8", "decodes to 22 bytes"},
 		{"iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58z", "checksum"},
 		{"iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58O", "not base58"},
 	} {
-		_, err := ParseAddress(tc.in)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("ParseAddress(%q) error %v, want one containing %q", tc.in, err, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			_, err := ParseAddress(tc.in)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ParseAddress(%q) error %v, want one containing %q", tc.in, err, tc.want)
+			}
+		})
 	}
 }
 

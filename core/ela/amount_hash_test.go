@@ -2,13 +2,14 @@ package ela
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 )
 
 func TestFixed64String(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		v    Fixed64
 		want string
 	}{
@@ -20,13 +21,15 @@ func TestFixed64String(t *testing.T) {
 		{math.MaxInt64, "92233720368.54775807"},
 		{math.MinInt64, "-92233720368.54775808"},
 	} {
-		if got := tc.v.String(); got != tc.want {
-			t.Errorf("Fixed64(%d).String() = %q, want %q", int64(tc.v), got, tc.want)
-		}
-		back, err := ParseFixed64(tc.want)
-		if err != nil || back != tc.v {
-			t.Errorf("ParseFixed64(%q) = %d, %v; want %d", tc.want, back, err, tc.v)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := tc.v.String(); got != tc.want {
+				t.Errorf("Fixed64(%d).String() = %q, want %q", int64(tc.v), got, tc.want)
+			}
+			back, err := ParseFixed64(tc.want)
+			if err != nil || back != tc.v {
+				t.Errorf("ParseFixed64(%q) = %d, %v; want %d", tc.want, back, err, tc.v)
+			}
+		})
 	}
 }
 

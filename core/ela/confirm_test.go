@@ -63,11 +63,13 @@ func TestConfirmVerifyFails(t *testing.T) {
 		{"vote flipped", func(c *Confirm) { c.Votes[2].Accept = true }, "vote 2"},
 		{"vote by another key", func(c *Confirm) { c.Votes[1].Signer = c.Votes[0].Signer }, "vote 1"},
 	} {
-		c := sampleConfirm(t)
-		tc.change(c)
-		if err := c.Verify(keys.Native{}); !errors.Is(err, ErrSignature) || !strings.Contains(err.Error(), tc.reason) {
-			t.Errorf("%s: error %v, want ErrSignature about %q", tc.name, err, tc.reason)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			c := sampleConfirm(t)
+			tc.change(c)
+			if err := c.Verify(keys.Native{}); !errors.Is(err, ErrSignature) || !strings.Contains(err.Error(), tc.reason) {
+				t.Errorf("%s: error %v, want ErrSignature about %q", tc.name, err, tc.reason)
+			}
+		})
 	}
 }
 
@@ -101,12 +103,14 @@ func TestConfirmJSONErrors(t *testing.T) {
 		{"signature", func(j *ConfirmJSON) { j.Signature = "0102" }, "signature"},
 		{"vote signer", func(j *ConfirmJSON) { j.Votes[1].Signer = j.Votes[1].Signer[:10] }, "votes[1].signer"},
 	} {
-		j := good
-		j.Votes = append([]VoteJSON(nil), good.Votes...)
-		tc.change(&j)
-		_, err := j.Confirm()
-		if !isDecodeError(err, ErrInvalid, tc.field, -1) {
-			t.Errorf("%s: error %v, want invalid %s", tc.name, err, tc.field)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			j := good
+			j.Votes = append([]VoteJSON(nil), good.Votes...)
+			tc.change(&j)
+			_, err := j.Confirm()
+			if !isDecodeError(err, ErrInvalid, tc.field, -1) {
+				t.Errorf("%s: error %v, want invalid %s", tc.name, err, tc.field)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -128,22 +129,24 @@ func TestParseBlockErrors(t *testing.T) {
 }
 
 func TestVarintForms(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		v    uint64
 		want string
 	}{
 		{0, "00"}, {0xfc, "fc"}, {0xfd, "fdfd00"}, {0xffff, "fdffff"},
 		{0x10000, "fe00000100"}, {0xffffffff, "feffffffff"}, {0x100000000, "ff0000000001000000"},
 	} {
-		w := &writer{}
-		w.varint(tc.v)
-		if got := hex.EncodeToString(w.b); got != tc.want {
-			t.Errorf("varint(%d) = %s, want %s", tc.v, got, tc.want)
-		}
-		r := newReader("test", w.b)
-		if got := r.varint("v"); got != tc.v || r.end() != nil {
-			t.Errorf("reading %s: %d, %v", tc.want, got, r.err)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			w := &writer{}
+			w.varint(tc.v)
+			if got := hex.EncodeToString(w.b); got != tc.want {
+				t.Errorf("varint(%d) = %s, want %s", tc.v, got, tc.want)
+			}
+			r := newReader("test", w.b)
+			if got := r.varint("v"); got != tc.v || r.end() != nil {
+				t.Errorf("reading %s: %d, %v", tc.want, got, r.err)
+			}
+		})
 	}
 	for _, in := range []string{"fdfc00", "feffff0000", "ffffffffff00000000"} {
 		b, _ := hex.DecodeString(in)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -153,16 +154,18 @@ func TestTxJSONErrors(t *testing.T) {
 			j.Payload = json.RawMessage(`{"header":{"specification":"elastos/did/1.0","operation":"update","ticket":"x"},"payload":"","proof":{"verificationMethod":"","signature":""}}`)
 		}, ErrInvalid, "payload.header.ticket"},
 	} {
-		j := good
-		j.Attributes = slices.Clone(good.Attributes)
-		j.Inputs = slices.Clone(good.Inputs)
-		j.Outputs = slices.Clone(good.Outputs)
-		j.Programs = slices.Clone(good.Programs)
-		tc.change(&j)
-		_, err := j.Tx()
-		if !isDecodeError(err, tc.kind, tc.field, -1) {
-			t.Errorf("%s: error %v; want %v at %s", tc.name, err, tc.kind, tc.field)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			j := good
+			j.Attributes = slices.Clone(good.Attributes)
+			j.Inputs = slices.Clone(good.Inputs)
+			j.Outputs = slices.Clone(good.Outputs)
+			j.Programs = slices.Clone(good.Programs)
+			tc.change(&j)
+			_, err := j.Tx()
+			if !isDecodeError(err, tc.kind, tc.field, -1) {
+				t.Errorf("%s: error %v; want %v at %s", tc.name, err, tc.kind, tc.field)
+			}
+		})
 	}
 }
 
@@ -256,7 +259,7 @@ func TestPayloadJSONIsEncodingJSONs(t *testing.T) {
 func TestBlockJSONMinerInfo(t *testing.T) {
 	noCoinbase := sampleBlock(t)
 	noCoinbase.Transactions = slices.DeleteFunc(noCoinbase.Transactions, func(tx *Tx) bool { return tx.Type() == TxCoinBase })
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		b    *Block
 		want string
 	}{
@@ -265,8 +268,10 @@ func TestBlockJSONMinerInfo(t *testing.T) {
 		{noCoinbase, ""},
 		{&Block{Header: Header{Height: 9}}, ""},
 	} {
-		if got := tc.b.JSON(BlockContext{}, false).MinerInfo; got != tc.want {
-			t.Errorf("block at height %d: minerinfo %q, want %q", tc.b.Header.Height, got, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := tc.b.JSON(BlockContext{}, false).MinerInfo; got != tc.want {
+				t.Errorf("block at height %d: minerinfo %q, want %q", tc.b.Header.Height, got, tc.want)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package ela
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -59,12 +60,14 @@ func TestSignStandard(t *testing.T) {
 			tx.Attributes = append(tx.Attributes, Attribute{Usage: AttrScript, Data: []byte{1}})
 		}, []ProgramHash{a, b, a}, "holds 1 bytes"},
 	} {
-		tx := signed()
-		tc.change(tx)
-		err := tx.VerifyPrograms(tc.referenced, keys.Native{})
-		if !errors.Is(err, ErrSignature) || !strings.Contains(err.Error(), tc.reason) {
-			t.Errorf("%s: error %v, want ErrSignature saying %q", tc.name, err, tc.reason)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			tx := signed()
+			tc.change(tx)
+			err := tx.VerifyPrograms(tc.referenced, keys.Native{})
+			if !errors.Is(err, ErrSignature) || !strings.Contains(err.Error(), tc.reason) {
+				t.Errorf("%s: error %v, want ErrSignature saying %q", tc.name, err, tc.reason)
+			}
+		})
 	}
 }
 
@@ -128,12 +131,14 @@ func TestMultiSig(t *testing.T) {
 		{"twice", ks[0], script, "signed already"},
 		{"not multisig", ks[0], SingleKeyScript(ks[0].Public(), OpCheckSig), "not a multisig script"},
 	} {
-		if err := tx.SignMultiSig(tc.script, ks[1], tc.signer); err == nil || !strings.Contains(err.Error(), tc.reason) {
-			t.Errorf("%s: error %v, want %q", tc.name, err, tc.reason)
-		}
-		if !bytes.Equal(tx.Bytes(), before) {
-			t.Fatalf("%s: a failed SignMultiSig changed the transaction", tc.name)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tx.SignMultiSig(tc.script, ks[1], tc.signer); err == nil || !strings.Contains(err.Error(), tc.reason) {
+				t.Errorf("%s: error %v, want %q", tc.name, err, tc.reason)
+			}
+			if !bytes.Equal(tx.Bytes(), before) {
+				t.Fatalf("%s: a failed SignMultiSig changed the transaction", tc.name)
+			}
+		})
 	}
 	if err := tx.SignMultiSig(script, ks[1]); err != nil {
 		t.Fatal(err)
@@ -160,7 +165,7 @@ func TestMultiSigScriptErrors(t *testing.T) {
 	for i := range many {
 		many[i] = p[i%2]
 	}
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		m      int
 		pubs   []keys.PublicKey
 		reason string
@@ -171,9 +176,11 @@ func TestMultiSigScriptErrors(t *testing.T) {
 		{1, many, "want 1 ≤ m ≤ n ≤ 16"},
 		{1, []keys.PublicKey{p[0], p[1], p[0]}, "appears twice"},
 	} {
-		if _, err := MultiSigScript(tc.m, tc.pubs); err == nil || !strings.Contains(err.Error(), tc.reason) {
-			t.Errorf("MultiSigScript(%d, %d keys) error %v, want %q", tc.m, len(tc.pubs), err, tc.reason)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if _, err := MultiSigScript(tc.m, tc.pubs); err == nil || !strings.Contains(err.Error(), tc.reason) {
+				t.Errorf("MultiSigScript(%d, %d keys) error %v, want %q", tc.m, len(tc.pubs), err, tc.reason)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -71,7 +72,7 @@ func zeros(n int) string { return hex.EncodeToString(make([]byte, n)) }
 // for transfer; other values are not written, as on the chain.
 func TestOperationLayout(t *testing.T) {
 	vs := func(s string) string { return hex.EncodeToString(append([]byte{byte(len(s))}, s...)) }
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		op   *Operation
 		want string
 	}{
@@ -81,17 +82,19 @@ func TestOperationLayout(t *testing.T) {
 		{didOp("transfer", "", "tkt"), vs("elastos/did/1.0") + vs("transfer") + vs("tkt")},
 		{didOp("create", "ignored", "ignored"), vs("elastos/did/1.0") + vs("create")},
 	} {
-		rest := vs(tc.op.Payload) + vs(tc.op.Proof.Type) + vs(tc.op.Proof.VerificationMethod) + vs(tc.op.Proof.Signature)
-		w := &writer{}
-		tc.op.encode(w, 0)
-		if got := hex.EncodeToString(w.b); got != tc.want+rest {
-			t.Errorf("%s: encoding\n got %s\nwant %s", tc.op.Header.Operation, got, tc.want+rest)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			rest := vs(tc.op.Payload) + vs(tc.op.Proof.Type) + vs(tc.op.Proof.VerificationMethod) + vs(tc.op.Proof.Signature)
+			w := &writer{}
+			tc.op.encode(w, 0)
+			if got := hex.EncodeToString(w.b); got != tc.want+rest {
+				t.Errorf("%s: encoding\n got %s\nwant %s", tc.op.Header.Operation, got, tc.want+rest)
+			}
+		})
 	}
 }
 
 func TestOperationJSON(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		op   *Operation
 		want string
 	}{
@@ -100,13 +103,15 @@ func TestOperationJSON(t *testing.T) {
 		{didOp("update", "prev", ""),
 			`{"header":{"specification":"elastos/did/1.0","operation":"update","previousTxid":"prev"},"payload":"` + didOp("", "", "").Payload + `","proof":{"type":"ECDSAsecp256r1","verificationMethod":"#primary","signature":"c2lnbmF0dXJl"}}`},
 	} {
-		got, err := json.Marshal(tc.op)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != tc.want {
-			t.Errorf("JSON\n got %s\nwant %s", got, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got, err := json.Marshal(tc.op)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("JSON\n got %s\nwant %s", got, tc.want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package excerpt
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,7 +10,7 @@ import (
 
 func TestQuote(t *testing.T) {
 	long := strings.Repeat("a", 70000)
-	for _, tc := range []struct{ in, want string }{
+	for i, tc := range []struct{ in, want string }{
 		{"", `""`},
 		{"did:elastos:x", `"did:elastos:x"`},
 		{"tab\there", `"tab\there"`},
@@ -20,12 +21,14 @@ func TestQuote(t *testing.T) {
 		// Escapes count: 100 bytes of \xff would quote to 400.
 		{strings.Repeat("\xff", 30), `"` + strings.Repeat(`\xff`, 25) + `"… (30 bytes)`},
 	} {
-		if got := Quote(tc.in); got != tc.want {
-			t.Errorf("Quote(%.20q…) = %.130s, want %.130s", tc.in, got, tc.want)
-		}
-		if got := Bytes([]byte(tc.in)); got != Quote(tc.in) {
-			t.Errorf("Bytes(%.20q…) = %.130s, want what Quote gives", tc.in, got)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := Quote(tc.in); got != tc.want {
+				t.Errorf("Quote(%.20q…) = %.130s, want %.130s", tc.in, got, tc.want)
+			}
+			if got := Bytes([]byte(tc.in)); got != Quote(tc.in) {
+				t.Errorf("Bytes(%.20q…) = %.130s, want what Quote gives", tc.in, got)
+			}
+		})
 	}
 }
 

@@ -98,7 +98,7 @@ func sameMembers(got, want Value) bool {
 }
 
 func TestEncode(t *testing.T) {
-	for _, tc := range []struct{ doc, want string }{
+	for i, tc := range []struct{ doc, want string }{
 		{`null`, "00 00"},
 		{`[true,false,1.5]`, "00 08 0b 02 01 03 000000000000f83f"},
 		{`"x"`, "00 04 01 78"},
@@ -111,14 +111,16 @@ func TestEncode(t *testing.T) {
 		{`{"id":5,"name":""}`, "00 07 11 02 01 011d 090b 03 0000000000001440 04 00"},
 		{`{"a":[],"a":1}`, "00 07 15 02 01 0000 040f 0161 0800 0161 03 000000000000f03f"},
 	} {
-		form := mustEncode(t, []byte(tc.doc))
-		if got := spaced(form, tc.want); got != tc.want {
-			t.Errorf("Encode(%s) = %s, want %s", tc.doc, got, tc.want)
-		}
-		v, _ := ParseJSON([]byte(tc.doc))
-		if back, err := decodeEncoded(form); err != nil || !sameMembers(back, v) {
-			t.Errorf("Encode(%s) decodes to %s, %v", tc.doc, back, err)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			form := mustEncode(t, []byte(tc.doc))
+			if got := spaced(form, tc.want); got != tc.want {
+				t.Errorf("Encode(%s) = %s, want %s", tc.doc, got, tc.want)
+			}
+			v, _ := ParseJSON([]byte(tc.doc))
+			if back, err := decodeEncoded(form); err != nil || !sameMembers(back, v) {
+				t.Errorf("Encode(%s) decodes to %s, %v", tc.doc, back, err)
+			}
+		})
 	}
 	if _, err := Encode([]byte(`{"a":}`)); err == nil {
 		t.Error("Encode of invalid JSON gave no error")

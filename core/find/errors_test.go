@@ -2,6 +2,7 @@ package find
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -75,19 +76,21 @@ func TestConditionErrors(t *testing.T) {
 		{`{credential: {subject: {email: {$foo: 1}}}}`, UnknownOperator, "$foo", "credential.subject.email"},
 		{`{credential: {type: [{$regex: "("}]}}`, InvalidArgument, "$regex", "credential.type"},
 	}
-	for _, tc := range tests {
-		_, err := Compile(tc.cond)
-		var ce *ConditionError
-		if !errors.As(err, &ce) {
-			t.Errorf("Compile(%s) = %v, want a *ConditionError", tc.cond, err)
-			continue
-		}
-		if ce.Rule != tc.rule || ce.Operator != tc.operator || ce.Path != tc.path {
-			t.Errorf("Compile(%s) = %s (rule %d), want %s %s on %q", tc.cond, ce, ce.Rule, tc.rule, tc.operator, tc.path)
-		}
-		if !strings.Contains(ce.Error(), tc.operator) || ce.Detail == "" {
-			t.Errorf("Compile(%s): message %q does not name %s or lacks detail", tc.cond, ce, tc.operator)
-		}
+	for i, tc := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			_, err := Compile(tc.cond)
+			var ce *ConditionError
+			if !errors.As(err, &ce) {
+				t.Errorf("Compile(%s) = %v, want a *ConditionError", tc.cond, err)
+				return
+			}
+			if ce.Rule != tc.rule || ce.Operator != tc.operator || ce.Path != tc.path {
+				t.Errorf("Compile(%s) = %s (rule %d), want %s %s on %q", tc.cond, ce, ce.Rule, tc.rule, tc.operator, tc.path)
+			}
+			if !strings.Contains(ce.Error(), tc.operator) || ce.Detail == "" {
+				t.Errorf("Compile(%s): message %q does not name %s or lacks detail", tc.cond, ce, tc.operator)
+			}
+		})
 	}
 }
 
@@ -128,16 +131,18 @@ func TestSyntaxErrors(t *testing.T) {
 		{`{a:1} x`, 6, "end of input", "'x'"},
 		{`{a:` + deep + `}`, 3 + maxDepth - 1, "at most 100 levels of nesting", "'['"},
 	}
-	for _, tc := range tests {
-		_, err := Compile(tc.text)
-		var se *SyntaxError
-		if !errors.As(err, &se) {
-			t.Errorf("Compile(%q) = %v, want a *SyntaxError", tc.text, err)
-			continue
-		}
-		if se.Offset != tc.offset || se.Expected != tc.expected || se.Found != tc.found {
-			t.Errorf("Compile(%q) = %+v, want offset %d, expected %s, found %s", tc.text, *se, tc.offset, tc.expected, tc.found)
-		}
+	for i, tc := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			_, err := Compile(tc.text)
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Errorf("Compile(%q) = %v, want a *SyntaxError", tc.text, err)
+				return
+			}
+			if se.Offset != tc.offset || se.Expected != tc.expected || se.Found != tc.found {
+				t.Errorf("Compile(%q) = %+v, want offset %d, expected %s, found %s", tc.text, *se, tc.offset, tc.expected, tc.found)
+			}
+		})
 	}
 }
 
@@ -155,12 +160,14 @@ func TestParseJSONIsStrict(t *testing.T) {
 		{`{"a":"\'"}`, 7, "an escape character (one of \"\\/bfnrtu)"},
 		{`{"a":1}{}`, 7, "end of input"},
 	}
-	for _, tc := range tests {
-		_, err := ParseJSON([]byte(tc.text))
-		var se *SyntaxError
-		if !errors.As(err, &se) || se.Offset != tc.offset || se.Expected != tc.expected {
-			t.Errorf("ParseJSON(%s) = %v, want expected %s at %d", tc.text, err, tc.expected, tc.offset)
-		}
+	for i, tc := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			_, err := ParseJSON([]byte(tc.text))
+			var se *SyntaxError
+			if !errors.As(err, &se) || se.Offset != tc.offset || se.Expected != tc.expected {
+				t.Errorf("ParseJSON(%s) = %v, want expected %s at %d", tc.text, err, tc.expected, tc.offset)
+			}
+		})
 	}
 }
 
@@ -168,7 +175,7 @@ func TestParseJSONIsStrict(t *testing.T) {
 // before any is compiled; errors about long values quote only their start.
 func TestLongInputs(t *testing.T) {
 	long := strings.Repeat("a", MaxRegexBytes/2)
-	for _, tc := range []struct{ cond, want string }{
+	for i, tc := range []struct{ cond, want string }{
 		{`{id: /` + long + long + `x/}`, "at most 16384 bytes of pattern"},
 		{`{id: /` + long + `/, did: {$regex: "` + long + `x"}}`, "at most 16384 bytes of pattern"},
 		{`{a: {$in: [/` + long + `/, /x` + long + `/]}}`, "at most 16384 bytes of pattern"},
@@ -176,10 +183,12 @@ func TestLongInputs(t *testing.T) {
 		{`{"$` + strings.Repeat("x", 50000) + `": 1}`, "unknown operator"},
 		{`{a: {$size: "` + strings.Repeat("x", 50000) + `"}}`, "$size"},
 	} {
-		_, err := Compile(tc.cond)
-		if err == nil || !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 400 {
-			t.Errorf("Compile of %d bytes: error %.500v, want a short one with %q", len(tc.cond), err, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			_, err := Compile(tc.cond)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 400 {
+				t.Errorf("Compile of %d bytes: error %.500v, want a short one with %q", len(tc.cond), err, tc.want)
+			}
+		})
 	}
 	if _, err := Compile(`{id: /` + long + `/i, did: {$regex: "` + long + `"}}`); err != nil {
 		t.Errorf("patterns of %d bytes in all: %v", MaxRegexBytes, err)

@@ -2,6 +2,7 @@ package find
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/didlight/didlight/core/internal/vectors"
@@ -92,19 +93,21 @@ func TestRelaxedSyntax(t *testing.T) {
 		{`{"a": "\'"}`, `{"a": "'"}`},
 		{`{ a : [ 1 , 'b' ] }`, `{"a":[1,"b"]}`},
 	}
-	for _, tc := range tests {
-		relaxed, err := parse(tc.relaxed, true)
-		if err != nil {
-			t.Errorf("parse(%s): %v", tc.relaxed, err)
-			continue
-		}
-		strict, err := ParseJSON([]byte(tc.strict))
-		if err != nil {
-			t.Fatalf("ParseJSON(%s): %v", tc.strict, err)
-		}
-		if diff := cmp.Diff(strict, relaxed, cmp.AllowUnexported(Value{})); diff != "" {
-			t.Errorf("parse(%s) (-strict +relaxed):\n%s", tc.relaxed, diff)
-		}
+	for i, tc := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			relaxed, err := parse(tc.relaxed, true)
+			if err != nil {
+				t.Errorf("parse(%s): %v", tc.relaxed, err)
+				return
+			}
+			strict, err := ParseJSON([]byte(tc.strict))
+			if err != nil {
+				t.Fatalf("ParseJSON(%s): %v", tc.strict, err)
+			}
+			if diff := cmp.Diff(strict, relaxed, cmp.AllowUnexported(Value{})); diff != "" {
+				t.Errorf("parse(%s) (-strict +relaxed):\n%s", tc.relaxed, diff)
+			}
+		})
 	}
 }
 

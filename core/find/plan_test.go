@@ -1,6 +1,7 @@
 package find
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -49,7 +50,7 @@ func finds(p *Plan, ps []Posting) bool {
 // Each condition gets the plan it should; on every document, the plan finds
 // every match, and exactly the matches when it says it is exact.
 func TestPlan(t *testing.T) {
-	for _, tc := range []struct{ cond, plan string }{
+	for i, tc := range []struct{ cond, plan string }{
 		{`{"service.type":"Hub"}`, `service.type in ["Hub"] exact`},
 		{`{"service.type":{"$in":["Hub","Vault"]}}`, `service.type in ["Hub","Vault"] exact`},
 		{`{"credential.issuer":"did:elastos:i","credential.type":"X"}`, `and(credential.issuer in ["did:elastos:i"], credential.type in ["X"]) exact`},
@@ -74,20 +75,22 @@ func TestPlan(t *testing.T) {
 		{`{}`, `scan`},
 		{`{$nor:[{"service.type":"Hub"}]}`, `scan`},
 	} {
-		c, err := Compile(tc.cond)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.cond, err)
-		}
-		p := c.Plan(viewIndex)
-		if got := p.String(); got != tc.plan {
-			t.Errorf("%s: plan %s, want %s", tc.cond, got, tc.plan)
-		}
-		for _, doc := range planDocs {
-			match, found := c.Match([]byte(doc)), finds(p, viewIndex.Postings([]byte(doc)))
-			if match && !found || p.Exact && found != match {
-				t.Errorf("%s on %s: matches %v, the plan %s finds it %v", tc.cond, doc, match, p, found)
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			c, err := Compile(tc.cond)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.cond, err)
 			}
-		}
+			p := c.Plan(viewIndex)
+			if got := p.String(); got != tc.plan {
+				t.Errorf("%s: plan %s, want %s", tc.cond, got, tc.plan)
+			}
+			for _, doc := range planDocs {
+				match, found := c.Match([]byte(doc)), finds(p, viewIndex.Postings([]byte(doc)))
+				if match && !found || p.Exact && found != match {
+					t.Errorf("%s on %s: matches %v, the plan %s finds it %v", tc.cond, doc, match, p, found)
+				}
+			}
+		})
 	}
 }
 

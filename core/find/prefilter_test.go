@@ -1,6 +1,7 @@
 package find
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -26,18 +27,20 @@ func TestPrefilterLiterals(t *testing.T) {
 		{`{$or: [{a: "x"}, {b: "y"}]}`, nil},
 		{`{"0.1": {$exists: true}}`, nil},
 	}
-	for _, tc := range tests {
-		var got [][]string
-		for _, group := range mustCompile(t, tc.cond).filter {
-			var texts []string
-			for _, l := range group {
-				texts = append(texts, l.text)
+	for i, tc := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			var got [][]string
+			for _, group := range mustCompile(t, tc.cond).filter {
+				var texts []string
+				for _, l := range group {
+					texts = append(texts, l.text)
+				}
+				got = append(got, texts)
 			}
-			got = append(got, texts)
-		}
-		if diff := cmp.Diff(tc.want, got); diff != "" {
-			t.Errorf("prefilter of %s (-want +got):\n%s", tc.cond, diff)
-		}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("prefilter of %s (-want +got):\n%s", tc.cond, diff)
+			}
+		})
 	}
 }
 
@@ -56,10 +59,12 @@ func TestPrefilterAdmits(t *testing.T) {
 		{`"HiveVault"`, false},
 		{``, false},
 	}
-	for _, tc := range tests {
-		if got := p.admits(tc.text); got != tc.want {
-			t.Errorf("admits(%s) = %v, want %v", tc.text, got, tc.want)
-		}
+	for i, tc := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := p.admits(tc.text); got != tc.want {
+				t.Errorf("admits(%s) = %v, want %v", tc.text, got, tc.want)
+			}
+		})
 	}
 	if !(prefilter{}).admits(`{}`) {
 		t.Error("an empty prefilter rejects a document")

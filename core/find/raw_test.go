@@ -16,9 +16,11 @@ func TestRawMembersAndElements(t *testing.T) {
 		{"s", `"q\\"`},
 		{"z", ""},
 	} {
-		if got := rawMember(obj, tc.name); got != tc.want {
-			t.Errorf("member %q = %q, want %q", tc.name, got, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if got := rawMember(obj, tc.name); got != tc.want {
+				t.Errorf("member %q = %q, want %q", tc.name, got, tc.want)
+			}
+		})
 	}
 	arr := `[1, "x\"]", {"d": null}, [[]] ]`
 	for n, want := range []string{"1", `"x\"]"`, `{"d": null}`, "[[]]", ""} {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -76,11 +77,13 @@ func TestParseMnemonic(t *testing.T) {
 		{"last word changed", "cloth always junk crash fun exist stumble shift over benefit fun cloth", 0, "checksum"},
 	}
 	for _, tt := range tests {
-		_, err := ParseMnemonic(tt.in)
-		var me *MnemonicError
-		if !errors.As(err, &me) || me.Word != tt.word || !strings.Contains(me.Error(), tt.msg) {
-			t.Errorf("%s: error %v, want a *MnemonicError at word %d saying %q", tt.name, err, tt.word, tt.msg)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseMnemonic(tt.in)
+			var me *MnemonicError
+			if !errors.As(err, &me) || me.Word != tt.word || !strings.Contains(me.Error(), tt.msg) {
+				t.Errorf("%s: error %v, want a *MnemonicError at word %d saying %q", tt.name, err, tt.word, tt.msg)
+			}
+		})
 	}
 }
 
@@ -107,10 +110,12 @@ func TestSDKVectors(t *testing.T) {
 		{"cloth always junk crash fun exist stumble shift over benefit fun toe", "", "iY4Ghz9tCuWvB5rNwvn4ngWvthZMNzEA7U"},
 		{"service illegal blossom voice three eagle grace agent service average knock round", "", "iW3HU8fTmwkENeVT9UCEvvg3ddUD5oCxYA"},
 	}
-	for _, tt := range sdkTests {
-		if got := didAt(t, tt.mnemonic, tt.passphrase, 0); got.ID() != tt.did {
-			t.Errorf("DID 0 of %q = %s, want %s", tt.mnemonic, got.ID(), tt.did)
-		}
+	for i, tt := range sdkTests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := didAt(t, tt.mnemonic, tt.passphrase, 0); got.ID() != tt.did {
+				t.Errorf("DID 0 of %q = %s, want %s", tt.mnemonic, got.ID(), tt.did)
+			}
+		})
 	}
 	master, err := FromMnemonic("pact reject sick voyage foster fence warm luggage cabbage any subject carbon", "helloworld")
 	if err != nil {
@@ -225,10 +230,12 @@ func TestDeriveErrors(t *testing.T) {
 		{root, "m//1", "not an index"},
 		{child, "m/1", "starts at the master key"},
 	}
-	for _, tt := range tests {
-		if _, err := tt.key.Derive(tt.path); err == nil || !strings.Contains(err.Error(), tt.msg) {
-			t.Errorf("Derive(%q): error %v, want %q", tt.path, err, tt.msg)
-		}
+	for i, tt := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if _, err := tt.key.Derive(tt.path); err == nil || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("Derive(%q): error %v, want %q", tt.path, err, tt.msg)
+			}
+		})
 	}
 	if _, err := root.DIDKey(Hardened); err == nil {
 		t.Error("DIDKey(2^31) succeeded")
@@ -244,9 +251,11 @@ func TestParseExtendedErrors(t *testing.T) {
 		{good[:len(good)-1] + "x", "checksum"},
 		{root.ExtendedPublic(), "extended public key"},
 	}
-	for _, tt := range tests {
-		if _, err := ParseExtended(tt.in); err == nil || !strings.Contains(err.Error(), tt.msg) {
-			t.Errorf("ParseExtended(%.12s…): error %v, want %q", tt.in, err, tt.msg)
-		}
+	for i, tt := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if _, err := ParseExtended(tt.in); err == nil || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("ParseExtended(%.12s…): error %v, want %q", tt.in, err, tt.msg)
+			}
+		})
 	}
 }

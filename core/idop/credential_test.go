@@ -2,6 +2,7 @@ package idop
 
 import (
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -63,10 +64,12 @@ func TestDeclareSDKCredentials(t *testing.T) {
 		{"foobar.vc.services", byUser1},
 		{"foo.vc.email", byUser2},
 	} {
-		op := declare(t, sdkCredential(t, tc.name), tc.by)
-		if err := ValidateCredential(op, nil, docs, keys.Native{}, early); err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			op := declare(t, sdkCredential(t, tc.name), tc.by)
+			if err := ValidateCredential(op, nil, docs, keys.Native{}, early); err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+		})
 	}
 	if n := len(vectors.Glob("elastos-did-sdk/v2.2/*.vc.*.normalized.json")); n != 6 {
 		t.Errorf("%d v2.2 credential vectors, this test knows 6", n)
@@ -111,10 +114,12 @@ func TestDeclareRules(t *testing.T) {
 		{"lookup fails", good, nil, failingLookup{}, early, RuleLookup, "disk on fire"},
 		{"DID operation", decoded(t)(NewDeactivate(user1DIDv, url(t, user1Primary), privateKey(t, "user1.id.primary"))), nil, docs, early, RuleUnsupported, "see Validate"},
 	} {
-		err := ValidateCredential(tc.op, tc.st, tc.docs, keys.Native{}, tc.now)
-		if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: %v, want rule %s containing %q", tc.name, err, tc.rule, tc.msg)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			err := ValidateCredential(tc.op, tc.st, tc.docs, keys.Native{}, tc.now)
+			if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%s: %v, want rule %s containing %q", tc.name, err, tc.rule, tc.msg)
+			}
+		})
 	}
 	// A revoke by someone who is neither owner nor issuer does not stop
 	// the owner from declaring.
@@ -133,16 +138,18 @@ func TestDeclareMalformed(t *testing.T) {
 		t.Fatal(err)
 	}
 	norm := string(twitter.Normalized())
-	for _, tc := range []struct{ payload, msg string }{
+	for i, tc := range []struct{ payload, msg string }{
 		{strings.Replace(norm, `"expirationDate":"2026-11-20T09:55:44Z",`, "", 1), "has no expirationDate"},
 		{strings.Replace(norm, `"id":"did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y#twitter"`, `"id":"did:elastos:foo#twitter"`, 1), "is not under its subject"},
 		{`{"id":1}`, "want string"},
 	} {
-		r := good
-		r.Payload = base64.RawURLEncoding.EncodeToString([]byte(tc.payload))
-		if _, err := Decode(r); RuleOf(err) != RuleMalformed || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%.60s: %v, want rule %s containing %q", tc.payload, err, RuleMalformed, tc.msg)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			r := good
+			r.Payload = base64.RawURLEncoding.EncodeToString([]byte(tc.payload))
+			if _, err := Decode(r); RuleOf(err) != RuleMalformed || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%.60s: %v, want rule %s containing %q", tc.payload, err, RuleMalformed, tc.msg)
+			}
+		})
 	}
 	r := good
 	r.Header.Operation, r.Payload = Revoke, "did:elastos:foo"
@@ -173,9 +180,11 @@ func TestRevokeRules(t *testing.T) {
 		{"undeclared, by the owner after a stranger", revoke(t, twitter.ID, byUser1), &CredentialState{Revokers: []did.DID{user4DIDv}}},
 	}
 	for _, tc := range accepts {
-		if err := ValidateCredential(tc.op, tc.st, docs, keys.Native{}, early); err != nil {
-			t.Errorf("revoke %s: %v", tc.name, err)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if err := ValidateCredential(tc.op, tc.st, docs, keys.Native{}, early); err != nil {
+				t.Errorf("revoke %s: %v", tc.name, err)
+			}
+		})
 	}
 	for _, tc := range []struct {
 		name string
@@ -195,10 +204,12 @@ func TestRevokeRules(t *testing.T) {
 		{"signature", wrongPriv, nil, docs, RuleSignature, "does not verify"},
 		{"lookup fails", revoke(t, license.ID, byUser4), &CredentialState{Declared: license}, failingLookup{}, RuleLookup, "disk on fire"},
 	} {
-		err := ValidateCredential(tc.op, tc.st, tc.docs, keys.Native{}, early)
-		if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: %v, want rule %s containing %q", tc.name, err, tc.rule, tc.msg)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			err := ValidateCredential(tc.op, tc.st, tc.docs, keys.Native{}, early)
+			if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%s: %v, want rule %s containing %q", tc.name, err, tc.rule, tc.msg)
+			}
+		})
 	}
 }
 
@@ -228,13 +239,15 @@ func TestCredentialLifecycle(t *testing.T) {
 		{"the issuer revokes", revoke(t, twitter.ID, byIssuer), ""},
 		{"the owner revokes too", revoke(t, twitter.ID, byUser1), RuleRevoked},
 	} {
-		err := ValidateCredential(step.op, st, docs, keys.Native{}, early)
-		if RuleOf(err) != step.rule {
-			t.Fatalf("%s: %v, want rule %q", step.name, err, step.rule)
-		}
-		if err == nil {
-			apply(step.op, txid(i))
-		}
+		t.Run(step.name, func(t *testing.T) {
+			err := ValidateCredential(step.op, st, docs, keys.Native{}, early)
+			if RuleOf(err) != step.rule {
+				t.Fatalf("%s: %v, want rule %q", step.name, err, step.rule)
+			}
+			if err == nil {
+				apply(step.op, txid(i))
+			}
+		})
 	}
 	i, err := RevokedBy(st.Revokers, twitter.ID.DID, twitter.Issuer, docs)
 	if err != nil || i != 1 {
@@ -271,9 +284,11 @@ func TestRevokedBy(t *testing.T) {
 		{"a controller of the issuer", []did.DID{issuer}, foobar, example, 0},
 		{"controllers of a standard DID do not count", []did.DID{user3}, user1, user4, -1},
 	} {
-		if got, err := RevokedBy(tc.revokers, tc.owner, tc.issuedBy, docs); err != nil || got != tc.want {
-			t.Errorf("%s: %d, %v; want %d", tc.name, got, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if got, err := RevokedBy(tc.revokers, tc.owner, tc.issuedBy, docs); err != nil || got != tc.want {
+				t.Errorf("%s: %d, %v; want %d", tc.name, got, err, tc.want)
+			}
+		})
 	}
 	if _, err := RevokedBy([]did.DID{user4}, foobar, issuer, failingLookup{}); RuleOf(err) != RuleLookup || !strings.Contains(err.Error(), "disk on fire") {
 		t.Errorf("failing lookup: %v", err)

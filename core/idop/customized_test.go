@@ -75,10 +75,12 @@ func TestCustomizedRules(t *testing.T) {
 		{"deactivate by a controller's other key", build(NewDeactivate(foobar.Subject(), url(t, user1DID+"#key2"), privateKey(t, "user1.id.key2"))), st, docs, RuleSignerKey, "is not the default key of controller"},
 		{"deactivate by an expired controller", build(NewDeactivate(foobar.Subject(), url(t, user1Primary), user1)), st, expiredUser1(t, docs), RuleController, "controller " + user1DID + " expired"},
 	} {
-		err := Validate(tc.op, tc.st, tc.docs, keys.Native{}, early)
-		if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: %v, want rule %s containing %q", tc.name, err, tc.rule, tc.msg)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			err := Validate(tc.op, tc.st, tc.docs, keys.Native{}, early)
+			if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%s: %v, want rule %s containing %q", tc.name, err, tc.rule, tc.msg)
+			}
+		})
 	}
 	// Customized DIDs are case-insensitive: an update may spell the id in
 	// another case.

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -134,7 +135,7 @@ func TestMainnetCreateVerifies(t *testing.T) {
 }
 
 func TestSigningInput(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		h    Header
 		want string
 	}{
@@ -145,9 +146,11 @@ func TestSigningInput(t *testing.T) {
 		{Header{SpecCredential, Declare, "", ""}, "elastos/credential/1.0declareP"},
 		{Header{SpecDID, Create, "ignored", "ignored"}, "elastos/did/1.0createP"},
 	} {
-		if got := string(Request{Header: tc.h, Payload: "P"}.SigningInput()); got != tc.want {
-			t.Errorf("%+v: signing input %q, want %q", tc.h, got, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := string(Request{Header: tc.h, Payload: "P"}.SigningInput()); got != tc.want {
+				t.Errorf("%+v: signing input %q, want %q", tc.h, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -207,12 +210,14 @@ func TestMalformed(t *testing.T) {
 			r.Payload = payloadOf(t, f.doc, `"id":"did:elastos:igHbSCez6H3gTuVPzwNZRrdj92GCJ6hD5d"`, `"id":"did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y"`)
 		}, RuleDefaultKey, "no key derives"},
 	} {
-		r := good
-		tc.change(&r)
-		_, err := Decode(r)
-		if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: %v, want rule %s containing %q", tc.name, err, tc.rule, tc.msg)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			r := good
+			tc.change(&r)
+			_, err := Decode(r)
+			if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%s: %v, want rule %s containing %q", tc.name, err, tc.rule, tc.msg)
+			}
+		})
 	}
 	for _, in := range []string{`[]`, `{"header":7}`, `{"header":{}} x`} {
 		if _, err := ParseRequest([]byte(in)); RuleOf(err) != RuleMalformed {
@@ -291,9 +296,11 @@ func TestSubject(t *testing.T) {
 		{"customized deactivate", decoded(t)(NewDeactivate(fooBar, f.key, f.priv)), "foobar"},
 		{"revoke", revoke(t, url(t, "did:elastos:FooBar#Cred"), byFoobarKey2), "did:elastos:foobar#Cred"},
 	} {
-		byHand := &Op{Request: c.op.Request, DID: c.op.DID, CredentialID: c.op.CredentialID}
-		if got, built := c.op.Subject(), byHand.Subject(); got != c.want || built != c.want {
-			t.Errorf("%s: Subject %q, of the Op built by hand %q, want %q", c.name, got, built, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			byHand := &Op{Request: c.op.Request, DID: c.op.DID, CredentialID: c.op.CredentialID}
+			if got, built := c.op.Subject(), byHand.Subject(); got != c.want || built != c.want {
+				t.Errorf("%s: Subject %q, of the Op built by hand %q, want %q", c.name, got, built, c.want)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package idop
 
 import (
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -106,9 +107,11 @@ func TestTransferAccepts(t *testing.T) {
 		{"txid in another case", baz.request(t, baz.ticket), &upper},
 		{"txid with the 0x of an EVM hash", baz.request(t, signedTicket(t, "did:elastos:baz", user4DID, "0x"+baz.ticket.Txid, "user1")), baz.state},
 	} {
-		if err := Validate(tc.op, tc.st, docs, keys.Native{}, early); err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if err := Validate(tc.op, tc.st, docs, keys.Native{}, early); err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+		})
 	}
 	if err := ValidateDetached(foobar.request(t, foobar.ticket), docs, keys.Native{}, early); err != nil {
 		t.Errorf("detached transfer: %v", err)
@@ -160,10 +163,12 @@ func TestTransferRules(t *testing.T) {
 		{"signed by an old controller", build(NewTransfer(foobar.next, foobar.ticket, url(t, user1Primary), privateKey(t, "user1.id.primary"))), foobar.state, docs, early, RuleSignerKey, "not an authentication key"},
 		{"new document's proof", foobar.requestOf(t, tamperedDoc), foobar.state, docs, early, RuleDocProof, "signature does not verify"},
 	} {
-		err := Validate(tc.op, tc.st, tc.docs, keys.Native{}, tc.now)
-		if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: %v, want rule %s containing %q", tc.name, err, tc.rule, tc.msg)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			err := Validate(tc.op, tc.st, tc.docs, keys.Native{}, tc.now)
+			if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%s: %v, want rule %s containing %q", tc.name, err, tc.rule, tc.msg)
+			}
+		})
 	}
 	if err := ValidateDetached(foobar.request(t, baz.ticket), docs, keys.Native{}, early); RuleOf(err) != RuleTicket {
 		t.Errorf("detached transfer with another DID's ticket: %v, want rule %s", err, RuleTicket)
@@ -182,16 +187,18 @@ func TestTransferMalformed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ ticket, msg string }{
+	for i, tc := range []struct{ ticket, msg string }{
 		{"!", "ticket: payload is not base64"},
 		{base64.RawURLEncoding.EncodeToString([]byte(`[1]`)), "a transfer ticket must be a JSON object"},
 		{base64.RawURLEncoding.EncodeToString([]byte(`{"id":"did:elastos:foobar","to":"` + user4DID + `","proof":{}}`)), "has no txid"},
 	} {
-		r := good
-		r.Header.Ticket = tc.ticket
-		if _, err := Decode(r); RuleOf(err) != RuleMalformed || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("ticket %q: %v, want rule %s containing %q", tc.ticket, err, RuleMalformed, tc.msg)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			r := good
+			r.Header.Ticket = tc.ticket
+			if _, err := Decode(r); RuleOf(err) != RuleMalformed || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("ticket %q: %v, want rule %s containing %q", tc.ticket, err, RuleMalformed, tc.msg)
+			}
+		})
 	}
 }
 
@@ -238,8 +245,10 @@ func TestTransferLifecycle(t *testing.T) {
 		{"transfer on, by the new owner alone", build(NewTransfer(toUser1, signedTicket(t, "did:elastos:foobar", user1DID, st.Txid, "user4"), url(t, user1Primary), user1)), ""},
 		{"transfer on, by an old controller", build(NewTransfer(toUser1, signedTicket(t, "did:elastos:foobar", user1DID, st.Txid, "user1"), url(t, user1Primary), user1)), RuleTicket},
 	} {
-		if err := Validate(tc.op, st, docs, keys.Native{}, early); RuleOf(err) != tc.rule {
-			t.Errorf("%s: %v, want rule %q", tc.name, err, tc.rule)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if err := Validate(tc.op, st, docs, keys.Native{}, early); RuleOf(err) != tc.rule {
+				t.Errorf("%s: %v, want rule %q", tc.name, err, tc.rule)
+			}
+		})
 	}
 }

@@ -128,10 +128,12 @@ func TestValidateRules(t *testing.T) {
 		{"customized deactivate by a non-controller", build(NewDeactivate(foobar.Subject(), f.key, f.priv)), &State{Document: foobar, Txid: txid1}, docs, early, RuleSignerKey, "is not the key of a controller of did:elastos:foobar"},
 		{"customized deactivate, controller unknown", build(NewDeactivate(foobar.Subject(), url(t, user1Primary), user1)), &State{Document: foobar, Txid: txid1}, without(docs, "did:elastos:iXcRhYB38gMt1phi5JXJMjeXL2TL8cg58y"), early, RuleController, "does not exist"},
 	} {
-		err := Validate(tc.op, tc.st, tc.docs, keys.Native{}, tc.now)
-		if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: %v, want rule %s containing %q", tc.name, err, tc.rule, tc.msg)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			err := Validate(tc.op, tc.st, tc.docs, keys.Native{}, tc.now)
+			if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%s: %v, want rule %s containing %q", tc.name, err, tc.rule, tc.msg)
+			}
+		})
 	}
 }
 
@@ -178,9 +180,11 @@ func TestValidateAccepts(t *testing.T) {
 		{"deactivate by the key of the recovery holder", build(NewDeactivate(f.doc.Subject(), url(t, user3Primary), user3)), &State{Document: recovering, Txid: txid1}, docs, blockTime},
 		{"create at any time without a block time", build(NewCreate(f.doc, f.key, f.priv)), nil, nil, time.Time{}},
 	} {
-		if err := Validate(tc.op, tc.st, tc.docs, keys.Native{}, tc.now); err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if err := Validate(tc.op, tc.st, tc.docs, keys.Native{}, tc.now); err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+		})
 	}
 	// The holder's key is accepted only while the holder's document says so.
 	op := build(NewDeactivate(f.doc.Subject(), url(t, user3Primary), user3))

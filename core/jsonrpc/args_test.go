@@ -12,7 +12,7 @@ import (
 
 func TestArgs(t *testing.T) {
 	names := []string{"blockhash", "verbosity"}
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		params string
 		want   map[string]string
 		err    string
@@ -33,24 +33,26 @@ func TestArgs(t *testing.T) {
 		{`7`, nil, "params is a number"},
 		{`true`, nil, "params is a boolean"},
 	} {
-		got, err := Args(json.RawMessage(tc.params), names...)
-		if tc.err != "" {
-			if err == nil || err.Code != CodeInvalidParams || !strings.Contains(fmt.Sprint(err.Data), tc.err) {
-				t.Errorf("Args(%s) = %v, %v; want -32602 with %q", tc.params, got, err, tc.err)
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got, err := Args(json.RawMessage(tc.params), names...)
+			if tc.err != "" {
+				if err == nil || err.Code != CodeInvalidParams || !strings.Contains(fmt.Sprint(err.Data), tc.err) {
+					t.Errorf("Args(%s) = %v, %v; want -32602 with %q", tc.params, got, err, tc.err)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("Args(%s): %v", tc.params, err)
-			continue
-		}
-		raw := map[string]string{}
-		for k, v := range got {
-			raw[k] = string(v)
-		}
-		if diff := cmp.Diff(tc.want, raw); diff != "" {
-			t.Errorf("Args(%s) (-want +got):\n%s", tc.params, diff)
-		}
+			if err != nil {
+				t.Errorf("Args(%s): %v", tc.params, err)
+				return
+			}
+			raw := map[string]string{}
+			for k, v := range got {
+				raw[k] = string(v)
+			}
+			if diff := cmp.Diff(tc.want, raw); diff != "" {
+				t.Errorf("Args(%s) (-want +got):\n%s", tc.params, diff)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package jsonrpc
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 )
 
 func TestFlatMembers(t *testing.T) {
-	for _, c := range []struct {
+	for i, c := range []struct {
 		in   string
 		want []member // nil: not flat
 		flat bool
@@ -44,13 +45,15 @@ func TestFlatMembers(t *testing.T) {
 		{`["a"]`, nil, false},
 		{``, nil, false},
 	} {
-		got, flat := flatMembers(nil, []byte(c.in))
-		if flat != c.flat || flat && json.Valid([]byte(c.in)) != true {
-			t.Errorf("flatMembers(%q) flat = %v, want %v", c.in, flat, c.flat)
-		}
-		if diff := cmp.Diff(c.want, got, cmp.AllowUnexported(member{})); diff != "" {
-			t.Errorf("flatMembers(%q) (-want +got):\n%s", c.in, diff)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got, flat := flatMembers(nil, []byte(c.in))
+			if flat != c.flat || flat && json.Valid([]byte(c.in)) != true {
+				t.Errorf("flatMembers(%q) flat = %v, want %v", c.in, flat, c.flat)
+			}
+			if diff := cmp.Diff(c.want, got, cmp.AllowUnexported(member{})); diff != "" {
+				t.Errorf("flatMembers(%q) (-want +got):\n%s", c.in, diff)
+			}
+		})
 	}
 }
 

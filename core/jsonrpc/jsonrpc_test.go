@@ -55,7 +55,7 @@ func TestDecodeSingle(t *testing.T) {
 // or without a version (1.0 style, or ela-cli's empty one), is not; an
 // invalid request is answered even without an id.
 func TestNotifications(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		body         string
 		notification bool
 		code         int
@@ -68,13 +68,15 @@ func TestNotifications(t *testing.T) {
 		{`{"jsonrpc":"2.0","method":5}`, false, CodeInvalidRequest},
 		{`{"jsonrpc":"2.0"}`, false, CodeInvalidRequest},
 	} {
-		calls, _, err := Decode([]byte(tc.body))
-		if err != nil || len(calls) != 1 {
-			t.Fatalf("Decode(%s): %v", tc.body, err)
-		}
-		if c := calls[0]; c.Notification != tc.notification || code(c.Err) != tc.code {
-			t.Errorf("Decode(%s): notification %v, error %v; want %v, code %d", tc.body, c.Notification, c.Err, tc.notification, tc.code)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			calls, _, err := Decode([]byte(tc.body))
+			if err != nil || len(calls) != 1 {
+				t.Fatalf("Decode(%s): %v", tc.body, err)
+			}
+			if c := calls[0]; c.Notification != tc.notification || code(c.Err) != tc.code {
+				t.Errorf("Decode(%s): notification %v, error %v; want %v, code %d", tc.body, c.Notification, c.Err, tc.notification, tc.code)
+			}
+		})
 	}
 }
 
@@ -144,7 +146,7 @@ func code(e *Error) int {
 }
 
 func TestDecodeBodyErrors(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		body string
 		code int
 		want string
@@ -154,10 +156,12 @@ func TestDecodeBodyErrors(t *testing.T) {
 		{`[]`, CodeInvalidRequest, "empty batch"},
 		{"[" + strings.Repeat(`{"method":"m"},`, MaxBatch) + `{"method":"m"}]`, CodeInvalidRequest, "batch of 101 calls"},
 	} {
-		calls, _, err := Decode([]byte(tc.body))
-		if err == nil || err.Code != tc.code || !strings.Contains(fmt.Sprint(err.Data), tc.want) {
-			t.Errorf("Decode(%.20q) = %d calls, error %v; want code %d with %q", tc.body, len(calls), err, tc.code, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			calls, _, err := Decode([]byte(tc.body))
+			if err == nil || err.Code != tc.code || !strings.Contains(fmt.Sprint(err.Data), tc.want) {
+				t.Errorf("Decode(%.20q) = %d calls, error %v; want code %d with %q", tc.body, len(calls), err, tc.code, tc.want)
+			}
+		})
 	}
 }
 
@@ -184,7 +188,7 @@ func TestDecodeParams(t *testing.T) {
 		Hidden int    `json:"-"`
 		Plain  int
 	}
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		in   string
 		want params
 		err  string
@@ -207,21 +211,23 @@ func TestDecodeParams(t *testing.T) {
 		{`{"did":"a","all":"yes"}`, params{}, "all: want true or false"},
 		{`"x"`, params{}, "params is a string"},
 	} {
-		var got params
-		err := DecodeParams(json.RawMessage(tc.in), &got)
-		switch {
-		case tc.err == "" && err != nil:
-			t.Errorf("DecodeParams(%s) error %v", tc.in, err)
-		case tc.err != "" && (err == nil || err.Code != CodeInvalidParams || !strings.Contains(fmt.Sprint(err.Data), tc.err)):
-			t.Errorf("DecodeParams(%s) error %v, want -32602 with %q", tc.in, err, tc.err)
-		case tc.err == "" && got != tc.want:
-			t.Errorf("DecodeParams(%s) = %+v, want %+v", tc.in, got, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			var got params
+			err := DecodeParams(json.RawMessage(tc.in), &got)
+			switch {
+			case tc.err == "" && err != nil:
+				t.Errorf("DecodeParams(%s) error %v", tc.in, err)
+			case tc.err != "" && (err == nil || err.Code != CodeInvalidParams || !strings.Contains(fmt.Sprint(err.Data), tc.err)):
+				t.Errorf("DecodeParams(%s) error %v, want -32602 with %q", tc.in, err, tc.err)
+			case tc.err == "" && got != tc.want:
+				t.Errorf("DecodeParams(%s) = %+v, want %+v", tc.in, got, tc.want)
+			}
+		})
 	}
 }
 
 func TestResponseShapes(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		r    Response
 		want string
 	}{
@@ -231,15 +237,17 @@ func TestResponseShapes(t *testing.T) {
 		{Failure(nil, ResolverError("store closed")), `{"jsonrpc":"2.0","error":{"code":-32001,"message":"Resolver internal error.","data":"store closed"},"id":null}`},
 		{Failure(nil, MethodNotFound("nope")), `{"jsonrpc":"2.0","error":{"code":-32601,"message":"Method not found","data":"no method \"nope\""},"id":null}`},
 	} {
-		b, err := json.Marshal(tc.r)
-		if err != nil || string(b) != tc.want {
-			t.Errorf("Marshal = %s, %v; want %s", b, err, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			b, err := json.Marshal(tc.r)
+			if err != nil || string(b) != tc.want {
+				t.Errorf("Marshal = %s, %v; want %s", b, err, tc.want)
+			}
+		})
 	}
 }
 
 func TestErrorMessages(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		err  *Error
 		code int
 		msg  string
@@ -250,9 +258,11 @@ func TestErrorMessages(t *testing.T) {
 		{InternalError(""), -32603, "Internal error"},
 		{Errorf(-32000, "Server error", "%d", 4), -32000, "Server error"},
 	} {
-		if tc.err.Code != tc.code || tc.err.Message != tc.msg {
-			t.Errorf("%v: code %d message %q, want %d %q", tc.err, tc.err.Code, tc.err.Message, tc.code, tc.msg)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if tc.err.Code != tc.code || tc.err.Message != tc.msg {
+				t.Errorf("%v: code %d message %q, want %d %q", tc.err, tc.err.Code, tc.err.Message, tc.code, tc.msg)
+			}
+		})
 	}
 	if got := Errorf(-32000, "Server error", "%d left", 4).Error(); got != "jsonrpc -32000: Server error (4 left)" {
 		t.Errorf("Error() = %q", got)

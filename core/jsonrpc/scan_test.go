@@ -2,6 +2,7 @@ package jsonrpc
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,7 +11,7 @@ import (
 )
 
 func TestMembers(t *testing.T) {
-	for _, c := range []struct {
+	for i, c := range []struct {
 		in   string
 		want []member
 	}{
@@ -22,10 +23,12 @@ func TestMembers(t *testing.T) {
 		{`{"m\u0065thod":"x","\"":true}`, []member{{[]byte("method"), json.RawMessage(`"x"`)}, {[]byte(`"`), json.RawMessage(`true`)}}},
 		{`{"a":1,"a":{"z":[]}}`, []member{{[]byte("a"), json.RawMessage(`1`)}, {[]byte("a"), json.RawMessage(`{"z":[]}`)}}},
 	} {
-		got := members(nil, []byte(c.in))
-		if diff := cmp.Diff(c.want, got, cmp.AllowUnexported(member{})); diff != "" {
-			t.Errorf("members(%s) (-want +got):\n%s", c.in, diff)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got := members(nil, []byte(c.in))
+			if diff := cmp.Diff(c.want, got, cmp.AllowUnexported(member{})); diff != "" {
+				t.Errorf("members(%s) (-want +got):\n%s", c.in, diff)
+			}
+		})
 	}
 	if v, ok := lastMember(members(nil, []byte(`{"a":1,"b":2,"a":3}`)), "a"); !ok || string(v) != "3" {
 		t.Errorf("lastMember a = %s, %v; want 3 (encoding/json keeps the last)", v, ok)
@@ -36,7 +39,7 @@ func TestMembers(t *testing.T) {
 }
 
 func TestElements(t *testing.T) {
-	for _, c := range []struct {
+	for i, c := range []struct {
 		in   string
 		want []json.RawMessage
 	}{
@@ -45,9 +48,11 @@ func TestElements(t *testing.T) {
 		{`[1]`, []json.RawMessage{json.RawMessage(`1`)}},
 		{"[ {\"a\":[\"[\"]} ,\n true,\"\\\\\",[[]] ]", []json.RawMessage{json.RawMessage(`{"a":["["]}`), json.RawMessage(`true`), json.RawMessage(`"\\"`), json.RawMessage(`[[]]`)}},
 	} {
-		if diff := cmp.Diff(c.want, elements([]byte(c.in))); diff != "" {
-			t.Errorf("elements(%s) (-want +got):\n%s", c.in, diff)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if diff := cmp.Diff(c.want, elements([]byte(c.in))); diff != "" {
+				t.Errorf("elements(%s) (-want +got):\n%s", c.in, diff)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -14,18 +15,20 @@ import (
 func TestExtendedKeysDeriveDocumentKeys(t *testing.T) {
 	// Each SDK key file holds the private half of a publicKeyBase58 in the
 	// matching document: user1.id.primary.sk ↔ user1.id.json #primary.
-	for _, tc := range []struct{ sk, pub string }{
+	for i, tc := range []struct{ sk, pub string }{
 		{"elastos-did-sdk/v1/user1.id.primary.sk", "vMYSz32qbWsNeDJpKsuuMaFsiApuZMz9XVy9DmEwysWg"},
 		{"elastos-did-sdk/v1/user1.id.key2.sk", "kP9yBiRNMLhJkn4YtCgLNXb2SKKCjeyrPWcatHcUh8tT"},
 		{"elastos-did-sdk/v1/user1.id.key3.sk", "uQmGsJjX6VCxeFz6TxF4AYby6DCmU5CEK1bS68SUks8S"},
 	} {
-		k, err := ParseExtendedPrivateKey(vectors.String(tc.sk))
-		if err != nil {
-			t.Fatalf("%s: %v", tc.sk, err)
-		}
-		if got := k.Public().Base58(); got != tc.pub {
-			t.Errorf("%s: public key %s, want %s", tc.sk, got, tc.pub)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			k, err := ParseExtendedPrivateKey(vectors.String(tc.sk))
+			if err != nil {
+				t.Fatalf("%s: %v", tc.sk, err)
+			}
+			if got := k.Public().Base58(); got != tc.pub {
+				t.Errorf("%s: public key %s, want %s", tc.sk, got, tc.pub)
+			}
+		})
 	}
 }
 
@@ -37,10 +40,12 @@ func TestParseExtendedPrivateKeyErrors(t *testing.T) {
 		{"checksum", good[:110] + string(flip(good[110])), "checksum"},
 		{"xpub", "xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8", "version"},
 	} {
-		_, err := ParseExtendedPrivateKey(tc.in)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseExtendedPrivateKey(tc.in)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+			}
+		})
 	}
 }
 
@@ -64,10 +69,12 @@ func TestParsePublicKeyErrors(t *testing.T) {
 		{"prefix", append([]byte{5}, onCurve[1:]...), "prefix 0x05"},
 		{"off curve", offCurve, "not a point"},
 	} {
-		_, err := ParsePublicKey(tc.in)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParsePublicKey(tc.in)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+			}
+		})
 	}
 	if _, err := ParsePublicKeyBase58("0OIl"); err == nil || !strings.Contains(err.Error(), "not base58") {
 		t.Errorf("ParsePublicKeyBase58(bad alphabet) error %v", err)

@@ -125,12 +125,14 @@ func TestParseErrors(t *testing.T) {
 		{"ciphertext", edit(func(f *File) { f.Crypto.Ciphertext = "" }), "crypto.ciphertext"},
 	}
 	for _, tt := range tests {
-		if _, err := Parse(tt.in); err == nil || !strings.Contains(err.Error(), tt.msg) {
-			t.Errorf("%s: error %v, want %q", tt.name, err, tt.msg)
-		}
-		if _, err := Open(tt.in, []byte("pw")); err == nil || errors.Is(err, ErrPassword) {
-			t.Errorf("%s: Open error %v, want the parse error", tt.name, err)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := Parse(tt.in); err == nil || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("%s: error %v, want %q", tt.name, err, tt.msg)
+			}
+			if _, err := Open(tt.in, []byte("pw")); err == nil || errors.Is(err, ErrPassword) {
+				t.Errorf("%s: Open error %v, want the parse error", tt.name, err)
+			}
+		})
 	}
 }
 

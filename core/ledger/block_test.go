@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/didlight/didlight/core/ela"
@@ -79,33 +80,37 @@ func TestCheckBlock(t *testing.T) {
 		{"merkle root", func(b *ela.Block) { b.Header.MerkleRoot = prev }, BlockMerkle},
 	}
 	for _, tt := range tests {
-		g, b := chainOf(spend(0), spend(1))
-		tt.change(b)
-		if tt.name != "merkle root" && tt.want != BlockLink {
-			b.Header.MerkleRoot = b.MerkleRoot()
-		}
-		err := params.CheckBlock(b, &g.Header)
-		var be *BlockError
-		switch {
-		case tt.want == "" && err != nil:
-			t.Errorf("%s: %v", tt.name, err)
-		case tt.want != "" && (!errors.As(err, &be) || be.Rule != tt.want):
-			t.Errorf("%s: %v, want rule %s", tt.name, err, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			g, b := chainOf(spend(0), spend(1))
+			tt.change(b)
+			if tt.name != "merkle root" && tt.want != BlockLink {
+				b.Header.MerkleRoot = b.MerkleRoot()
+			}
+			err := params.CheckBlock(b, &g.Header)
+			var be *BlockError
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("%s: %v", tt.name, err)
+			case tt.want != "" && (!errors.As(err, &be) || be.Rule != tt.want):
+				t.Errorf("%s: %v, want rule %s", tt.name, err, tt.want)
+			}
+		})
 	}
 }
 
 func TestBlockErrorText(t *testing.T) {
-	for _, tt := range []struct {
+	for i, tt := range []struct {
 		err  *BlockError
 		want string
 	}{
 		{blockErrorf(BlockLink, -1, "x"), "ledger: block: link: x"},
 		{blockErrorf(BlockDuplicate, 3, "y"), "ledger: block: duplicate-tx: transaction 3: y"},
 	} {
-		if got := tt.err.Error(); got != tt.want {
-			t.Errorf("%q, want %q", got, tt.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := tt.err.Error(); got != tt.want {
+				t.Errorf("%q, want %q", got, tt.want)
+			}
+		})
 	}
 }
 

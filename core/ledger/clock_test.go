@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -23,9 +24,11 @@ func TestClockBlockTime(t *testing.T) {
 		{"at most MaxBlockTime", Clock{Skew: MaxBlockTime}, 1, MaxBlockTime},
 		{"MaxBlockTime after it", Clock{}, MaxBlockTime, MaxBlockTime},
 	} {
-		if got := c.clock.BlockTime(c.prev, now); got != c.want {
-			t.Errorf("%s: %+v.BlockTime(%d, %d) = %d, want %d", c.name, c.clock, c.prev, now, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.clock.BlockTime(c.prev, now); got != c.want {
+				t.Errorf("%s: %+v.BlockTime(%d, %d) = %d, want %d", c.name, c.clock, c.prev, now, got, c.want)
+			}
+		})
 	}
 }
 
@@ -61,15 +64,17 @@ func TestClockAdvance(t *testing.T) {
 		{"past 2106", Clock{}, 100 * 365 * 24 * time.Hour, Clock{}, "would pass 2106-02-07T06:28:15Z"},
 		{"huge", Clock{}, time.Duration(1 << 62).Truncate(time.Second), Clock{}, "would pass"},
 	} {
-		got, err := c.clock.Advance(c.d, now)
-		switch {
-		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
-			t.Errorf("%s: Advance(%s) = %+v, %v; want an error containing %q", c.name, c.d, got, err, c.err)
-		case c.err == "" && (err != nil || got != c.want):
-			t.Errorf("%s: Advance(%s) = %+v, %v; want %+v", c.name, c.d, got, err, c.want)
-		case c.err != "" && got != c.clock:
-			t.Errorf("%s: a refused Advance returned %+v, want the clock unchanged", c.name, got)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			got, err := c.clock.Advance(c.d, now)
+			switch {
+			case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+				t.Errorf("%s: Advance(%s) = %+v, %v; want an error containing %q", c.name, c.d, got, err, c.err)
+			case c.err == "" && (err != nil || got != c.want):
+				t.Errorf("%s: Advance(%s) = %+v, %v; want %+v", c.name, c.d, got, err, c.want)
+			case c.err != "" && got != c.clock:
+				t.Errorf("%s: a refused Advance returned %+v, want the clock unchanged", c.name, got)
+			}
+		})
 	}
 }
 
@@ -79,7 +84,7 @@ func TestClockSetNext(t *testing.T) {
 	if want := (Clock{Skew: tip + 1 - now, Next: tip + 1}); err != nil || got != want {
 		t.Errorf("SetNext(tip+1) = %+v, %v; want %+v", got, err, want)
 	}
-	for _, c := range []struct {
+	for i, c := range []struct {
 		t    int64
 		want string
 	}{
@@ -88,25 +93,29 @@ func TestClockSetNext(t *testing.T) {
 		{-1, "is not after the tip's"},
 		{MaxBlockTime + 1, "next block time 4294967296 is past the last a block can carry, 2106-02-07T06:28:15Z"},
 	} {
-		got, err := Clock{Skew: 9}.SetNext(c.t, tip, now)
-		if err == nil || !strings.Contains(err.Error(), c.want) || got != (Clock{Skew: 9}) {
-			t.Errorf("SetNext(%d) = %+v, %v; want the clock unchanged and an error containing %q", c.t, got, err, c.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got, err := Clock{Skew: 9}.SetNext(c.t, tip, now)
+			if err == nil || !strings.Contains(err.Error(), c.want) || got != (Clock{Skew: 9}) {
+				t.Errorf("SetNext(%d) = %+v, %v; want the clock unchanged and an error containing %q", c.t, got, err, c.want)
+			}
+		})
 	}
 }
 
 func TestCheckGenesisTime(t *testing.T) {
-	for _, c := range []struct {
+	for i, c := range []struct {
 		t  int64
 		ok bool
 	}{{1, true}, {1_748_736_000, true}, {MaxBlockTime - 1, true}, {0, false}, {-86400, false}, {MaxBlockTime, false}, {1 << 40, false}} {
-		err := CheckGenesisTime(c.t)
-		if (err == nil) != c.ok {
-			t.Errorf("CheckGenesisTime(%d) = %v, want ok %v", c.t, err, c.ok)
-		}
-		if err != nil && !strings.Contains(err.Error(), "want a time after 1970-01-01T00:00:00Z and before 2106-02-07T06:28:15Z") {
-			t.Errorf("CheckGenesisTime(%d) = %v: the error does not say the range", c.t, err)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			err := CheckGenesisTime(c.t)
+			if (err == nil) != c.ok {
+				t.Errorf("CheckGenesisTime(%d) = %v, want ok %v", c.t, err, c.ok)
+			}
+			if err != nil && !strings.Contains(err.Error(), "want a time after 1970-01-01T00:00:00Z and before 2106-02-07T06:28:15Z") {
+				t.Errorf("CheckGenesisTime(%d) = %v: the error does not say the range", c.t, err)
+			}
+		})
 	}
 }
 

@@ -138,11 +138,13 @@ func TestCheckSpends(t *testing.T) {
 		}, []Spent{locked}, 100, 0},
 	}
 	for _, tt := range tests {
-		fee, err := tt.params.CheckSpends(tt.tx(), tt.spent, height)
-		wantCode(t, tt.name, err, tt.want)
-		if fee != tt.wantFee {
-			t.Errorf("%s: fee %s, want %s", tt.name, fee, tt.wantFee)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			fee, err := tt.params.CheckSpends(tt.tx(), tt.spent, height)
+			wantCode(t, tt.name, err, tt.want)
+			if fee != tt.wantFee {
+				t.Errorf("%s: fee %s, want %s", tt.name, fee, tt.wantFee)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package ledger_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/didlight/didlight/core/ela"
@@ -9,7 +10,7 @@ import (
 
 func TestRoom(t *testing.T) {
 	r := ledger.Room{Txs: 3, Bytes: 100}
-	for _, c := range []struct {
+	for i, c := range []struct {
 		txs, size, n int
 		want         bool
 	}{
@@ -19,9 +20,11 @@ func TestRoom(t *testing.T) {
 		{2, 60, 41, false},
 		{3, 0, 1, false},
 	} {
-		if got := r.Takes(c.txs, c.size, c.n); got != c.want {
-			t.Errorf("Takes(%d, %d, %d) = %v, want %v", c.txs, c.size, c.n, got, c.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := r.Takes(c.txs, c.size, c.n); got != c.want {
+				t.Errorf("Takes(%d, %d, %d) = %v, want %v", c.txs, c.size, c.n, got, c.want)
+			}
+		})
 	}
 	if m := ledger.MaxRoom(); m.Txs != ela.MaxTxPerBlock || m.Bytes != ela.MaxBlockSize-ledger.BlockReserve {
 		t.Errorf("MaxRoom = %+v", m)

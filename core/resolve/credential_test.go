@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -198,9 +199,11 @@ func TestCredentialResultOfBrokenHistory(t *testing.T) {
 		{"undecodable", h, broken, docs, "payload is not base64"},
 		{"lookup fails", license, license.entries, failingLookup{}, "disk on fire"},
 	} {
-		if _, err := CredentialResult(tc.h.vc.ID, tc.e, did.DID{}, tc.docs); err == nil || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: %v, want an error containing %q", tc.name, err, tc.msg)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := CredentialResult(tc.h.vc.ID, tc.e, did.DID{}, tc.docs); err == nil || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%s: %v, want an error containing %q", tc.name, err, tc.msg)
+			}
+		})
 	}
 }
 
@@ -211,7 +214,7 @@ func (failingLookup) Document(did.DID) (*did.Document, error) { return nil, erro
 // Paging as the SDK's own pagination test pages 36 credentials, and as the
 // chain clamps limits.
 func TestCredentialPage(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		n, skip, limit, start, end int
 	}{
 		{36, 0, 0, 0, 36},
@@ -224,15 +227,19 @@ func TestCredentialPage(t *testing.T) {
 		{300, 10, 1000, 10, 10 + CredentialListMax},
 		{0, 0, 0, 0, 0},
 	} {
-		start, end, err := CredentialPage(tc.n, tc.skip, tc.limit)
-		if err != nil || start != tc.start || end != tc.end {
-			t.Errorf("CredentialPage(%d, %d, %d) = %d, %d, %v; want %d, %d", tc.n, tc.skip, tc.limit, start, end, err, tc.start, tc.end)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			start, end, err := CredentialPage(tc.n, tc.skip, tc.limit)
+			if err != nil || start != tc.start || end != tc.end {
+				t.Errorf("CredentialPage(%d, %d, %d) = %d, %d, %v; want %d, %d", tc.n, tc.skip, tc.limit, start, end, err, tc.start, tc.end)
+			}
+		})
 	}
-	for _, tc := range []struct{ skip, limit int }{{-1, 0}, {0, -1}} {
-		if _, _, err := CredentialPage(10, tc.skip, tc.limit); err == nil || !strings.Contains(err.Error(), "is negative") {
-			t.Errorf("CredentialPage(10, %d, %d): %v, want an error", tc.skip, tc.limit, err)
-		}
+	for i, tc := range []struct{ skip, limit int }{{-1, 0}, {0, -1}} {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if _, _, err := CredentialPage(10, tc.skip, tc.limit); err == nil || !strings.Contains(err.Error(), "is negative") {
+				t.Errorf("CredentialPage(10, %d, %d): %v, want an error", tc.skip, tc.limit, err)
+			}
+		})
 	}
 }
 
@@ -263,23 +270,25 @@ func TestVerifyCredentialAcceptsWhatResultBuilds(t *testing.T) {
 		{"customized owner", historyOf(t, "foobar.vc.license").declare(foobarKey).revoke(user3), "", CredentialRevoked, "did:elastos:igXiyCJEUjGJV1DMsMa4EbWunQqVg97GcS"},
 		{"not found", historyOf(t, "user1.vc.twitter").revoke(stranger), "", CredentialNotFound, ""},
 	} {
-		var asked did.DID
-		if tc.issuer != "" {
-			asked = mustDID(t, tc.issuer)
-		}
-		b, err := CredentialResult(tc.h.vc.ID, tc.h.entries, asked, docs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := VerifyCredential(b, asked, docs, keys.Native{})
-		if err != nil {
-			t.Errorf("%s: %v\n%s", tc.name, err, b)
-			continue
-		}
-		declared := tc.h.entries[0].Request.Header.Operation == idop.Declare && tc.status != CredentialNotFound
-		if v.ID != tc.h.vc.ID || v.Status != tc.status || (v.Credential != nil) != declared || v.RevokedBy.String() != tc.revoker {
-			t.Errorf("%s: %+v", tc.name, v)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			var asked did.DID
+			if tc.issuer != "" {
+				asked = mustDID(t, tc.issuer)
+			}
+			b, err := CredentialResult(tc.h.vc.ID, tc.h.entries, asked, docs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := VerifyCredential(b, asked, docs, keys.Native{})
+			if err != nil {
+				t.Errorf("%s: %v\n%s", tc.name, err, b)
+				return
+			}
+			declared := tc.h.entries[0].Request.Header.Operation == idop.Declare && tc.status != CredentialNotFound
+			if v.ID != tc.h.vc.ID || v.Status != tc.status || (v.Credential != nil) != declared || v.RevokedBy.String() != tc.revoker {
+				t.Errorf("%s: %+v", tc.name, v)
+			}
+		})
 	}
 	h := historyOf(t, "user1.vc.twitter").declare(owner)
 	b, _ := CredentialResult(h.vc.ID, h.entries, did.DID{}, docs)
@@ -331,15 +340,17 @@ func TestVerifyCredentialFindsWhatIsWrong(t *testing.T) {
 		{"missing id", `{"status":3}`, "", -1, idop.RuleMalformed, "needs id and status"},
 		{"too many transactions", strings.Replace(revoked, `]}`, `,`+transactionJSON(stranger.entries[0])+`]}`, 1), "", -1, idop.RuleMalformed, "with 3 transactions"},
 	} {
-		var asked did.DID
-		if tc.issuer != "" {
-			asked = mustDID(t, tc.issuer)
-		}
-		_, err := VerifyCredential([]byte(tc.b), asked, docs, keys.Native{})
-		var ve *VerifyError
-		if !errors.As(err, &ve) || ve.Rule != tc.rule || ve.Index != tc.index || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: %v; want transaction %d, rule %s, containing %q", tc.name, err, tc.index, tc.rule, tc.msg)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			var asked did.DID
+			if tc.issuer != "" {
+				asked = mustDID(t, tc.issuer)
+			}
+			_, err := VerifyCredential([]byte(tc.b), asked, docs, keys.Native{})
+			var ve *VerifyError
+			if !errors.As(err, &ve) || ve.Rule != tc.rule || ve.Index != tc.index || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%s: %v; want transaction %d, rule %s, containing %q", tc.name, err, tc.index, tc.rule, tc.msg)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/didlight/didlight/core/idop"
@@ -9,7 +10,7 @@ import (
 )
 
 func TestDialectStatus(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		dl        Dialect
 		in, wants Status
 	}{
@@ -22,9 +23,11 @@ func TestDialectStatus(t *testing.T) {
 		{DialectEID, Deactivated, Deactivated},
 		{DialectEID, NotFound, NotFound},
 	} {
-		if got := tc.dl.Status(tc.in); got != tc.wants {
-			t.Errorf("dialect %d: %v reads as %v, want %v", tc.dl, tc.in, got, tc.wants)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := tc.dl.Status(tc.in); got != tc.wants {
+				t.Errorf("dialect %d: %v reads as %v, want %v", tc.dl, tc.in, got, tc.wants)
+			}
+		})
 	}
 }
 
@@ -33,7 +36,7 @@ func TestDialectStatus(t *testing.T) {
 func TestDialectExpired(t *testing.T) {
 	c := newChain(t, 1, false)
 	later := t0.AddDate(3, 0, 0)
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		dl    Dialect
 		other Dialect
 		want  Status
@@ -42,20 +45,22 @@ func TestDialectExpired(t *testing.T) {
 		{DialectSpec, DialectEID, Expired, idop.RuleMalformed}, // EID never says 1
 		{DialectEID, DialectSpec, Valid, RuleStatus},
 	} {
-		b, err := tc.dl.Result(c.subject, c.entries, true, later.Unix())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := decode(t, b); got.Status != int(tc.want) || len(got.Transaction) != 2 {
-			t.Errorf("dialect %d: %s", tc.dl, b)
-		}
-		if v, err := tc.dl.Verify(b, nil, keys.Native{}, later); err != nil || v.Status != tc.want {
-			t.Errorf("dialect %d verifies its result: %+v, %v", tc.dl, v, err)
-		}
-		var ve *VerifyError
-		if _, err := tc.other.Verify(b, nil, keys.Native{}, later); !errors.As(err, &ve) || ve.Rule != tc.rule {
-			t.Errorf("dialect %d verifies dialect %d's result: %v, want rule %s", tc.other, tc.dl, err, tc.rule)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			b, err := tc.dl.Result(c.subject, c.entries, true, later.Unix())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := decode(t, b); got.Status != int(tc.want) || len(got.Transaction) != 2 {
+				t.Errorf("dialect %d: %s", tc.dl, b)
+			}
+			if v, err := tc.dl.Verify(b, nil, keys.Native{}, later); err != nil || v.Status != tc.want {
+				t.Errorf("dialect %d verifies its result: %+v, %v", tc.dl, v, err)
+			}
+			var ve *VerifyError
+			if _, err := tc.other.Verify(b, nil, keys.Native{}, later); !errors.As(err, &ve) || ve.Rule != tc.rule {
+				t.Errorf("dialect %d verifies dialect %d's result: %v, want rule %s", tc.other, tc.dl, err, tc.rule)
+			}
+		})
 	}
 	// Before expiry the dialects agree, and with Result and Verify.
 	spec, _ := Result(c.subject, c.entries, false, t0.Unix())

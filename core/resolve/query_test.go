@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -90,15 +91,17 @@ func TestQueryPage(t *testing.T) {
 		{-1, 10, 0, 0, "skip -1 is negative"},
 		{0, -5, 0, 0, "limit -5 is negative"},
 	}
-	for _, tc := range tests {
-		skip, limit, err := QueryPage(tc.skip, tc.limit)
-		switch {
-		case tc.wantErr != "":
-			if err == nil || err.Error() != tc.wantErr {
-				t.Errorf("QueryPage(%d, %d): %v, want %q", tc.skip, tc.limit, err, tc.wantErr)
+	for i, tc := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			skip, limit, err := QueryPage(tc.skip, tc.limit)
+			switch {
+			case tc.wantErr != "":
+				if err == nil || err.Error() != tc.wantErr {
+					t.Errorf("QueryPage(%d, %d): %v, want %q", tc.skip, tc.limit, err, tc.wantErr)
+				}
+			case err != nil || skip != tc.wantSkip || limit != tc.wantLimit:
+				t.Errorf("QueryPage(%d, %d) = %d, %d, %v; want %d, %d", tc.skip, tc.limit, skip, limit, err, tc.wantSkip, tc.wantLimit)
 			}
-		case err != nil || skip != tc.wantSkip || limit != tc.wantLimit:
-			t.Errorf("QueryPage(%d, %d) = %d, %d, %v; want %d, %d", tc.skip, tc.limit, skip, limit, err, tc.wantSkip, tc.wantLimit)
-		}
+		})
 	}
 }

@@ -172,26 +172,28 @@ func TestStatusAndResult(t *testing.T) {
 		{"deactivated, all", gone.entries, true, t0.Unix(), Deactivated, []string{txid(3), txid(2), txid(1), txid(0)}},
 		{"not found", nil, true, t0.Unix(), NotFound, nil},
 	} {
-		shuffled := slices.Clone(tc.h)
-		slices.Reverse(shuffled)
-		if s, err := StatusOf(shuffled, tc.tip); err != nil || s != tc.status {
-			t.Errorf("%s: StatusOf = %v, %v; want %v", tc.name, s, err, tc.status)
-		}
-		b, err := Result(live.subject, shuffled, tc.all, tc.tip)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		d := decode(t, b)
-		var txids []string
-		for _, tx := range d.Transaction {
-			txids = append(txids, tx.Txid)
-		}
-		if d.DID != live.subject.String() || d.Status != int(tc.status) || !slices.Equal(txids, tc.txids) {
-			t.Errorf("%s: %s", tc.name, b)
-		}
-		if tc.status == NotFound && string(b) != `{"did":"did:elastos:igHbSCez6H3gTuVPzwNZRrdj92GCJ6hD5d","status":3}` {
-			t.Errorf("%s: %s", tc.name, b)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			shuffled := slices.Clone(tc.h)
+			slices.Reverse(shuffled)
+			if s, err := StatusOf(shuffled, tc.tip); err != nil || s != tc.status {
+				t.Errorf("%s: StatusOf = %v, %v; want %v", tc.name, s, err, tc.status)
+			}
+			b, err := Result(live.subject, shuffled, tc.all, tc.tip)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			d := decode(t, b)
+			var txids []string
+			for _, tx := range d.Transaction {
+				txids = append(txids, tx.Txid)
+			}
+			if d.DID != live.subject.String() || d.Status != int(tc.status) || !slices.Equal(txids, tc.txids) {
+				t.Errorf("%s: %s", tc.name, b)
+			}
+			if tc.status == NotFound && string(b) != `{"did":"did:elastos:igHbSCez6H3gTuVPzwNZRrdj92GCJ6hD5d","status":3}` {
+				t.Errorf("%s: %s", tc.name, b)
+			}
+		})
 	}
 }
 
@@ -394,17 +396,19 @@ func TestVerifyFindsWhatIsWrong(t *testing.T) {
 		{"not JSON", `{"did":`, -1, idop.RuleMalformed, "want a value"},
 		{"incomplete, but a valid update on its own", string(result(noCreate)), -2, "", ""},
 	} {
-		_, err := Verify([]byte(tc.b), nil, keys.Native{}, tip)
-		if tc.index == -2 {
-			if err != nil {
-				t.Errorf("%s: %v", tc.name, err)
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Verify([]byte(tc.b), nil, keys.Native{}, tip)
+			if tc.index == -2 {
+				if err != nil {
+					t.Errorf("%s: %v", tc.name, err)
+				}
+				return
 			}
-			continue
-		}
-		var ve *VerifyError
-		if !errors.As(err, &ve) || ve.Rule != tc.rule || ve.Index != tc.index || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: %v; want transaction %d, rule %s, containing %q", tc.name, err, tc.index, tc.rule, tc.msg)
-		}
+			var ve *VerifyError
+			if !errors.As(err, &ve) || ve.Rule != tc.rule || ve.Index != tc.index || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%s: %v; want transaction %d, rule %s, containing %q", tc.name, err, tc.index, tc.rule, tc.msg)
+			}
+		})
 	}
 }
 

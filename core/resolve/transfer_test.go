@@ -66,18 +66,20 @@ func TestVerifyTransfer(t *testing.T) {
 		{"latest, the update", h, false, false},
 		{"latest, the transfer", h[:2], false, false},
 	} {
-		b, err := Result(foobar, tc.h, tc.all, at.Unix())
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := Verify(b, docs, keys.Native{}, at)
-		if err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-			continue
-		}
-		if v.Status != Valid || v.Complete != tc.complete || len(v.Document.Controllers()) != 1 || v.Document.Controllers()[0].String() != user4DID {
-			t.Errorf("%s: %+v", tc.name, v)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := Result(foobar, tc.h, tc.all, at.Unix())
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := Verify(b, docs, keys.Native{}, at)
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+				return
+			}
+			if v.Status != Valid || v.Complete != tc.complete || len(v.Document.Controllers()) != 1 || v.Document.Controllers()[0].String() != user4DID {
+				t.Errorf("%s: %+v", tc.name, v)
+			}
+		})
 	}
 	// The ticket must name the transaction before the transfer.
 	b, err := Result(foobar, foobarTransfer(t, txid(0)), true, at.Unix())

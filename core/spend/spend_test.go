@@ -62,10 +62,12 @@ func TestSelectErrors(t *testing.T) {
 		{"overflow", []Coin{coin(1, 0, maxFixed64), coin(2, 0, 1)}, 1, "beyond the largest"},
 	}
 	for _, tt := range tests {
-		_, _, err := Select(tt.coins, tt.need)
-		if err == nil || !strings.Contains(err.Error(), tt.msg) {
-			t.Errorf("%s: error %v, want %q", tt.name, err, tt.msg)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := Select(tt.coins, tt.need)
+			if err == nil || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("%s: error %v, want %q", tt.name, err, tt.msg)
+			}
+		})
 	}
 	var short *ShortError
 	if _, _, err := Select([]Coin{coin(1, 0, 5)}, 6); !errors.As(err, &short) || short.Need != 6 || short.Have != 5 {
@@ -140,8 +142,10 @@ func TestBuildErrors(t *testing.T) {
 		{"short", Order{From: from, Coins: coins, Fee: 100, To: []Payment{{To: to, Amount: ela.OneELA}}}, "short of the 1.00000100"},
 	}
 	for _, tt := range tests {
-		if _, err := Build(tt.o); err == nil || !strings.Contains(err.Error(), tt.msg) {
-			t.Errorf("%s: error %v, want %q", tt.name, err, tt.msg)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := Build(tt.o); err == nil || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("%s: error %v, want %q", tt.name, err, tt.msg)
+			}
+		})
 	}
 }

@@ -51,27 +51,29 @@ func TestResolveVersions(t *testing.T) {
 		{"versionTime with a fraction", d, "versionTime=2026-03-02T12:00:00.9Z", 1},
 		{"versionTime after the latest", d + "?versionTime=2030-01-01T00:00:00Z", "", 3},
 	} {
-		resp := resolveRequest(t, h, tip, tc.id, tc.options, w3c.MediaResolution)
-		m := decode(t, resp)
-		e := h.entries[tc.index]
-		var next any
-		if tc.index < 3 {
-			next = h.entries[tc.index+1].Txid
-		}
-		if resp.Status != 200 || m.get("didDocumentMetadata", "versionId") != e.Txid || m.get("didDocumentMetadata", "nextVersionId") != next ||
-			m.get("didDocument", "service") == nil || len(m.get("didDocument", "service").([]any)) != tc.index+1 {
-			t.Errorf("%s: %d %s", tc.name, resp.Status, resp.Body)
-		}
-		updated := m.get("didDocumentMetadata", "updated")
-		if (tc.index == 0) != (updated == nil) || tc.index > 0 && updated != did.FormatTime(time.Unix(e.Time, 0)) {
-			t.Errorf("%s: updated %v, want the time of operation %d (none for the create)", tc.name, updated, tc.index)
-		}
-		if tc.index < 3 && m.get("didDocumentMetadata", "nextUpdate") != did.FormatTime(time.Unix(h.entries[tc.index+1].Time, 0)) {
-			t.Errorf("%s: nextUpdate %v", tc.name, m.get("didDocumentMetadata", "nextUpdate"))
-		}
-		if m.get("didDocumentMetadata", "method", "transactionCount") != 4.0 || m.get("didDocumentMetadata", "method", "height") != float64(100+tc.index) {
-			t.Errorf("%s: method metadata %v", tc.name, m.get("didDocumentMetadata", "method"))
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			resp := resolveRequest(t, h, tip, tc.id, tc.options, w3c.MediaResolution)
+			m := decode(t, resp)
+			e := h.entries[tc.index]
+			var next any
+			if tc.index < 3 {
+				next = h.entries[tc.index+1].Txid
+			}
+			if resp.Status != 200 || m.get("didDocumentMetadata", "versionId") != e.Txid || m.get("didDocumentMetadata", "nextVersionId") != next ||
+				m.get("didDocument", "service") == nil || len(m.get("didDocument", "service").([]any)) != tc.index+1 {
+				t.Errorf("%s: %d %s", tc.name, resp.Status, resp.Body)
+			}
+			updated := m.get("didDocumentMetadata", "updated")
+			if (tc.index == 0) != (updated == nil) || tc.index > 0 && updated != did.FormatTime(time.Unix(e.Time, 0)) {
+				t.Errorf("%s: updated %v, want the time of operation %d (none for the create)", tc.name, updated, tc.index)
+			}
+			if tc.index < 3 && m.get("didDocumentMetadata", "nextUpdate") != did.FormatTime(time.Unix(h.entries[tc.index+1].Time, 0)) {
+				t.Errorf("%s: nextUpdate %v", tc.name, m.get("didDocumentMetadata", "nextUpdate"))
+			}
+			if m.get("didDocumentMetadata", "method", "transactionCount") != 4.0 || m.get("didDocumentMetadata", "method", "height") != float64(100+tc.index) {
+				t.Errorf("%s: method metadata %v", tc.name, m.get("didDocumentMetadata", "method"))
+			}
+		})
 	}
 }
 
@@ -166,7 +168,7 @@ func TestRepresentations(t *testing.T) {
 	ld.add(t, create)
 	tip := w3c.Tip{Height: 101, Time: t0.Unix()}
 	const asPublished = 2 // context: with the document's own, if any
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		accept, contentType string
 		context             int // 0 none, 1 one, asPublished
 		wrapped             bool
@@ -193,28 +195,30 @@ func TestRepresentations(t *testing.T) {
 		{"application/did+json; charset=utf-8", w3c.MediaDIDJSON, 0, false},
 		{"garbage, application/did+json;q=x, application/did+ld+json;q=0.3", w3c.MediaDIDLD, 1, false},
 	} {
-		for _, h := range []*history{plain, ld} {
-			d := h.subject.String()
-			published := h == ld
-			resp := resolveRequest(t, h, tip, d, "", tc.accept)
-			m := decode(t, resp)
-			doc, meta := m, m
-			if tc.wrapped {
-				key, metaKey := "didDocument", "didResolutionMetadata"
-				if strings.Contains(tc.contentType, "dereferencing") {
-					key, metaKey = "contentStream", "dereferencingMetadata"
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			for _, h := range []*history{plain, ld} {
+				d := h.subject.String()
+				published := h == ld
+				resp := resolveRequest(t, h, tip, d, "", tc.accept)
+				m := decode(t, resp)
+				doc, meta := m, m
+				if tc.wrapped {
+					key, metaKey := "didDocument", "didResolutionMetadata"
+					if strings.Contains(tc.contentType, "dereferencing") {
+						key, metaKey = "contentStream", "dereferencingMetadata"
+					}
+					doc, _ = m[key].(map[string]any)
+					meta, _ = m[metaKey].(map[string]any)
 				}
-				doc, _ = m[key].(map[string]any)
-				meta, _ = m[metaKey].(map[string]any)
+				context := tc.context == 1 || tc.context == asPublished && published
+				if resp.Status != 200 || resp.ContentType != tc.contentType || doc == nil || doc["id"] != d || (doc["@context"] != nil) != context {
+					t.Errorf("Accept %q, published with a context %v: %d %s %s", tc.accept, published, resp.Status, resp.ContentType, resp.Body)
+				}
+				if tc.wrapped && meta["contentType"] != map[bool]string{true: w3c.MediaDIDLD, false: w3c.MediaDIDJSON}[context] {
+					t.Errorf("Accept %q, published with a context %v: contentType %v", tc.accept, published, meta["contentType"])
+				}
 			}
-			context := tc.context == 1 || tc.context == asPublished && published
-			if resp.Status != 200 || resp.ContentType != tc.contentType || doc == nil || doc["id"] != d || (doc["@context"] != nil) != context {
-				t.Errorf("Accept %q, published with a context %v: %d %s %s", tc.accept, published, resp.Status, resp.ContentType, resp.Body)
-			}
-			if tc.wrapped && meta["contentType"] != map[bool]string{true: w3c.MediaDIDLD, false: w3c.MediaDIDJSON}[context] {
-				t.Errorf("Accept %q, published with a context %v: contentType %v", tc.accept, published, meta["contentType"])
-			}
-		}
+		})
 	}
 	d := plain.subject.String()
 	h := plain
@@ -233,24 +237,26 @@ func TestFragments(t *testing.T) {
 	h := standard(t, u, 1, false, 365*24*time.Hour)
 	tip := w3c.Tip{Height: 105, Time: t0.AddDate(0, 0, 4).Unix()}
 	d := u.subject.String()
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		fragment, member, value string
 	}{
 		{"primary", "publicKeyBase58", u.priv.Public().Base58()},
 		{"hive", "serviceEndpoint", "https://hive.example.org/vault"},
 		{"web0", "type", "LinkedDomains"},
 	} {
-		for _, accept := range []string{"", w3c.MediaDIDLD, w3c.MediaDIDJSON} {
-			resp := resolveRequest(t, h, tip, d+"#"+tc.fragment, "", accept)
-			m := decode(t, resp)
-			entry := m
-			if accept == "" {
-				entry, _ = m["contentStream"].(map[string]any)
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			for _, accept := range []string{"", w3c.MediaDIDLD, w3c.MediaDIDJSON} {
+				resp := resolveRequest(t, h, tip, d+"#"+tc.fragment, "", accept)
+				m := decode(t, resp)
+				entry := m
+				if accept == "" {
+					entry, _ = m["contentStream"].(map[string]any)
+				}
+				if resp.Status != 200 || entry == nil || entry["id"] != d+"#"+tc.fragment || entry[tc.member] != tc.value || (entry["@context"] != nil) != (accept == w3c.MediaDIDLD) {
+					t.Errorf("#%s, Accept %q: %d %s", tc.fragment, accept, resp.Status, resp.Body)
+				}
 			}
-			if resp.Status != 200 || entry == nil || entry["id"] != d+"#"+tc.fragment || entry[tc.member] != tc.value || (entry["@context"] != nil) != (accept == w3c.MediaDIDLD) {
-				t.Errorf("#%s, Accept %q: %d %s", tc.fragment, accept, resp.Status, resp.Body)
-			}
-		}
+		})
 	}
 	resp := resolveRequest(t, h, tip, d+"?versionId="+h.entries[0].Txid+"#web0", "", "")
 	if m := decode(t, resp); resp.Status != 404 || m.get("dereferencingMetadata", "error", "type") != string(w3c.NotFound) || resp.ContentType != w3c.MediaDereferencing {
@@ -270,7 +276,7 @@ func TestServices(t *testing.T) {
 	h := standard(t, u, 2, false, 365*24*time.Hour)
 	tip := w3c.Tip{Height: 105, Time: t0.AddDate(0, 0, 4).Unix()}
 	d := u.subject.String()
-	for _, tc := range []struct{ id, location string }{
+	for i, tc := range []struct{ id, location string }{
 		{d + "?service=hive", "https://hive.example.org/vault"},
 		{d + "?service=%23hive", "https://hive.example.org/vault"},
 		{d + "?service=" + strings.ReplaceAll(d, ":", "%3A") + "%23hive", "https://hive.example.org/vault"},
@@ -282,12 +288,14 @@ func TestServices(t *testing.T) {
 		{d + "?serviceType=LinkedDomains&relativeRef=%2Fx", "https://example.org/0/x"},
 		{d + "?service=web1&serviceType=LinkedDomains", "https://example.org/1/"},
 	} {
-		for _, accept := range []string{"", "*/*", w3c.MediaURIList} {
-			resp := resolveRequest(t, h, tip, tc.id, "", accept)
-			if resp.Status != 303 || resp.Location != tc.location || len(resp.Body) != 0 || resp.ContentType != "" {
-				t.Errorf("%s, Accept %q: %d %q %q %s, want 303 to %s", tc.id, accept, resp.Status, resp.Location, resp.ContentType, resp.Body, tc.location)
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			for _, accept := range []string{"", "*/*", w3c.MediaURIList} {
+				resp := resolveRequest(t, h, tip, tc.id, "", accept)
+				if resp.Status != 303 || resp.Location != tc.location || len(resp.Body) != 0 || resp.ContentType != "" {
+					t.Errorf("%s, Accept %q: %d %q %q %s, want 303 to %s", tc.id, accept, resp.Status, resp.Location, resp.ContentType, resp.Body, tc.location)
+				}
 			}
-		}
+		})
 	}
 	resp := resolveRequest(t, h, tip, d+"?serviceType=LinkedDomains", "", w3c.MediaDereferencing)
 	m := decode(t, resp)
@@ -299,7 +307,7 @@ func TestServices(t *testing.T) {
 	if err := json.Unmarshal(resp.Body, &doc); err != nil || resp.Status != 200 || len(doc.Service) != 2 || doc.Service[0].ID != d+"#web0" {
 		t.Errorf("the document with the selected services: %d %s", resp.Status, resp.Body)
 	}
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		id     string
 		status int
 		typ    w3c.ErrorType
@@ -316,11 +324,13 @@ func TestServices(t *testing.T) {
 		{d + "?relativeRef=%2Fx", 400, w3c.InvalidDIDURL},
 		{d + "?service=", 400, w3c.InvalidDIDURL},
 	} {
-		resp := resolveRequest(t, h, tip, tc.id, "", "")
-		m := decode(t, resp)
-		if resp.Status != tc.status || m.get("dereferencingMetadata", "error", "type") != string(tc.typ) {
-			t.Errorf("%s: %d %s, want %d %s", tc.id, resp.Status, resp.Body, tc.status, tc.typ)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			resp := resolveRequest(t, h, tip, tc.id, "", "")
+			m := decode(t, resp)
+			if resp.Status != tc.status || m.get("dereferencingMetadata", "error", "type") != string(tc.typ) {
+				t.Errorf("%s: %d %s, want %d %s", tc.id, resp.Status, resp.Body, tc.status, tc.typ)
+			}
+		})
 	}
 }
 
@@ -332,7 +342,7 @@ func TestRequestErrors(t *testing.T) {
 	tip := w3c.Tip{Height: 101, Time: t0.Unix()}
 	d := u.subject.String()
 	long := strings.Repeat("x", 5000)
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		id, options string
 		typ         w3c.ErrorType
 		detail      string
@@ -380,19 +390,21 @@ func TestRequestErrors(t *testing.T) {
 		{d + "#nope", "", w3c.NotFound, `"nope"`},
 		{"did:elastos:" + strings.Repeat("q", 90) + "?foo=" + strings.Repeat("z", 500), "", w3c.InvalidDIDURL, "unknown DID parameter"},
 	} {
-		resp := resolveRequest(t, h, tip, tc.id, tc.options, "")
-		m := decode(t, resp)
-		meta := "didResolutionMetadata"
-		if strings.ContainsAny(tc.id, "/?#") {
-			meta = "dereferencingMetadata"
-		}
-		detail, _ := m.get(meta, "error", "detail").(string)
-		if resp.Status != tc.typ.Status() || m.get(meta, "error", "type") != string(tc.typ) || !strings.Contains(detail, tc.detail) || m.get(meta, "error", "title") == "" {
-			t.Errorf("%.60q %.60q: %d %.400s, want %d %s with %q", tc.id, tc.options, resp.Status, resp.Body, tc.typ.Status(), tc.typ, tc.detail)
-		}
-		if len(detail) > 400 {
-			t.Errorf("%.60q: a detail of %d bytes echoes too much: %.500s", tc.id, len(detail), detail)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			resp := resolveRequest(t, h, tip, tc.id, tc.options, "")
+			m := decode(t, resp)
+			meta := "didResolutionMetadata"
+			if strings.ContainsAny(tc.id, "/?#") {
+				meta = "dereferencingMetadata"
+			}
+			detail, _ := m.get(meta, "error", "detail").(string)
+			if resp.Status != tc.typ.Status() || m.get(meta, "error", "type") != string(tc.typ) || !strings.Contains(detail, tc.detail) || m.get(meta, "error", "title") == "" {
+				t.Errorf("%.60q %.60q: %d %.400s, want %d %s with %q", tc.id, tc.options, resp.Status, resp.Body, tc.typ.Status(), tc.typ, tc.detail)
+			}
+			if len(detail) > 400 {
+				t.Errorf("%.60q: a detail of %d bytes echoes too much: %.500s", tc.id, len(detail), detail)
+			}
+		})
 	}
 	if (&w3c.Error{Type: w3c.NotFound, Detail: "x"}).Error() == "" || w3c.ErrorType("https://example.org/other").Status() != 500 {
 		t.Error("Error or Status")

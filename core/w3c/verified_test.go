@@ -78,9 +78,11 @@ func TestResolveVerified(t *testing.T) {
 		{"another DID", other, all, func(err error) bool { return err != nil && strings.Contains(err.Error(), "not "+other) }},
 		{"not JSON", alice.subject.String(), []byte("{"), func(err error) bool { return err != nil }},
 	} {
-		if _, err := w3c.ResolveVerified(w3c.ParseRequest(tc.id, "", ""), tc.result, nil, keys.Native{}, now); !tc.want(err) {
-			t.Errorf("%s: %v", tc.name, err)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := w3c.ResolveVerified(w3c.ParseRequest(tc.id, "", ""), tc.result, nil, keys.Native{}, now); !tc.want(err) {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+		})
 	}
 	notFound := []byte(`{"did":"` + other + `","status":3}`)
 	if resp, err := w3c.ResolveVerified(w3c.ParseRequest(other, "", ""), notFound, nil, keys.Native{}, now); err != nil || resp.Status != 404 {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,7 +54,7 @@ func TestCompact(t *testing.T) {
 // On a terminal the progress is a bar redrawn at every update; elsewhere
 // a line every plainEvery.
 func TestCompactProgress(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		bar  bool
 		want string
 	}{
@@ -62,18 +63,20 @@ func TestCompactProgress(t *testing.T) {
 			"\r[##############################] 100% 12.0 MB written of a 10.0 MB store\n"},
 		{false, "compacting:  50% 5.0 MB written of a 10.0 MB store\n"},
 	} {
-		var w bytes.Buffer
-		now := time.Unix(1000, 0)
-		p := &compactProgress{w: &w, bar: tc.bar, total: 10e6, now: func() time.Time { return now }, shown: now}
-		now = now.Add(barEvery)
-		p.update(1e6) // too soon for a line
-		now = now.Add(plainEvery)
-		p.update(5e6)
-		now = now.Add(barEvery)
-		p.update(12e6) // more than the store: a full bar
-		p.end()
-		if w.String() != tc.want {
-			t.Errorf("bar %v:\n got %q\nwant %q", tc.bar, w.String(), tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			var w bytes.Buffer
+			now := time.Unix(1000, 0)
+			p := &compactProgress{w: &w, bar: tc.bar, total: 10e6, now: func() time.Time { return now }, shown: now}
+			now = now.Add(barEvery)
+			p.update(1e6) // too soon for a line
+			now = now.Add(plainEvery)
+			p.update(5e6)
+			now = now.Add(barEvery)
+			p.update(12e6) // more than the store: a full bar
+			p.end()
+			if w.String() != tc.want {
+				t.Errorf("bar %v:\n got %q\nwant %q", tc.bar, w.String(), tc.want)
+			}
+		})
 	}
 }

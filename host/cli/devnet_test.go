@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -83,7 +84,7 @@ func TestDevnetExportImport(t *testing.T) {
 	data[len(data)/2] ^= 1
 	os.WriteFile(corrupt, data, 0o600)
 	fresh := filepath.Join(t.TempDir(), "fresh")
-	for _, c := range []struct {
+	for i, c := range []struct {
 		args []string
 		want string
 	}{
@@ -92,13 +93,15 @@ func TestDevnetExportImport(t *testing.T) {
 		{[]string{"devnet", "import", "--datadir", fresh, filepath.Join(fresh, "none")}, "no such file"},
 		{[]string{"devnet", "import", "--datadir", fresh}, "want one argument, FILE; got 0"},
 	} {
-		code, _, errOut := devnetCLI(c.args...)
-		if code == 0 || !strings.Contains(errOut, c.want) {
-			t.Errorf("%v: exit %d, %s; want an error saying %q", c.args, code, errOut, c.want)
-		}
-		if _, err := os.Stat(fresh); !os.IsNotExist(err) {
-			t.Errorf("%v: the data directory was made (%v)", c.args, err)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			code, _, errOut := devnetCLI(c.args...)
+			if code == 0 || !strings.Contains(errOut, c.want) {
+				t.Errorf("%v: exit %d, %s; want an error saying %q", c.args, code, errOut, c.want)
+			}
+			if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+				t.Errorf("%v: the data directory was made (%v)", c.args, err)
+			}
+		})
 	}
 	if code, _, errOut := devnetCLI("node", "--mem", "--import", corrupt, "--rest-addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0"); code != 1 || !strings.Contains(errOut, "its checksum does not match") {
 		t.Errorf("node --import of a corrupt file: exit %d, %s", code, errOut)

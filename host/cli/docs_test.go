@@ -271,10 +271,12 @@ func TestMatchLines(t *testing.T) {
 		{"a\n…\nz", "a\nb\nc", false},
 		{"x.y", "xzy", false}, // "." is no wildcard
 	}
-	for _, tc := range tests {
-		if got := matchLines(strings.Split(tc.want, "\n"), strings.Split(tc.got, "\n")); got != tc.ok {
-			t.Errorf("matchLines(%q, %q) = %v, want %v", tc.want, tc.got, got, tc.ok)
-		}
+	for i, tc := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := matchLines(strings.Split(tc.want, "\n"), strings.Split(tc.got, "\n")); got != tc.ok {
+				t.Errorf("matchLines(%q, %q) = %v, want %v", tc.want, tc.got, got, tc.ok)
+			}
+		})
 	}
 	if got := shape([]string{"tx 38657927449d3827a4c7f5f390340d0e3142b50186af28e27b1ecb16bf696a52 at 2026-11-25T18:20:11Z"}); got[0] != "tx <hash> at <time>" {
 		t.Errorf("shape: %q", got[0])

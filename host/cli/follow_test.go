@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -15,7 +16,7 @@ import (
 )
 
 func TestFollowFlags(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		args []string
 		env  map[string]string
 		want string // the normalized URL, or the error
@@ -31,13 +32,15 @@ func TestFollowFlags(t *testing.T) {
 		{[]string{"--block-time", "1s"}, map[string]string{"DIDLIGHT_FOLLOW": "http://h:1"}, "--follow and --block-time exclude each other", false},
 		{[]string{"--follow", "http://h:1", "--arbiters", "2"}, nil, "--follow and --arbiters exclude each other", false},
 	} {
-		cfg, err := parseNodeFlags(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
-		switch {
-		case tc.ok && (err != nil || cfg.follow != tc.want):
-			t.Errorf("args %q env %v: follow %q, %v; want %q", tc.args, tc.env, cfg.follow, err, tc.want)
-		case !tc.ok && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("args %q env %v: error %v, want one saying %q", tc.args, tc.env, err, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			cfg, err := parseNodeFlags(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
+			switch {
+			case tc.ok && (err != nil || cfg.follow != tc.want):
+				t.Errorf("args %q env %v: follow %q, %v; want %q", tc.args, tc.env, cfg.follow, err, tc.want)
+			case !tc.ok && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("args %q env %v: error %v, want one saying %q", tc.args, tc.env, err, tc.want)
+			}
+		})
 	}
 }
 

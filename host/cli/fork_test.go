@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -131,7 +132,7 @@ func TestNodeFork(t *testing.T) {
 	}
 	g.stop()
 
-	for _, c := range []struct {
+	for i, c := range []struct {
 		args []string
 		code int
 		want string
@@ -143,14 +144,16 @@ func TestNodeFork(t *testing.T) {
 		{[]string{"--fork-height", "3"}, 2, "--fork-height needs --fork"},
 		{[]string{"--fork", "ftp://x"}, 2, "ftp://x"},
 	} {
-		args := append([]string{"node", "--mem", "--rest-addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0"}, c.args...)
-		if !slices.Contains(c.args, "--dev-seed") {
-			args = append(args, "--dev-seed", "shared")
-		}
-		code, _, errOut := devnetCLI(args...)
-		if code != c.code || !strings.Contains(errOut, c.want) {
-			t.Errorf("%v: exit %d, %s; want %d and %q", c.args, code, errOut, c.code, c.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			args := append([]string{"node", "--mem", "--rest-addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0"}, c.args...)
+			if !slices.Contains(c.args, "--dev-seed") {
+				args = append(args, "--dev-seed", "shared")
+			}
+			code, _, errOut := devnetCLI(args...)
+			if code != c.code || !strings.Contains(errOut, c.want) {
+				t.Errorf("%v: exit %d, %s; want %d and %q", c.args, code, errOut, c.code, c.want)
+			}
+		})
 	}
 	up.stop()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -146,7 +147,7 @@ func TestGenerateInstallStopped(t *testing.T) {
 // flags are usage errors.
 func TestDevnetGenerateRefuses(t *testing.T) {
 	dir, _, tip := minedDir(t, 1)
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		args []string
 		want string
 	}{
@@ -156,9 +157,11 @@ func TestDevnetGenerateRefuses(t *testing.T) {
 		{[]string{"--dids", "10", "--datadir", t.TempDir(), "--seed", ""}, "must not be empty"},
 		{[]string{"--dids", "10", "--datadir", t.TempDir(), "extra"}, "extra"},
 	} {
-		if code, _, errOut := generate(tc.args...); code != exitUsage || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%q: exit %d, %s; want exit %d saying %q", tc.args, code, errOut, exitUsage, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if code, _, errOut := generate(tc.args...); code != exitUsage || !strings.Contains(errOut, tc.want) {
+				t.Errorf("%q: exit %d, %s; want exit %d saying %q", tc.args, code, errOut, exitUsage, tc.want)
+			}
+		})
 	}
 	if h, tip2 := tipOf(t, dir); h != 1 || tip2 != tip {
 		t.Errorf("the node's chain is now at %d %s, was at 1 %s", h, tip2, tip)
@@ -200,7 +203,7 @@ func TestGenerateProgress(t *testing.T) {
 func TestTuneGC(t *testing.T) {
 	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
 	t.Cleanup(func() { debug.SetGCPercent(percent); debug.SetMemoryLimit(limit) })
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		env                string
 		wantPct, wantLimit int64
 	}{
@@ -208,21 +211,23 @@ func TestTuneGC(t *testing.T) {
 		{"GOGC", 100, math.MaxInt64},
 		{"GOMEMLIMIT", 100, math.MaxInt64},
 	} {
-		restore := tuneGC(func(k string) string {
-			if k == tc.env {
-				return "1"
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			restore := tuneGC(func(k string) string {
+				if k == tc.env {
+					return "1"
+				}
+				return ""
+			})
+			pct, lim := int64(debug.SetGCPercent(-1)), debug.SetMemoryLimit(-1)
+			debug.SetGCPercent(int(pct))
+			restore()
+			if pct != tc.wantPct || lim != tc.wantLimit {
+				t.Errorf("%q set: GC percent %d, limit %d; want %d, %d", tc.env, pct, lim, tc.wantPct, tc.wantLimit)
 			}
-			return ""
+			if now, lim := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1); now != 100 || lim != math.MaxInt64 {
+				t.Errorf("%q set: restored to %d, %d; want 100, %d", tc.env, now, lim, int64(math.MaxInt64))
+			}
+			debug.SetGCPercent(100)
 		})
-		pct, lim := int64(debug.SetGCPercent(-1)), debug.SetMemoryLimit(-1)
-		debug.SetGCPercent(int(pct))
-		restore()
-		if pct != tc.wantPct || lim != tc.wantLimit {
-			t.Errorf("%q set: GC percent %d, limit %d; want %d, %d", tc.env, pct, lim, tc.wantPct, tc.wantLimit)
-		}
-		if now, lim := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1); now != 100 || lim != math.MaxInt64 {
-			t.Errorf("%q set: restored to %d, %d; want 100, %d", tc.env, now, lim, int64(math.MaxInt64))
-		}
-		debug.SetGCPercent(100)
 	}
 }

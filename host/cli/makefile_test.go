@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,19 +90,21 @@ func TestMakeRunWithoutNpm(t *testing.T) {
 // The build without the shim embeds the module alone: its embed patterns
 // name nothing npm installs, so it builds where npm is missing.
 func TestNoShimBuildNeedsNoNodeModules(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		tags     string
 		wantShim bool
 	}{
 		{js.BuildTag, true},
 		{js.BuildTag + "," + js.NoShimTag, false},
 	} {
-		out, err := exec.Command("go", "list", "-e", "-tags", tc.tags, "-f", "{{.EmbedPatterns}}", "../../wasm/js").CombinedOutput()
-		if err != nil {
-			t.Fatalf("go list -tags %s: %v\n%s", tc.tags, err, out)
-		}
-		if !strings.Contains(string(out), "didlight.wasm") || strings.Contains(string(out), "node_modules") != tc.wantShim {
-			t.Errorf("-tags %s embeds %s; want the module, and the shim %v", tc.tags, out, tc.wantShim)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			out, err := exec.Command("go", "list", "-e", "-tags", tc.tags, "-f", "{{.EmbedPatterns}}", "../../wasm/js").CombinedOutput()
+			if err != nil {
+				t.Fatalf("go list -tags %s: %v\n%s", tc.tags, err, out)
+			}
+			if !strings.Contains(string(out), "didlight.wasm") || strings.Contains(string(out), "node_modules") != tc.wantShim {
+				t.Errorf("-tags %s embeds %s; want the module, and the shim %v", tc.tags, out, tc.wantShim)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -86,7 +87,7 @@ func TestParseNodeFlags(t *testing.T) {
 }
 
 func TestParseNodeFlagsRefuses(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		args []string
 		env  map[string]string
 		want string
@@ -131,10 +132,12 @@ func TestParseNodeFlagsRefuses(t *testing.T) {
 		{[]string{"--light", "mainnet", "--light-timeout", "10ms"}, nil, "--light-timeout 10ms"},
 		{[]string{"--require-upstream"}, nil, "--require-upstream: give --follow URL"},
 	} {
-		_, err := parseNodeFlags(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("args %q env %v: error %v, want one saying %q", tc.args, tc.env, err, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			_, err := parseNodeFlags(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("args %q env %v: error %v, want one saying %q", tc.args, tc.env, err, tc.want)
+			}
+		})
 	}
 }
 

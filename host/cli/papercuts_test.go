@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,7 +99,7 @@ func TestQueryLimitClamped(t *testing.T) {
 // A bad flag is reported once, with where to find the flags, not around
 // the whole usage; a duration without a unit says that it needs one.
 func TestFlagErrorsOnce(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		args []string
 		want string
 	}{
@@ -107,11 +108,13 @@ func TestFlagErrorsOnce(t *testing.T) {
 		{[]string{"node", "--block-time", "soon"}, `invalid value "soon" for flag -block-time: not a duration: want a number and a unit, such as 5s`},
 		{[]string{"resolve", "--timeout", "30", "did:elastos:foo"}, `didlight resolve: invalid value "30" for flag -timeout: a duration needs a unit: 30s`},
 	} {
-		c := &cli{t: t}
-		r := c.run(tc.args...)
-		if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, tc.want) || strings.Count(r.stderr, "\n") != 1 || strings.Contains(r.stderr, "Usage") {
-			t.Errorf("%q: exit %d, stderr:\n%s\nwant exit 2 and one line saying %q", tc.args, r.code, r.stderr, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			c := &cli{t: t}
+			r := c.run(tc.args...)
+			if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, tc.want) || strings.Count(r.stderr, "\n") != 1 || strings.Contains(r.stderr, "Usage") {
+				t.Errorf("%q: exit %d, stderr:\n%s\nwant exit 2 and one line saying %q", tc.args, r.code, r.stderr, tc.want)
+			}
+		})
 	}
 	if r := (&cli{t: t}).run("node", "-h"); r.code != exitOK || !strings.Contains(r.stderr, "Usage: didlight node [flags]") || !strings.Contains(r.stderr, "--block-time (DIDLIGHT_BLOCK_TIME, default \"0s\")") {
 		t.Errorf("node -h: exit %d\n%s", r.code, r.stderr)

@@ -96,10 +96,12 @@ func TestToolsExitCodes(t *testing.T) {
 		{&client.RESTError{Code: client.CodeDoubleSpend}, exitFail},
 		{errors.New("other"), exitFail},
 	}
-	for _, tt := range tests {
-		if got := exitCode(tt.err); got != tt.code {
-			t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.code)
-		}
+	for i, tt := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := exitCode(tt.err); got != tt.code {
+				t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.code)
+			}
+		})
 	}
 }
 
@@ -165,10 +167,12 @@ func TestExpiry(t *testing.T) {
 		{docFlags{years: 2}, now.AddDate(2, 0, 0)},
 		{docFlags{expires: "2030-05-06T07:08:09Z"}, time.Date(2030, 5, 6, 7, 8, 9, 0, time.UTC)},
 	}
-	for _, tt := range tests {
-		if got, err := tt.d.expiry(now, def); err != nil || !got.Equal(tt.want) {
-			t.Errorf("%+v: %v, %v; want %v", tt.d, got, err, tt.want)
-		}
+	for i, tt := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got, err := tt.d.expiry(now, def); err != nil || !got.Equal(tt.want) {
+				t.Errorf("%+v: %v, %v; want %v", tt.d, got, err, tt.want)
+			}
+		})
 	}
 	for _, bad := range []docFlags{{years: -1}, {years: 101}, {expires: "tomorrow"}, {years: 1, expires: "2030-05-06T07:08:09Z"}} {
 		if _, err := bad.expiry(now, def); err == nil {

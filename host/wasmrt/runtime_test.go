@@ -147,12 +147,14 @@ func TestHostCrypto(t *testing.T) {
 		{"host says invalid", host, false, 1, 1, false},
 		{"withheld", fallback, false, 0, 0, true},
 	} {
-		v := &countingVerifier{answer: tc.answer}
-		_, err := tc.rt.VerifyResolveResult(ctx, in, abi.Env{Verifier: v})
-		if (err == nil) != tc.ok || v.n.Load() != tc.calls || v.hashed.Load() != tc.hashed {
-			t.Errorf("%s: %v after %d host verifications and %d hashes, want ok=%v after %d and %d",
-				tc.name, err, v.n.Load(), v.hashed.Load(), tc.ok, tc.calls, tc.hashed)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			v := &countingVerifier{answer: tc.answer}
+			_, err := tc.rt.VerifyResolveResult(ctx, in, abi.Env{Verifier: v})
+			if (err == nil) != tc.ok || v.n.Load() != tc.calls || v.hashed.Load() != tc.hashed {
+				t.Errorf("%s: %v after %d host verifications and %d hashes, want ok=%v after %d and %d",
+					tc.name, err, v.n.Load(), v.hashed.Load(), tc.ok, tc.calls, tc.hashed)
+			}
+		})
 	}
 }
 
@@ -181,10 +183,12 @@ func TestHostLookup(t *testing.T) {
 		{"no lookup", nil, idop.RuleController},
 		{"lookup fails", failingLookup{}, idop.RuleLookup},
 	} {
-		_, err := host.ValidateOperation(ctx, in, abi.Env{Lookup: tc.docs})
-		if idop.RuleOf(err) != tc.rule || (tc.rule == "") != (err == nil) {
-			t.Errorf("%s: %v, want rule %q", tc.name, err, tc.rule)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := host.ValidateOperation(ctx, in, abi.Env{Lookup: tc.docs})
+			if idop.RuleOf(err) != tc.rule || (tc.rule == "") != (err == nil) {
+				t.Errorf("%s: %v, want rule %q", tc.name, err, tc.rule)
+			}
+		})
 	}
 }
 

@@ -36,17 +36,19 @@ func TestRunRecoversPanics(t *testing.T) {
 
 // Inputs are one strict JSON object.
 func TestStrictInput(t *testing.T) {
-	for _, tc := range []struct{ in, msg string }{
+	for i, tc := range []struct{ in, msg string }{
 		{`{"did":"foo","dids":1}`, `unknown field "dids"`},
 		{`{"did":"foo"} {}`, "data after the input object"},
 		{`{"did":"foo"`, "unexpected EOF"},
 		{`{"did":5}`, "cannot unmarshal number"},
 		{``, "EOF"},
 	} {
-		e := decodeEnvelope(t, ParseDID([]byte(tc.in), Env{}))
-		if e.Error == nil || e.Error.Type != TypeInput || !strings.Contains(e.Error.Message, tc.msg) {
-			t.Errorf("%q: %+v, want an input error containing %q", tc.in, e.Error, tc.msg)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			e := decodeEnvelope(t, ParseDID([]byte(tc.in), Env{}))
+			if e.Error == nil || e.Error.Type != TypeInput || !strings.Contains(e.Error.Message, tc.msg) {
+				t.Errorf("%q: %+v, want an input error containing %q", tc.in, e.Error, tc.msg)
+			}
+		})
 	}
 	if e := decodeEnvelope(t, ParseDID([]byte(` {"did":"foo"} `), Env{})); e.Error != nil {
 		t.Errorf("spaces around the object: %v", e.Error)
@@ -64,7 +66,7 @@ func TestErrorObjects(t *testing.T) {
 	_, condErr := find.Compile(`{a:{$where:1}}`)
 	foobar, _ := did.Parse("did:elastos:foobar")
 	needErr := &eid.NeedError{DIDs: []did.DID{foobar}, Txids: []string{"ab"}}
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		err  error
 		typ  string
 		rule string
@@ -81,13 +83,15 @@ func TestErrorObjects(t *testing.T) {
 		{fmt.Errorf("abi: x: %w", needErr), TypeNeed, "", nil},
 		{errors.New("other"), TypeInvalid, "", nil},
 	} {
-		e := errorOf(tc.err)
-		if e.Type != tc.typ || e.Rule != tc.rule || e.Message != tc.err.Error() {
-			t.Errorf("%v: %+v, want type %s rule %q", tc.err, e, tc.typ, tc.rule)
-		}
-		if tc.is != nil && !errors.Is(e, tc.is) {
-			t.Errorf("%v: the object does not unwrap to %v", tc.err, tc.is)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			e := errorOf(tc.err)
+			if e.Type != tc.typ || e.Rule != tc.rule || e.Message != tc.err.Error() {
+				t.Errorf("%v: %+v, want type %s rule %q", tc.err, e, tc.typ, tc.rule)
+			}
+			if tc.is != nil && !errors.Is(e, tc.is) {
+				t.Errorf("%v: the object does not unwrap to %v", tc.err, tc.is)
+			}
+		})
 	}
 	var re *idop.RuleError
 	if e := errorOf(ruleErr); !errors.As(e, &re) || re.Rule != idop.RuleSignature || re.Error() != e.Message {

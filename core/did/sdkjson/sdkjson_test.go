@@ -78,7 +78,7 @@ func TestValueAccessors(t *testing.T) {
 }
 
 func TestDecodeErrors(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	for i, tc := range []struct{ in, want string }{
 		{``, "offset 0: want a value, found end of input"},
 		{`{"a":1,}`, `offset 7: want string, found '}'`},
 		{`{"a" 1}`, `want ':' after member name "a"`},
@@ -101,19 +101,21 @@ func TestDecodeErrors(t *testing.T) {
 		{`[] x`, "unexpected 'x' after the JSON value"},
 		{strings.Repeat("[", MaxDepth+1), "nested more than 128 levels deep"},
 	} {
-		d := NewDecoder([]byte(tc.in))
-		d.Value()
-		err := d.Finish()
-		if tc.want == "" {
-			if err != nil {
-				t.Errorf("%q: %v", tc.in, err)
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			d := NewDecoder([]byte(tc.in))
+			d.Value()
+			err := d.Finish()
+			if tc.want == "" {
+				if err != nil {
+					t.Errorf("%q: %v", tc.in, err)
+				}
+				return
 			}
-			continue
-		}
-		var je *Error
-		if !errors.As(err, &je) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%q: error %v, want an *Error containing %q", tc.in, err, tc.want)
-		}
+			var je *Error
+			if !errors.As(err, &je) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%q: error %v, want an *Error containing %q", tc.in, err, tc.want)
+			}
+		})
 	}
 }
 
@@ -160,7 +162,7 @@ func TestIntAndFail(t *testing.T) {
 }
 
 func TestCompareUTF16(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		a, b string
 		want int
 	}{
@@ -171,10 +173,12 @@ func TestCompareUTF16(t *testing.T) {
 		{"é", "ê", -1},
 		{"z", "é", -1},
 	} {
-		got := CompareUTF16(tc.a, tc.b)
-		if sign(got) != tc.want {
-			t.Errorf("CompareUTF16(%q, %q) = %d, want sign %d", tc.a, tc.b, got, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got := CompareUTF16(tc.a, tc.b)
+			if sign(got) != tc.want {
+				t.Errorf("CompareUTF16(%q, %q) = %d, want sign %d", tc.a, tc.b, got, tc.want)
+			}
+		})
 	}
 }
 

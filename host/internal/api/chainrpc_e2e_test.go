@@ -464,21 +464,23 @@ func TestChainRPCBadInput(t *testing.T) {
 		{"a value to eth_blockNumber", call("eth_blockNumber", `["latest"]`), -32602, invalid, "the method takes none"},
 		{"an unknown method", call("getblockcounts", `[]`), -32601, "Method not found", "getblockcounts"},
 	} {
-		r := n.decode(n.post("", tc.body)) // post checks HTTP 200
-		var data string
-		if r.Error != nil {
-			json.Unmarshal(r.Error.Data, &data)
-		}
-		if r.Error == nil || r.Error.Code != tc.code || r.Error.Message != tc.message || !strings.Contains(data, tc.data) {
-			t.Errorf("%s: got %+v %s %s, want error %d %q with %q", tc.name, r.Error, data, r.Result, tc.code, tc.message, tc.data)
-			continue
-		}
-		if string(r.ID) != "7" {
-			t.Errorf("%s: id %s", tc.name, r.ID)
-		}
-		if len(r.Error.Data) > 300 {
-			t.Errorf("%s: data of %d bytes", tc.name, len(r.Error.Data))
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			r := n.decode(n.post("", tc.body)) // post checks HTTP 200
+			var data string
+			if r.Error != nil {
+				json.Unmarshal(r.Error.Data, &data)
+			}
+			if r.Error == nil || r.Error.Code != tc.code || r.Error.Message != tc.message || !strings.Contains(data, tc.data) {
+				t.Errorf("%s: got %+v %s %s, want error %d %q with %q", tc.name, r.Error, data, r.Result, tc.code, tc.message, tc.data)
+				return
+			}
+			if string(r.ID) != "7" {
+				t.Errorf("%s: id %s", tc.name, r.ID)
+			}
+			if len(r.Error.Data) > 300 {
+				t.Errorf("%s: data of %d bytes", tc.name, len(r.Error.Data))
+			}
+		})
 	}
 
 	// Batches: empty and oversized ones are refused whole; a mixed one is

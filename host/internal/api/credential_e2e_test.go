@@ -128,15 +128,17 @@ func TestCredentialRefused(t *testing.T) {
 		{"a second declare, by another DID", again, idop.RuleDeclared},
 		{"a revoke by neither owner nor issuer", revoke, idop.RuleSignerKey},
 	} {
-		status, _, body := n.do("POST", n.rpcURL+"idtx", "application/json", requestJSON(t, tc.req))
-		var e struct {
-			Code int
-			Rule idop.Rule
-		}
-		json.Unmarshal(body, &e)
-		if status != http.StatusBadRequest || e.Code != 45009 || e.Rule != tc.rule {
-			t.Errorf("/idtx %s: %d %s, want 400 with rule %s", tc.name, status, body, tc.rule)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			status, _, body := n.do("POST", n.rpcURL+"idtx", "application/json", requestJSON(t, tc.req))
+			var e struct {
+				Code int
+				Rule idop.Rule
+			}
+			json.Unmarshal(body, &e)
+			if status != http.StatusBadRequest || e.Code != 45009 || e.Rule != tc.rule {
+				t.Errorf("/idtx %s: %d %s, want 400 with rule %s", tc.name, status, body, tc.rule)
+			}
+		})
 	}
 	after := n.call("resolvecredential", map[string]any{"id": declared})
 	if got := string(after.Result); got != declaredTx {
@@ -172,21 +174,23 @@ func TestQueryCredentials(t *testing.T) {
 	if len(withEmailCredential) == 0 || len(withEmailClaim) <= len(withEmailCredential) {
 		t.Fatalf("demo documents: %d with an EmailCredential, %d with an email claim", len(withEmailCredential), len(withEmailClaim))
 	}
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		params map[string]any
 		want   []string
 	}{
 		{map[string]any{"credential": "EmailCredential", "limit": 256}, withEmailCredential},
 		{map[string]any{"query": `{"credential":{"type":["SelfProclaimedCredential"],"subject":{"email":{$exists:true}}}}`, "limit": 256}, withEmailClaim},
 	} {
-		var q queryResult
-		n.result("query", tc.params, &q)
-		var got []string
-		for _, d := range q.Document {
-			got = append(got, docID(t, d))
-		}
-		if q.Total != len(tc.want) || !slices.Equal(got, tc.want) {
-			t.Errorf("query %v: total %d, %v; want %v (in creation order)", tc.params, q.Total, got, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			var q queryResult
+			n.result("query", tc.params, &q)
+			var got []string
+			for _, d := range q.Document {
+				got = append(got, docID(t, d))
+			}
+			if q.Total != len(tc.want) || !slices.Equal(got, tc.want) {
+				t.Errorf("query %v: total %d, %v; want %v (in creation order)", tc.params, q.Total, got, tc.want)
+			}
+		})
 	}
 }

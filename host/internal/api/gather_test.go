@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -51,27 +52,29 @@ func TestWriteAnswerGathers(t *testing.T) {
 	defer srv.Close()
 	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}} // one connection, kept alive
 	defer client.CloseIdleConnections()
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		n      int
 		writes int64 // 0: more than one
 	}{
 		{100, 1}, {gatherFrom - 1, 1}, {gatherFrom, 1}, {5000, 1}, {19_000, 1}, {gatherTo, 1},
 		{gatherTo + 1, 0}, {5000, 1}, {8000, 1},
 	} {
-		before := counted.writes.Load()
-		resp, err := client.Get("http://" + ln.Addr().String() + "/?n=" + strconv.Itoa(tc.n))
-		if err != nil {
-			t.Fatalf("%d bytes: %v", tc.n, err)
-		}
-		got, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil || !bytes.Equal(got, body(tc.n)) {
-			t.Fatalf("%d bytes: read %d bytes (%v), not the answer", tc.n, len(got), err)
-		}
-		writes := counted.writes.Load() - before
-		if tc.writes == 0 && writes < 2 || tc.writes > 0 && writes != tc.writes {
-			t.Errorf("%d bytes: %d writes, want %d (0: more than one)", tc.n, writes, tc.writes)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			before := counted.writes.Load()
+			resp, err := client.Get("http://" + ln.Addr().String() + "/?n=" + strconv.Itoa(tc.n))
+			if err != nil {
+				t.Fatalf("%d bytes: %v", tc.n, err)
+			}
+			got, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil || !bytes.Equal(got, body(tc.n)) {
+				t.Fatalf("%d bytes: read %d bytes (%v), not the answer", tc.n, len(got), err)
+			}
+			writes := counted.writes.Load() - before
+			if tc.writes == 0 && writes < 2 || tc.writes > 0 && writes != tc.writes {
+				t.Errorf("%d bytes: %d writes, want %d (0: more than one)", tc.n, writes, tc.writes)
+			}
+		})
 	}
 }
 

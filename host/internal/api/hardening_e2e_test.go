@@ -21,7 +21,7 @@ import (
 func TestLongIdentifiersRefused(t *testing.T) {
 	n := startNode(t, 0)
 	long := "did:elastos:i" + strings.Repeat("x", 512<<10)
-	for _, c := range []struct{ method, params string }{
+	for i, c := range []struct{ method, params string }{
 		{"resolvedid", `{"did":"` + long + `"}`},
 		{"did_resolveDID", `[{"did":"` + long + `","all":true}]`},
 		{"resolvecredential", `{"id":"` + long + `#c"}`},
@@ -29,11 +29,13 @@ func TestLongIdentifiersRefused(t *testing.T) {
 		{"listcredentials", `{"did":"` + long + `"}`},
 		{"did_listCredentials", `[{"did":"` + long + `","limit":1}]`},
 	} {
-		r := n.decode(n.post("", `{"jsonrpc":"2.0","id":1,"method":"`+c.method+`","params":`+c.params+`}`))
-		checkRPCError(t, c.method, r, -32602, "Invalid params", "too long")
-		if r.Error != nil && len(r.Error.Data) > 300 {
-			t.Errorf("%s: data of %d bytes, want the id quoted at its start only", c.method, len(r.Error.Data))
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			r := n.decode(n.post("", `{"jsonrpc":"2.0","id":1,"method":"`+c.method+`","params":`+c.params+`}`))
+			checkRPCError(t, c.method, r, -32602, "Invalid params", "too long")
+			if r.Error != nil && len(r.Error.Data) > 300 {
+				t.Errorf("%s: data of %d bytes, want the id quoted at its start only", c.method, len(r.Error.Data))
+			}
+		})
 	}
 }
 
@@ -190,7 +192,7 @@ func TestNotificationsAreNotAnswered(t *testing.T) {
 // not in Go's.
 func TestErrorDataNamesParameters(t *testing.T) {
 	n := startNode(t, 0)
-	for _, c := range []struct{ method, params, want string }{
+	for i, c := range []struct{ method, params, want string }{
 		{"query", `{"service":"x","limit":"x"}`, "limit: want an integer"},
 		{"query", `{"service":"x","skip":1.5}`, "skip: want an integer"},
 		{"resolvedid", `{"did":"x","all":"yes"}`, "all: want true or false"},
@@ -199,10 +201,12 @@ func TestErrorDataNamesParameters(t *testing.T) {
 		{"resolvedid", `{"did":"x","al":true}`, `unknown parameter \"al\": want did or all`},
 		{"dev_increaseTime", `{"seconds":"sixty"}`, "seconds: want a whole number"},
 	} {
-		r := n.decode(n.post("", fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`, c.method, c.params)))
-		if r.Error == nil || !strings.Contains(string(r.Error.Data), c.want) || strings.Contains(string(r.Error.Data), "Go ") {
-			t.Errorf("%s %s: %+v, want data with %q", c.method, c.params, r.Error, c.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			r := n.decode(n.post("", fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`, c.method, c.params)))
+			if r.Error == nil || !strings.Contains(string(r.Error.Data), c.want) || strings.Contains(string(r.Error.Data), "Go ") {
+				t.Errorf("%s %s: %+v, want data with %q", c.method, c.params, r.Error, c.want)
+			}
+		})
 	}
 }
 
@@ -216,16 +220,18 @@ func TestEchoesBounded(t *testing.T) {
 			t.Errorf("GET %.40s…: %d bytes: %.200s, want a short error", path, len(body), body)
 		}
 	}
-	for _, req := range []struct{ path, body string }{
+	for i, req := range []struct{ path, body string }{
 		{"", `{"jsonrpc":"2.0","method":"` + long + `","id":1}`},
 		{"", `{"jsonrpc":"2.0","method":"query","params":{"query":"{\"$` + long + `\":1}"},"id":1}`},
 		{"", `{"jsonrpc":"` + long + `","method":"m","id":1}`},
 		{long, `{}`},
 	} {
-		status, _, body := n.do("POST", n.rpcURL+req.path, "application/json", []byte(req.body))
-		if status == http.StatusOK && n.decode(body).Error == nil || len(body) > 400 {
-			t.Errorf("POST /%.20s %.60s…: %d, %d bytes: %.200s, want a short error", req.path, req.body, status, len(body), body)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			status, _, body := n.do("POST", n.rpcURL+req.path, "application/json", []byte(req.body))
+			if status == http.StatusOK && n.decode(body).Error == nil || len(body) > 400 {
+				t.Errorf("POST /%.20s %.60s…: %d, %d bytes: %.200s, want a short error", req.path, req.body, status, len(body), body)
+			}
+		})
 	}
 	status, _, body := n.do("POST", n.rest+"/transaction", "application/json", []byte(`{"Action":"`+long+`","data":"00"}`))
 	if e := n.envelope(status, body); e.Error != 42002 || len(body) > 400 {

@@ -24,13 +24,15 @@ func TestRestart(t *testing.T) {
 		{"relayed, token in the query", "?token=" + adminToken, []string{"X-Forwarded-For", "203.0.113.7"}},
 		{"relayed, bearer token", "", []string{"Forwarded", "for=203.0.113.7", "Authorization", "Bearer " + adminToken}},
 	} {
-		before := n.openConn()
-		e := n.get("/restart"+tc.query, tc.header...)
-		if e.Error != 0 {
-			t.Fatalf("%s: restart answered %d %s %s", tc.name, e.Error, e.Desc, e.Result)
-		}
-		before.waitClosed()
-		n.waitREST()
+		t.Run(tc.name, func(t *testing.T) {
+			before := n.openConn()
+			e := n.get("/restart"+tc.query, tc.header...)
+			if e.Error != 0 {
+				t.Fatalf("%s: restart answered %d %s %s", tc.name, e.Error, e.Desc, e.Result)
+			}
+			before.waitClosed()
+			n.waitREST()
+		})
 	}
 	for _, tc := range []struct {
 		name   string

@@ -54,13 +54,15 @@ func TestRPCErrors(t *testing.T) {
 		{"dev_increaseTime too far", `{"jsonrpc":"2.0","method":"dev_increaseTime","params":{"seconds":9000000000},"id":5}`, -32602, "Invalid params", "seconds must be", "5"},
 		{"dev_mine with an unknown param", `{"jsonrpc":"2.0","method":"dev_mine","params":{"blocks":2,"time":1},"id":6}`, -32602, "Invalid params", `unknown parameter \"time\"; the method takes at most 2: blocks, interval`, "6"},
 	} {
-		for _, path := range []string{"", "resolve"} {
-			r := n.decode(n.post(path, tc.body))
-			checkRPCError(t, tc.name+" on /"+path, r, tc.code, tc.message, tc.data)
-			if string(r.ID) != tc.id {
-				t.Errorf("%s: id %s, want %s", tc.name, r.ID, tc.id)
+		t.Run(tc.name, func(t *testing.T) {
+			for _, path := range []string{"", "resolve"} {
+				r := n.decode(n.post(path, tc.body))
+				checkRPCError(t, tc.name+" on /"+path, r, tc.code, tc.message, tc.data)
+				if string(r.ID) != tc.id {
+					t.Errorf("%s: id %s, want %s", tc.name, r.ID, tc.id)
+				}
 			}
-		}
+		})
 	}
 
 	// -32001: the resolver cannot execute the call because its store fails.
@@ -90,12 +92,14 @@ func TestRPCTransport(t *testing.T) {
 			t.Errorf("POST /%s with a 1 MiB body: %d %s", path, status, b)
 		}
 	}
-	for _, req := range []struct{ method, path string }{{"GET", ""}, {"GET", "resolve"}, {"PUT", ""}, {"POST", "nope"}, {"GET", "idtx"}, {"GET", "reset"}} {
-		status, _, b := n.do(req.method, n.rpcURL+req.path, "", nil)
-		var r rpcResponse
-		if json.Unmarshal(b, &r) != nil || status != http.StatusNotFound || r.Error == nil || r.Error.Code != -32600 || !strings.Contains(string(r.Error.Data), "not served here") {
-			t.Errorf("%s /%s: %d %s, want 404 with a JSON-RPC error", req.method, req.path, status, b)
-		}
+	for i, req := range []struct{ method, path string }{{"GET", ""}, {"GET", "resolve"}, {"PUT", ""}, {"POST", "nope"}, {"GET", "idtx"}, {"GET", "reset"}} {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			status, _, b := n.do(req.method, n.rpcURL+req.path, "", nil)
+			var r rpcResponse
+			if json.Unmarshal(b, &r) != nil || status != http.StatusNotFound || r.Error == nil || r.Error.Code != -32600 || !strings.Contains(string(r.Error.Data), "not served here") {
+				t.Errorf("%s /%s: %d %s, want 404 with a JSON-RPC error", req.method, req.path, status, b)
+			}
+		})
 	}
 	// Any content type is read as JSON: curl -d sends a form type.
 	body := `{"method":"resolvedid","params":{"did":"x"},"id":1}`
@@ -131,13 +135,15 @@ func TestRPCBatchAndLenientForms(t *testing.T) {
 		code int
 	}{{"1", 0}, {"2", -32601}, {"null", -32600}, {`"four"`, 0}, {"5", -32602}, {"null", 0}}
 	for i, w := range want {
-		r := n.decode(batch[i])
-		if string(r.ID) != w.id || (r.Error == nil) != (w.code == 0) || (r.Error != nil && r.Error.Code != w.code) {
-			t.Errorf("batch element %d: %s, want id %s code %d", i, batch[i], w.id, w.code)
-		}
-		if w.code == 0 && string(r.Result) != string(single.Result) {
-			t.Errorf("batch element %d: result %s, want %s", i, r.Result, single.Result)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			r := n.decode(batch[i])
+			if string(r.ID) != w.id || (r.Error == nil) != (w.code == 0) || (r.Error != nil && r.Error.Code != w.code) {
+				t.Errorf("batch element %d: %s, want id %s code %d", i, batch[i], w.id, w.code)
+			}
+			if w.code == 0 && string(r.Result) != string(single.Result) {
+				t.Errorf("batch element %d: result %s, want %s", i, r.Result, single.Result)
+			}
+		})
 	}
 
 	// One call in a batch is still a batch; a batch over 100 calls is refused whole.

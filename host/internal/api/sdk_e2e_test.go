@@ -34,16 +34,18 @@ func TestIDTx(t *testing.T) {
 		{"an update of a DID that does not exist", requestJSON(t, other.update(txid, yearFromNow())), idop.RuleNotFound},
 		{"a deactivate of a DID that does not exist", requestJSON(t, other.deactivate()), idop.RuleNotFound},
 	} {
-		status, h, body := n.do("POST", n.rpcURL+"idtx", "application/json", tc.body)
-		var e struct {
-			Code    int
-			Message string
-			Rule    idop.Rule
-		}
-		strict(t, body, &e)
-		if status != http.StatusBadRequest || e.Code != 45009 || e.Rule != tc.rule || e.Message == "" || !strings.HasPrefix(h.Get("Content-Type"), "application/json") {
-			t.Errorf("/idtx %s: %d %s, want 400 with code 45009 and rule %s", tc.name, status, body, tc.rule)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			status, h, body := n.do("POST", n.rpcURL+"idtx", "application/json", tc.body)
+			var e struct {
+				Code    int
+				Message string
+				Rule    idop.Rule
+			}
+			strict(t, body, &e)
+			if status != http.StatusBadRequest || e.Code != 45009 || e.Rule != tc.rule || e.Message == "" || !strings.HasPrefix(h.Get("Content-Type"), "application/json") {
+				t.Errorf("/idtx %s: %d %s, want 400 with code 45009 and rule %s", tc.name, status, body, tc.rule)
+			}
+		})
 	}
 	// Nothing refused changed the DID.
 	n.checkResolved(n.resolve("resolvedid", alice.did.String(), true), alice.did, 0, []string{txid}, []string{idop.Create})

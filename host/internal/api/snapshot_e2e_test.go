@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -74,15 +75,17 @@ func TestDevSnapshot(t *testing.T) {
 	if h := n.height(); tip.Height != h {
 		t.Errorf("dev_revert answered height %d, the chain is at %d", tip.Height, h)
 	}
-	for _, c := range []struct {
+	for i, c := range []struct {
 		who  identity
 		then resolved
 	}{{alice, aliceThen}, {bob, bobThen}} {
-		got, _ := json.Marshal(n.resolve("resolvedid", c.who.did.String(), true))
-		want, _ := json.Marshal(c.then)
-		if string(got) != string(want) {
-			t.Errorf("%s after the revert resolves %s, want %s", c.who.did, got, want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got, _ := json.Marshal(n.resolve("resolvedid", c.who.did.String(), true))
+			want, _ := json.Marshal(c.then)
+			if string(got) != string(want) {
+				t.Errorf("%s after the revert resolves %s, want %s", c.who.did, got, want)
+			}
+		})
 	}
 	checkRPCError(t, "dev_revert 0x2 after 0x1", n.call("dev_revert", map[string]any{"id": "0x2"}), -32602, "Invalid params", "no snapshot 0x2")
 

@@ -13,7 +13,7 @@ import (
 )
 
 func TestHeightParam(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		in   string
 		want uint32
 		ok   bool
@@ -22,20 +22,22 @@ func TestHeightParam(t *testing.T) {
 		{"4294967296", 0, false}, {"99999999999999999999999", 0, false}, {"", 0, false}, {"-1", 0, false},
 		{"+1", 0, false}, {"1.0", 0, false}, {"0x10", 0, false}, {" 1", 0, false}, {"١", 0, false},
 	} {
-		r := httptest.NewRequest("GET", "/", nil)
-		r.SetPathValue("height", tc.in)
-		got, err := heightParam(r)
-		if tc.ok != (err == nil) || got != tc.want {
-			t.Errorf("heightParam(%q) = %d, %v; want %d ok=%v", tc.in, got, err, tc.want, tc.ok)
-		}
-		if err != nil && (err.code != invalidParams || !strings.Contains(err.detail, fmt.Sprintf("%q", tc.in))) {
-			t.Errorf("heightParam(%q) error %+v: want 42002 naming the value", tc.in, err)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			r := httptest.NewRequest("GET", "/", nil)
+			r.SetPathValue("height", tc.in)
+			got, err := heightParam(r)
+			if tc.ok != (err == nil) || got != tc.want {
+				t.Errorf("heightParam(%q) = %d, %v; want %d ok=%v", tc.in, got, err, tc.want, tc.ok)
+			}
+			if err != nil && (err.code != invalidParams || !strings.Contains(err.detail, fmt.Sprintf("%q", tc.in))) {
+				t.Errorf("heightParam(%q) error %+v: want 42002 naming the value", tc.in, err)
+			}
+		})
 	}
 }
 
 func TestAppendResponseMatchesJSONRPC(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		id     string
 		result any
 		err    *jsonrpc.Error
@@ -47,21 +49,23 @@ func TestAppendResponseMatchesJSONRPC(t *testing.T) {
 		{`7`, nil, jsonrpc.QueryParamsInvalid("x")},
 		{``, nil, jsonrpc.ParseError("y")},
 	} {
-		want, err := json.Marshal(jsonrpc.Result(json.RawMessage(tc.id), tc.result))
-		if tc.err != nil {
-			want, err = json.Marshal(jsonrpc.Failure(json.RawMessage(tc.id), tc.err))
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := appendResponse([]byte("prefix"), json.RawMessage(tc.id), tc.result, tc.err); string(got) != "prefix"+string(want) {
-			t.Errorf("appendResponse = %s\nwant          prefix%s", got, want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			want, err := json.Marshal(jsonrpc.Result(json.RawMessage(tc.id), tc.result))
+			if tc.err != nil {
+				want, err = json.Marshal(jsonrpc.Failure(json.RawMessage(tc.id), tc.err))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := appendResponse([]byte("prefix"), json.RawMessage(tc.id), tc.result, tc.err); string(got) != "prefix"+string(want) {
+				t.Errorf("appendResponse = %s\nwant          prefix%s", got, want)
+			}
+		})
 	}
 }
 
 func TestWriteRESTEnvelopes(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		result any
 		err    *restError
 		want   string
@@ -72,11 +76,13 @@ func TestWriteRESTEnvelopes(t *testing.T) {
 		{nil, fail(45010, "spent"), `{"Desc":"INTERNAL ERROR, ErrDoubleSpend","Error":45010,"Result":"spent"}`},
 		{nil, fail(49999, "?"), `{"Desc":"Unclassified error","Error":49999,"Result":"?"}`},
 	} {
-		w := httptest.NewRecorder()
-		writeREST(w, tc.result, tc.err)
-		if w.Code != http.StatusOK || w.Body.String() != tc.want || w.Header().Get("Content-Type") != "application/json; charset=utf-8" {
-			t.Errorf("writeREST = %d %s %q, want 200 %s", w.Code, w.Body, w.Header().Get("Content-Type"), tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			w := httptest.NewRecorder()
+			writeREST(w, tc.result, tc.err)
+			if w.Code != http.StatusOK || w.Body.String() != tc.want || w.Header().Get("Content-Type") != "application/json; charset=utf-8" {
+				t.Errorf("writeREST = %d %s %q, want 200 %s", w.Code, w.Body, w.Header().Get("Content-Type"), tc.want)
+			}
+		})
 	}
 	w := httptest.NewRecorder()
 	writeConfirm(w, nil, fail(unknownBlock, "no block x"))
@@ -86,7 +92,7 @@ func TestWriteRESTEnvelopes(t *testing.T) {
 }
 
 func TestAdmin(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		token, remote, url string
 		header             map[string]string
 		want               bool
@@ -105,21 +111,23 @@ func TestAdmin(t *testing.T) {
 		{"s3cret", "127.0.0.1:5000", "/", nil, true},
 		{"", "not an address", "/", nil, false},
 	} {
-		s := &Server{opts: Options{AdminToken: tc.token}}
-		r := httptest.NewRequest("GET", tc.url, nil)
-		r.RemoteAddr = tc.remote
-		for k, v := range tc.header {
-			r.Header.Set(k, v)
-		}
-		if got := s.admin(r); got != tc.want {
-			t.Errorf("token %q from %s %s %v: admin = %v, want %v", tc.token, tc.remote, tc.url, tc.header, got, tc.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			s := &Server{opts: Options{AdminToken: tc.token}}
+			r := httptest.NewRequest("GET", tc.url, nil)
+			r.RemoteAddr = tc.remote
+			for k, v := range tc.header {
+				r.Header.Set(k, v)
+			}
+			if got := s.admin(r); got != tc.want {
+				t.Errorf("token %q from %s %s %v: admin = %v, want %v", tc.token, tc.remote, tc.url, tc.header, got, tc.want)
+			}
+		})
 	}
 }
 
 func TestQueryParams(t *testing.T) {
 	str := func(s string) *string { return &s }
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		p                   queryParams
 		service, credential string
 		condition           bool
@@ -138,16 +146,18 @@ func TestQueryParams(t *testing.T) {
 		{p: queryParams{Query: str(`{"a":`)}, err: "syntax error at byte 5"},
 		{p: queryParams{Query: str(`{"$where":"1"}`)}, err: "$where"},
 	} {
-		q, err := tc.p.compile()
-		if tc.err != "" {
-			if err == nil || err.Code != jsonrpc.CodeInvalidParams || err.Message != "Query parameters invalid." || !strings.Contains(fmt.Sprint(err.Data), tc.err) {
-				t.Errorf("%+v: error %v, want -32602 Query parameters invalid. with %q", tc.p, err, tc.err)
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			q, err := tc.p.compile()
+			if tc.err != "" {
+				if err == nil || err.Code != jsonrpc.CodeInvalidParams || err.Message != "Query parameters invalid." || !strings.Contains(fmt.Sprint(err.Data), tc.err) {
+					t.Errorf("%+v: error %v, want -32602 Query parameters invalid. with %q", tc.p, err, tc.err)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil || q.Service != tc.service || q.Credential != tc.credential || (q.Condition != nil) != tc.condition || q.Skip != tc.skip || q.Limit != tc.limit {
-			t.Errorf("%+v: compile = %+v, %v", tc.p, q, err)
-		}
+			if err != nil || q.Service != tc.service || q.Credential != tc.credential || (q.Condition != nil) != tc.condition || q.Skip != tc.skip || q.Limit != tc.limit {
+				t.Errorf("%+v: compile = %+v, %v", tc.p, q, err)
+			}
+		})
 	}
 	_, err := (&queryParams{Query: str(`{"a":}`)}).compile()
 	if data, ok := err.Data.(map[string]any); !ok || data["offset"] != 5 {

@@ -194,7 +194,7 @@ func TestW3CResolution(t *testing.T) {
 	// the DID parameters of a DID URL, its query percent-encoded, a
 	// dereferencing result.
 	encoded := strings.ReplaceAll(a, ":", "%3A")
-	for _, tc := range []struct{ path, version, next string }{
+	for i, tc := range []struct{ path, version, next string }{
 		{a + "?versionId=" + create, create, update},
 		{a + "?versionId=" + strings.ToUpper(update), update, ""},
 		{encoded + "?versionId=" + create, create, update},
@@ -204,49 +204,55 @@ func TestW3CResolution(t *testing.T) {
 		{a + "%3FversionId%3D" + create, create, update},
 		{url.PathEscape(a + "?versionTime=" + createdAt), create, update},
 	} {
-		got := n.w3c(tc.path)
-		meta, contentType := "didDocumentMetadata", w3c.MediaResolution // the options of a DID
-		if strings.Contains(tc.path, "%3F") {
-			meta, contentType = "contentMetadata", w3c.MediaDereferencing // the parameters of a DID URL
-		}
-		if got.header.Get("Content-Type") != contentType {
-			t.Errorf("%s: Content-Type %s, want %s", tc.path, got.header.Get("Content-Type"), contentType)
-		}
-		var next any
-		if tc.next != "" {
-			next = tc.next
-		}
-		if got.status != 200 || got.get(meta, "versionId") != tc.version || got.get(meta, "nextVersionId") != next {
-			t.Errorf("%s: %d %s", tc.path, got.status, got.body)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got := n.w3c(tc.path)
+			meta, contentType := "didDocumentMetadata", w3c.MediaResolution // the options of a DID
+			if strings.Contains(tc.path, "%3F") {
+				meta, contentType = "contentMetadata", w3c.MediaDereferencing // the parameters of a DID URL
+			}
+			if got.header.Get("Content-Type") != contentType {
+				t.Errorf("%s: Content-Type %s, want %s", tc.path, got.header.Get("Content-Type"), contentType)
+			}
+			var next any
+			if tc.next != "" {
+				next = tc.next
+			}
+			if got.status != 200 || got.get(meta, "versionId") != tc.version || got.get(meta, "nextVersionId") != next {
+				t.Errorf("%s: %d %s", tc.path, got.status, got.body)
+			}
+		})
 	}
 
 	// Fragments (sent as %23) and service selection.
-	for _, tc := range []struct{ path, member, want string }{
+	for i, tc := range []struct{ path, member, want string }{
 		{a + "%23primary", "publicKeyBase58", alice.key.Public().Base58()},
 		{a + "%23web", "serviceEndpoint", "https://example.org/web"},
 		{url.PathEscape(a + "#hive"), "type", "HiveVault"},
 	} {
-		got := n.w3c(tc.path)
-		if got.status != 200 || got.header.Get("Content-Type") != w3c.MediaDereferencing || got.get("contentStream", tc.member) != tc.want ||
-			got.get("contentStream", "@context") != nil {
-			t.Errorf("%s: %d %s", tc.path, got.status, got.body)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got := n.w3c(tc.path)
+			if got.status != 200 || got.header.Get("Content-Type") != w3c.MediaDereferencing || got.get("contentStream", tc.member) != tc.want ||
+				got.get("contentStream", "@context") != nil {
+				t.Errorf("%s: %d %s", tc.path, got.status, got.body)
+			}
+		})
 	}
-	for _, tc := range []struct{ path, location string }{
+	for i, tc := range []struct{ path, location string }{
 		{a + "?service=hive", "https://example.org/hive"},
 		{a + "?service=web&relativeRef=%2Fabout%2Fme.json%3Flang%3Den%23bio", "https://example.org/web/about/me.json?lang=en#bio"},
 		{a + "?serviceType=LinkedDomains&relativeRef=%2Fx%23y", "https://example.org/web/x#y"},
 		{url.PathEscape(a + "?service=hive&relativeRef=%2Fv#top"), "https://example.org/hive/v#top"},
 	} {
-		got := n.w3c(tc.path)
-		if got.status != http.StatusSeeOther || got.header.Get("Location") != tc.location || len(got.body) != 0 {
-			t.Errorf("%s: %d %q %s, want 303 to %s", tc.path, got.status, got.header.Get("Location"), got.body, tc.location)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got := n.w3c(tc.path)
+			if got.status != http.StatusSeeOther || got.header.Get("Location") != tc.location || len(got.body) != 0 {
+				t.Errorf("%s: %d %q %s, want 303 to %s", tc.path, got.status, got.header.Get("Location"), got.body, tc.location)
+			}
+		})
 	}
 
 	// Each media type.
-	for _, tc := range []struct{ accept, contentType, id string }{
+	for i, tc := range []struct{ accept, contentType, id string }{
 		{"", w3c.MediaResolution, "didDocument"},
 		{"*/*", w3c.MediaResolution, "didDocument"},
 		{w3c.MediaResolution, w3c.MediaResolution, "didDocument"},
@@ -257,17 +263,19 @@ func TestW3CResolution(t *testing.T) {
 		{w3c.MediaDIDJSON, w3c.MediaDIDJSON, ""},
 		{"application/did-resolution, application/did+json", w3c.MediaResolution, "didDocument"},
 	} {
-		got := n.w3c(a, tc.accept)
-		id := got.get("id")
-		if tc.id != "" {
-			id = got.get(tc.id, "id")
-		}
-		if got.status != 200 || got.header.Get("Content-Type") != tc.contentType || id != a {
-			t.Errorf("Accept %q: %d %s %.200s", tc.accept, got.status, got.header.Get("Content-Type"), got.body)
-		}
-		if ld := got.get("@context") != nil || got.get(tc.id, "@context") != nil; ld != (tc.accept == w3c.MediaDIDLD || tc.accept == w3c.MediaDID) {
-			t.Errorf("Accept %q: @context present %v", tc.accept, ld)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got := n.w3c(a, tc.accept)
+			id := got.get("id")
+			if tc.id != "" {
+				id = got.get(tc.id, "id")
+			}
+			if got.status != 200 || got.header.Get("Content-Type") != tc.contentType || id != a {
+				t.Errorf("Accept %q: %d %s %.200s", tc.accept, got.status, got.header.Get("Content-Type"), got.body)
+			}
+			if ld := got.get("@context") != nil || got.get(tc.id, "@context") != nil; ld != (tc.accept == w3c.MediaDIDLD || tc.accept == w3c.MediaDID) {
+				t.Errorf("Accept %q: @context present %v", tc.accept, ld)
+			}
+		})
 	}
 
 	// Errors: invalid, unknown, unsupported. Those of a DID (with options
@@ -275,7 +283,7 @@ func TestW3CResolution(t *testing.T) {
 	// dereferencing result: one whose query is percent-encoded, or holds
 	// more than options.
 	bogus := newIdentity(t, "w3c never published").did.String()
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		path   string
 		accept string
 		status int
@@ -308,20 +316,22 @@ func TestW3CResolution(t *testing.T) {
 		{a, "text/html", 406, w3c.RepresentationNotSupported},
 		{a + "%23primary", w3c.MediaResolution, 406, w3c.RepresentationNotSupported},
 	} {
-		got := n.w3c(tc.path, tc.accept)
-		meta, contentType := "didResolutionMetadata", w3c.MediaResolution
-		_, query, _ := strings.Cut(tc.path, "?")
-		if !strings.HasPrefix(tc.path, "did%3A") && (strings.Contains(query, "service") || strings.Contains(query, "unknown")) ||
-			strings.Contains(tc.path, "%3F") || strings.Contains(tc.path, "%23") || strings.Contains(tc.path, "/") {
-			meta, contentType = "dereferencingMetadata", w3c.MediaDereferencing
-		}
-		detail, _ := got.get(meta, "error", "detail").(string)
-		if got.status != tc.status || got.get(meta, "error", "type") != string(tc.typ) || detail == "" || len(detail) > 500 {
-			t.Errorf("%.80s, Accept %q: %d %.300s, want %d %s", tc.path, tc.accept, got.status, got.body, tc.status, tc.typ)
-		}
-		if tc.status != 406 && got.header.Get("Content-Type") != contentType {
-			t.Errorf("%.80s: Content-Type %s, want %s", tc.path, got.header.Get("Content-Type"), contentType)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got := n.w3c(tc.path, tc.accept)
+			meta, contentType := "didResolutionMetadata", w3c.MediaResolution
+			_, query, _ := strings.Cut(tc.path, "?")
+			if !strings.HasPrefix(tc.path, "did%3A") && (strings.Contains(query, "service") || strings.Contains(query, "unknown")) ||
+				strings.Contains(tc.path, "%3F") || strings.Contains(tc.path, "%23") || strings.Contains(tc.path, "/") {
+				meta, contentType = "dereferencingMetadata", w3c.MediaDereferencing
+			}
+			detail, _ := got.get(meta, "error", "detail").(string)
+			if got.status != tc.status || got.get(meta, "error", "type") != string(tc.typ) || detail == "" || len(detail) > 500 {
+				t.Errorf("%.80s, Accept %q: %d %.300s, want %d %s", tc.path, tc.accept, got.status, got.body, tc.status, tc.typ)
+			}
+			if tc.status != 406 && got.header.Get("Content-Type") != contentType {
+				t.Errorf("%.80s: Content-Type %s, want %s", tc.path, got.header.Get("Content-Type"), contentType)
+			}
+		})
 	}
 
 	// Customized DIDs: 2 of 3 controllers, looked up whatever the case;

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -26,7 +27,7 @@ func TestWalletMembers(t *testing.T) {
 	if err := json.Unmarshal(all, &outputs); err != nil || len(outputs) < 4 {
 		t.Fatalf("listunspent of the dev account: %s (%v)", all, err)
 	}
-	for _, c := range []struct {
+	for i, c := range []struct {
 		params string
 		want   string
 	}{
@@ -36,9 +37,11 @@ func TestWalletMembers(t *testing.T) {
 		{`{"addresses":["` + dev + `"],"utxotype":"vote"}`, "null"}, // this chain's outputs are never votes
 		{`[["` + dev + `"],"mixed",true]`, string(all)},
 	} {
-		if got := n.ok1("listunspent", `{"jsonrpc":"2.0","id":1,"method":"listunspent","params":`+c.params+`}`, "1"); string(got) != c.want {
-			t.Errorf("listunspent %s: %s, want %s", c.params, got, c.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := n.ok1("listunspent", `{"jsonrpc":"2.0","id":1,"method":"listunspent","params":`+c.params+`}`, "1"); string(got) != c.want {
+				t.Errorf("listunspent %s: %s, want %s", c.params, got, c.want)
+			}
+		})
 	}
 	balance := n.chainCall("getreceivedbyaddress", []string{"address"}, dev)
 	if got := n.ok1("getreceivedbyaddress", `{"id":1,"method":"getreceivedbyaddress","params":{"address":"`+dev+`","spendable":true}}`, "1"); string(got) != string(balance) {

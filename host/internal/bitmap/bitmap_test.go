@@ -2,6 +2,7 @@ package bitmap
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -118,14 +119,16 @@ func TestPage(t *testing.T) {
 		values[100+i] += 3 << 16
 	}
 	b := build(values)
-	for _, tc := range []struct{ skip, limit int }{
+	for i, tc := range []struct{ skip, limit int }{
 		{0, 10}, {95, 10}, {100, 10}, {105, 10}, {99, 1}, {0, 0}, {9095, 10}, {9100, 10}, {9200, 10}, {5000, 2000},
 	} {
-		got := b.Page(tc.skip, tc.limit)
-		want := values[min(tc.skip, len(values)):min(tc.skip+tc.limit, len(values))]
-		if !slices.Equal(got, want) {
-			t.Errorf("Page(%d, %d) = %v, want %v", tc.skip, tc.limit, got, want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got := b.Page(tc.skip, tc.limit)
+			want := values[min(tc.skip, len(values)):min(tc.skip+tc.limit, len(values))]
+			if !slices.Equal(got, want) {
+				t.Errorf("Page(%d, %d) = %v, want %v", tc.skip, tc.limit, got, want)
+			}
+		})
 	}
 }
 
@@ -154,30 +157,32 @@ func TestAddRemove(t *testing.T) {
 		add  bool
 		n    int
 	}{{"add", true, 5000}, {"remove", false, 4000}, {"add again", true, 3000}, {"remove all", false, 70000}} {
-		for range step.n {
-			v := uint16(r.Uint32N(8000))
-			if step.name == "remove all" {
-				v = uint16(r.Uint32N(1 << 16))
+		t.Run(step.name, func(t *testing.T) {
+			for range step.n {
+				v := uint16(r.Uint32N(8000))
+				if step.name == "remove all" {
+					v = uint16(r.Uint32N(1 << 16))
+				}
+				var changed bool
+				if step.add {
+					changed = c.Add(v)
+				} else {
+					changed = c.Remove(v)
+				}
+				if changed == (in[v] == step.add) {
+					t.Fatalf("%s %d: changed=%v with the value there=%v", step.name, v, changed, in[v])
+				}
+				if step.add {
+					in[v] = true
+				} else {
+					delete(in, v)
+				}
+				if c.Contains(v) != step.add {
+					t.Fatalf("%s %d: Contains=%v", step.name, v, !step.add)
+				}
 			}
-			var changed bool
-			if step.add {
-				changed = c.Add(v)
-			} else {
-				changed = c.Remove(v)
-			}
-			if changed == (in[v] == step.add) {
-				t.Fatalf("%s %d: changed=%v with the value there=%v", step.name, v, changed, in[v])
-			}
-			if step.add {
-				in[v] = true
-			} else {
-				delete(in, v)
-			}
-			if c.Contains(v) != step.add {
-				t.Fatalf("%s %d: Contains=%v", step.name, v, !step.add)
-			}
-		}
-		check(step.name)
+			check(step.name)
+		})
 	}
 }
 
@@ -210,9 +215,11 @@ func TestCodec(t *testing.T) {
 		{"repeated", []byte{1, 0, 1, 0}},
 		{"bitset of few", few},
 	} {
-		if _, err := Decode(tc.data); !errors.Is(err, ErrEncoding) {
-			t.Errorf("%s: Decode gave %v, want ErrEncoding", tc.name, err)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Decode(tc.data); !errors.Is(err, ErrEncoding) {
+				t.Errorf("%s: Decode gave %v, want ErrEncoding", tc.name, err)
+			}
+		})
 	}
 }
 

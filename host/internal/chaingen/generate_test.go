@@ -187,12 +187,14 @@ func TestChunks(t *testing.T) {
 		{"a transaction larger than the limit alone", [][]byte{tx(10), tx(maxBlockBytes + 1), tx(10)}, []int{1, 1, 1}},
 		{"by count", make([][]byte, 2*maxBlockTxs+1), []int{maxBlockTxs, maxBlockTxs, 1}},
 	} {
-		var sizes []int
-		for _, c := range chunks(tc.raws) {
-			sizes = append(sizes, len(c))
-		}
-		if !slices.Equal(sizes, tc.sizes) {
-			t.Errorf("%s: blocks of %v transactions, want %v", tc.name, sizes, tc.sizes)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			var sizes []int
+			for _, c := range chunks(tc.raws) {
+				sizes = append(sizes, len(c))
+			}
+			if !slices.Equal(sizes, tc.sizes) {
+				t.Errorf("%s: blocks of %v transactions, want %v", tc.name, sizes, tc.sizes)
+			}
+		})
 	}
 }

@@ -235,25 +235,27 @@ func TestFollowEndToEnd(t *testing.T) {
 	}
 	// JSON-RPC names them as ELA names peers: the upstream is reached out
 	// to, the follower comes in.
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		n       *node
 		peer    string
 		inbound bool
 	}{{fo, upAddr + " (outbound)", false}, {up, foAddr + " (inbound)", true}} {
-		rpc := func(method string) string {
-			_, b := tc.n.call("POST", tc.n.srv.RPCURL(), `{"jsonrpc":"2.0","id":1,"method":"`+method+`"}`)
-			return string(b)
-		}
-		if got := rpc("getneighbors"); !strings.Contains(got, `"result":["`+tc.peer+`"]`) {
-			t.Errorf("getneighbors: %s, want %s", got, tc.peer)
-		}
-		if got := rpc("getconnectioncount"); !strings.Contains(got, `"result":1`) {
-			t.Errorf("getconnectioncount: %s", got)
-		}
-		want := fmt.Sprintf(`"neighbors":[{"netaddress":%q,"services":"0x0","relaytx":%t,`, strings.Fields(tc.peer)[0], !tc.inbound)
-		if got := rpc("getnodestate"); !strings.Contains(got, want) || !strings.Contains(got, fmt.Sprintf(`"inbound":%t`, tc.inbound)) {
-			t.Errorf("getnodestate: %s, want %s", got, want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			rpc := func(method string) string {
+				_, b := tc.n.call("POST", tc.n.srv.RPCURL(), `{"jsonrpc":"2.0","id":1,"method":"`+method+`"}`)
+				return string(b)
+			}
+			if got := rpc("getneighbors"); !strings.Contains(got, `"result":["`+tc.peer+`"]`) {
+				t.Errorf("getneighbors: %s, want %s", got, tc.peer)
+			}
+			if got := rpc("getconnectioncount"); !strings.Contains(got, `"result":1`) {
+				t.Errorf("getconnectioncount: %s", got)
+			}
+			want := fmt.Sprintf(`"neighbors":[{"netaddress":%q,"services":"0x0","relaytx":%t,`, strings.Fields(tc.peer)[0], !tc.inbound)
+			if got := rpc("getnodestate"); !strings.Contains(got, want) || !strings.Contains(got, fmt.Sprintf(`"inbound":%t`, tc.inbound)) {
+				t.Errorf("getnodestate: %s, want %s", got, want)
+			}
+		})
 	}
 
 	// Restarted on its data directory, the follower resumes from its tip.

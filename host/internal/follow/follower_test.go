@@ -393,9 +393,11 @@ func TestNewRefuses(t *testing.T) {
 		{"producing chain", follow.Config{Upstream: "http://h:1", Chain: openChain(t, "", false), Self: self}, "makes its own blocks"},
 		{"no chain", follow.Config{Upstream: "http://h:1", Self: self}, "Chain is nil"},
 	} {
-		if _, err := follow.New(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: New: %v, want an error about %q", tc.name, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := follow.New(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: New: %v, want an error about %q", tc.name, err, tc.want)
+			}
+		})
 	}
 }
 

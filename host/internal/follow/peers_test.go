@@ -1,6 +1,7 @@
 package follow_test
 
 import (
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -62,7 +63,7 @@ func TestPeers(t *testing.T) {
 }
 
 func TestParseUpstream(t *testing.T) {
-	for _, tc := range []struct{ in, want, err string }{
+	for i, tc := range []struct{ in, want, err string }{
 		{in: "http://127.0.0.1:20334", want: "http://127.0.0.1:20334/api/v1"},
 		{in: "http://127.0.0.1:20334/", want: "http://127.0.0.1:20334/api/v1"},
 		{in: " http://node:20334/api/v1/ ", want: "http://node:20334/api/v1"},
@@ -77,12 +78,14 @@ func TestParseUpstream(t *testing.T) {
 		{in: "http://user:pw@node:20334", err: "user name"},
 		{in: "http://node:port", err: "not a URL"},
 	} {
-		got, err := follow.ParseUpstream(tc.in)
-		switch {
-		case tc.err == "" && (err != nil || got != tc.want):
-			t.Errorf("ParseUpstream(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
-		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
-			t.Errorf("ParseUpstream(%q) = %q, %v; want an error about %q", tc.in, got, err, tc.err)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got, err := follow.ParseUpstream(tc.in)
+			switch {
+			case tc.err == "" && (err != nil || got != tc.want):
+				t.Errorf("ParseUpstream(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Errorf("ParseUpstream(%q) = %q, %v; want an error about %q", tc.in, got, err, tc.err)
+			}
+		})
 	}
 }

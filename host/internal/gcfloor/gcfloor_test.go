@@ -1,6 +1,7 @@
 package gcfloor
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -10,7 +11,7 @@ import (
 
 func TestPercent(t *testing.T) {
 	const mb = 1 << 20
-	for _, c := range []struct {
+	for i, c := range []struct {
 		floor, live uint64
 		base, want  int
 	}{
@@ -23,9 +24,11 @@ func TestPercent(t *testing.T) {
 		{64 * mb, 2 * mb, 100, 1600},
 		{64 * mb, 0, 100, 1600},
 	} {
-		if got := percent(c.floor, c.live, c.base); got != c.want {
-			t.Errorf("percent(%d MB, %d bytes, %d) = %d, want %d", c.floor/mb, c.live, c.base, got, c.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := percent(c.floor, c.live, c.base); got != c.want {
+				t.Errorf("percent(%d MB, %d bytes, %d) = %d, want %d", c.floor/mb, c.live, c.base, got, c.want)
+			}
+		})
 	}
 }
 

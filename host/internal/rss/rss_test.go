@@ -1,13 +1,14 @@
 package rss
 
 import (
+	"fmt"
 	"os"
 	"runtime"
 	"testing"
 )
 
 func TestParse(t *testing.T) {
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		status string
 		want   Usage
 		ok     bool
@@ -19,10 +20,12 @@ func TestParse(t *testing.T) {
 		{"VmRSS:\tx kB\nRssAnon:\t1 kB\nRssFile:\t1 kB\n", Usage{}, false},
 		{"VmRSS:\t1 MB\nRssAnon:\t1 kB\nRssFile:\t1 kB\n", Usage{}, false},
 	} {
-		got, err := Parse(tc.status)
-		if (err == nil) != tc.ok || (tc.ok && got != tc.want) {
-			t.Errorf("Parse(%q) = %+v, %v; want %+v, ok %v", tc.status, got, err, tc.want, tc.ok)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got, err := Parse(tc.status)
+			if (err == nil) != tc.ok || (tc.ok && got != tc.want) {
+				t.Errorf("Parse(%q) = %+v, %v; want %+v, ok %v", tc.status, got, err, tc.want, tc.ok)
+			}
+		})
 	}
 }
 

@@ -203,7 +203,7 @@ func TestPlanMix(t *testing.T) {
 			count(&arrays, strings.Contains(string(c.Subject), `"languages":[`))
 		}
 	}
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		what     string
 		got      int
 		low, top int // percent of n
@@ -218,9 +218,11 @@ func TestPlanMix(t *testing.T) {
 		{"nested subjects", nested, 20, 60},
 		{"array subjects", arrays, 20, 60},
 	} {
-		if tc.got*100 < tc.low*n || tc.got*100 > tc.top*n {
-			t.Errorf("%d %s of %d DIDs, want %d%% to %d%%", tc.got, tc.what, n, tc.low, tc.top)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if tc.got*100 < tc.low*n || tc.got*100 > tc.top*n {
+				t.Errorf("%d %s of %d DIDs, want %d%% to %d%%", tc.got, tc.what, n, tc.low, tc.top)
+			}
+		})
 	}
 	if len(serviceTypes) < 25 || len(credTypes) < 25 {
 		t.Errorf("%d service types and %d credential types in use, want a few dozen", len(serviceTypes), len(credTypes))

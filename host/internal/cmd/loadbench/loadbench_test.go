@@ -230,23 +230,25 @@ func TestRefHandler(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(refHandler))
 	defer srv.Close()
 	sized := `{"jsonrpc":"2.0","id":1,"result":"` + strings.Repeat("x", 3000-len(sizedStart)-len(sizedEnd)) + `"}`
-	for _, c := range []struct {
+	for i, c := range []struct {
 		size string // "" for no sizeHeader
 		want string
 	}{{"", refBody}, {"3", refBody}, {"junk", refBody}, {"3000", sized}} {
-		req, _ := http.NewRequest("POST", srv.URL+"/any/path", strings.NewReader(`{"method":"x"}`))
-		if c.size != "" {
-			req.Header.Set(sizeHeader, c.size)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 || string(body) != c.want || resp.Header.Get("Content-Type") != "application/json" || resp.ContentLength != int64(len(c.want)) {
-			t.Errorf("size %q: ref answered %d %q, length %d: %.60q", c.size, resp.StatusCode, resp.Header.Get("Content-Type"), resp.ContentLength, body)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			req, _ := http.NewRequest("POST", srv.URL+"/any/path", strings.NewReader(`{"method":"x"}`))
+			if c.size != "" {
+				req.Header.Set(sizeHeader, c.size)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || string(body) != c.want || resp.Header.Get("Content-Type") != "application/json" || resp.ContentLength != int64(len(c.want)) {
+				t.Errorf("size %q: ref answered %d %q, length %d: %.60q", c.size, resp.StatusCode, resp.Header.Get("Content-Type"), resp.ContentLength, body)
+			}
+		})
 	}
 	if !json.Valid([]byte(sized)) {
 		t.Errorf("a sized answer is not JSON")
@@ -305,11 +307,13 @@ func TestListDIDs(t *testing.T) {
 		json.NewEncoder(w).Encode(map[string]any{"result": map[string]any{"document": docs}})
 	}))
 	defer srv.Close()
-	for _, c := range []struct{ n, want int }{{1, 1}, {256, 256}, {500, 500}, {1000, 600}} {
-		got, err := listDIDs(context.Background(), srv.URL, c.n)
-		if err != nil || !slices.Equal(got, all[:c.want]) {
-			t.Errorf("listDIDs(%d): %d DIDs, %v; want the first %d", c.n, len(got), err, c.want)
-		}
+	for i, c := range []struct{ n, want int }{{1, 1}, {256, 256}, {500, 500}, {1000, 600}} {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			got, err := listDIDs(context.Background(), srv.URL, c.n)
+			if err != nil || !slices.Equal(got, all[:c.want]) {
+				t.Errorf("listDIDs(%d): %d DIDs, %v; want the first %d", c.n, len(got), err, c.want)
+			}
+		})
 	}
 	held = nil
 	if _, err := listDIDs(context.Background(), srv.URL, 10); err == nil || !strings.Contains(err.Error(), "no DIDs") {

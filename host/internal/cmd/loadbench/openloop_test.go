@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -19,7 +20,7 @@ func TestPercentile(t *testing.T) {
 	for i := range thousand {
 		thousand[i] = time.Duration(i + 1)
 	}
-	for _, c := range []struct {
+	for i, c := range []struct {
 		sorted   []time.Duration
 		perMille int
 		want     time.Duration
@@ -28,9 +29,11 @@ func TestPercentile(t *testing.T) {
 		{thousand[:3], 500, 2}, {thousand[:3], 990, 3}, {thousand[:1], 999, 1}, {nil, 990, 0},
 		{thousand[:200], 990, 198}, {thousand[:200], 999, 200},
 	} {
-		if got := percentile(c.sorted, c.perMille); got != c.want {
-			t.Errorf("percentile(%d values, %d‰) = %d, want %d", len(c.sorted), c.perMille, got, c.want)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := percentile(c.sorted, c.perMille); got != c.want {
+				t.Errorf("percentile(%d values, %d‰) = %d, want %d", len(c.sorted), c.perMille, got, c.want)
+			}
+		})
 	}
 }
 
@@ -79,12 +82,14 @@ func TestOpenResultValid(t *testing.T) {
 		{"late", func(r *openResult) { r.LagP99 = 2 * time.Millisecond }, "late: p99 2ms"},
 		{"waited", func(r *openResult) { r.Waited = 11 }, "11 requests waited"},
 	} {
-		r := good
-		c.edit(&r)
-		err := r.valid()
-		if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: valid() = %v, want %q", c.name, err, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			r := good
+			c.edit(&r)
+			err := r.valid()
+			if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: valid() = %v, want %q", c.name, err, c.want)
+			}
+		})
 	}
 }
 

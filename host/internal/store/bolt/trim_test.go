@@ -127,7 +127,7 @@ func TestScanned(t *testing.T) {
 	per := len(trimKey(0)) + len(trimValue(0))
 	n := (BigScan + per - 1) / per // n keys scanned are BigScan bytes, n-1 are not
 	putRange(t, db, 0, n)
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		scans, keys int
 		want        bool
 	}{
@@ -135,19 +135,21 @@ func TestScanned(t *testing.T) {
 		{1, n, true},
 		{3, n, true},
 	} {
-		for range tc.scans {
-			scanKeys(t, db, tc.keys)
-		}
-		select {
-		case <-db.Scanned():
-			if !tc.want {
-				t.Errorf("%d scans of %d keys: signalled", tc.scans, tc.keys)
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			for range tc.scans {
+				scanKeys(t, db, tc.keys)
 			}
-		default:
-			if tc.want {
-				t.Errorf("%d scans of %d keys: not signalled", tc.scans, tc.keys)
+			select {
+			case <-db.Scanned():
+				if !tc.want {
+					t.Errorf("%d scans of %d keys: signalled", tc.scans, tc.keys)
+				}
+			default:
+				if tc.want {
+					t.Errorf("%d scans of %d keys: not signalled", tc.scans, tc.keys)
+				}
 			}
-		}
+		})
 	}
 	select {
 	case <-db.Scanned():

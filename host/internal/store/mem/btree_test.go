@@ -271,22 +271,24 @@ func FuzzTree(f *testing.F) {
 // as a non-nil empty slice, and a key that an append cannot grow into the
 // value.
 func TestItemPair(t *testing.T) {
-	for _, c := range []struct{ key, value string }{
+	for i, c := range []struct{ key, value string }{
 		{"k", "value"},
 		{"key", ""},
 		{"a longer key than eight bytes", "v"},
 	} {
-		it := item{keyHead([]byte(c.key)), kv.Joined([]byte(c.key), []byte(c.value))}
-		k, v := it.key(), it.value()
-		if string(k) != c.key || string(v) != c.value || v == nil {
-			t.Errorf("put %q=%q, got %q=%q (nil value %v)", c.key, c.value, k, v, v == nil)
-		}
-		if cap(k) != len(k) {
-			t.Errorf("key %q has capacity %d past its length %d", c.key, cap(k), len(k))
-		}
-		_ = append(k, 'x')
-		if string(it.value()) != c.value {
-			t.Errorf("appending to key %q changed its value to %q", c.key, it.value())
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			it := item{keyHead([]byte(c.key)), kv.Joined([]byte(c.key), []byte(c.value))}
+			k, v := it.key(), it.value()
+			if string(k) != c.key || string(v) != c.value || v == nil {
+				t.Errorf("put %q=%q, got %q=%q (nil value %v)", c.key, c.value, k, v, v == nil)
+			}
+			if cap(k) != len(k) {
+				t.Errorf("key %q has capacity %d past its length %d", c.key, cap(k), len(k))
+			}
+			_ = append(k, 'x')
+			if string(it.value()) != c.value {
+				t.Errorf("appending to key %q changed its value to %q", c.key, it.value())
+			}
+		})
 	}
 }
