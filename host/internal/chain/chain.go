@@ -14,6 +14,7 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/answers"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/chain/internal/wal"
 	"github.com/didlight/didlight/host/internal/store"
@@ -56,9 +57,10 @@ type Config struct {
 //     counts, closed), and the subscribers who hear when it moves.
 //  3. pool.mu: the mempool, with the commit queue of the transactions
 //     being stored and the dev outputs claimed for funding (mempool.go).
-//  4. cache.mu: documents, resolve answers and query pages reads keep (cache.go).
+//  4. cache: documents, resolve answers, query pages and W3C answers reads
+//     keep (package answers, whose lock is taken inside its methods).
 //
-// pool.mu and cache.mu are leaves: no lock is taken while one is held.
+// pool.mu and cache's lock are leaves: no lock is taken while one is held.
 // The mempool log (poolLog) has a lock of its own, a leaf too.
 // A submitter's answer is sent from one place: mempool.answer for what
 // became of its transaction, groupCommit's settle for its mempool commit.
@@ -92,7 +94,7 @@ type Chain struct {
 	pool         *mempool
 	poolLog      *wal.Log // Config.MempoolLog, or nil; it owns its file and lock
 	poolInMemory bool     // the store is not durable and there is no log: the mempool is kept in memory only (poollog.go)
-	cache        readCache
+	cache        answers.Cache
 
 	manual    atomic.Bool   // Run makes no block (Config.NoMining, SetMining)
 	received  atomic.Uint64 // transactions SubmitTx was given

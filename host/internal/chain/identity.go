@@ -103,7 +103,7 @@ func (w *batch) applyIdentity(id *identity, txid ela.Hash, height, pos uint32) e
 	}
 	rec.DocTxid, rec.DocHeight, rec.DocPos = txid, height, pos
 	rec.Services, rec.Credentials = id.services, id.credentials
-	w.c.cache.keepDocument(txid, id.op.Document)
+	w.c.cache.KeepDocument(txid, id.op.Document)
 	postings := id.postings
 	if postings == nil {
 		postings = viewIndex.EncodedPostings(id.view.Encoded)

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/answers"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -43,7 +43,7 @@ func (c *Chain) Query(ctx context.Context, q Query) ([]byte, error) {
 	}
 	qk := q.key()
 	_, at, _ := c.Tip()
-	if out, ok := keptAnswer(&c.cache, &c.cache.pages, at, qk); ok {
+	if out, ok := c.cache.Page(at, qk); ok {
 		return out, nil
 	}
 	var out []byte
@@ -78,7 +78,7 @@ func (c *Chain) Query(ctx context.Context, q Query) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	keepAnswer(&c.cache, &c.cache.pages, tip.Hash, qk, slices.Clip(out), len(out))
+	c.cache.KeepPage(tip.Hash, qk, out)
 	return out, nil
 }
 
@@ -101,10 +101,10 @@ func (q *Query) normalize() error {
 }
 
 // key names the normalized query q among the kept pages.
-func (q *Query) key() queryKey {
-	k := queryKey{service: q.Service, credential: q.Credential, skip: q.Skip, limit: q.Limit}
+func (q *Query) key() answers.PageKey {
+	k := answers.PageKey{Service: q.Service, Credential: q.Credential, Skip: q.Skip, Limit: q.Limit}
 	if q.Condition != nil {
-		k.condition = q.Condition.String()
+		k.Condition = q.Condition.String()
 	}
 	return k
 }

@@ -2,11 +2,11 @@ package chain
 
 import (
 	"context"
-	"slices"
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/answers"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -32,9 +32,9 @@ func (c *Chain) ResolveDIDSDK(_ context.Context, d did.DID, all bool) ([]byte, e
 // resolveDID answers from the answers kept for the chain's tip, or builds
 // the answer in a store read and keeps it for the tip it was built at.
 func (c *Chain) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte, error) {
-	ak := answerKey{did: d.String(), dialect: dialect, all: all}
+	ak := answers.ResolveKey{DID: d.String(), Dialect: dialect, All: all}
 	_, at, _ := c.Tip()
-	if out, ok := keptAnswer(&c.cache, &c.cache.answers, at, ak); ok {
+	if out, ok := c.cache.Resolved(at, ak); ok {
 		return out, nil
 	}
 	key := d.Key() // before the store read: nothing but reading goes on in one
@@ -60,7 +60,7 @@ func (c *Chain) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte
 	if err != nil {
 		return nil, err
 	}
-	keepAnswer(&c.cache, &c.cache.answers, tip.Hash, ak, slices.Clip(out), len(out))
+	c.cache.KeepResolved(tip.Hash, ak, out)
 	return out, nil
 }
 

@@ -50,7 +50,7 @@ func (s snapshot) entry(key string, height, pos uint32) (*record.Entry, error) {
 // document returns the latest document of a DID with state rec, parsed
 // once and then kept in the chain's cache.
 func (s snapshot) document(key string, rec *record.DID) (*did.Document, error) {
-	if doc, ok := s.c.cache.document(rec.DocTxid); ok {
+	if doc, ok := s.c.cache.Document(rec.DocTxid); ok {
 		return doc, nil
 	}
 	e, err := s.entry(key, rec.DocHeight, rec.DocPos)
@@ -61,7 +61,7 @@ func (s snapshot) document(key string, rec *record.DID) (*did.Document, error) {
 	if err != nil || op.Document == nil {
 		return nil, fmt.Errorf("chain: the document of %s in %s does not decode: %v: %w", key, e.Txid, err, store.ErrCorrupt)
 	}
-	s.c.cache.keepDocument(rec.DocTxid, op.Document)
+	s.c.cache.KeepDocument(rec.DocTxid, op.Document)
 	return op.Document, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/core/w3c"
+	"github.com/didlight/didlight/host/internal/answers"
 	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -23,9 +24,9 @@ import (
 // error is a failure of the store; the Response is then the INTERNAL_ERROR
 // answer. ctx is not consulted, as for ResolveDID.
 func (c *Chain) ResolveW3C(_ context.Context, id, options, accept string) (w3c.Response, error) {
-	k := w3cKey{id: id, options: options, accept: accept}
+	k := answers.W3CKey{ID: id, Options: options, Accept: accept}
 	_, at, _ := c.Tip()
-	if resp, ok := keptAnswer(&c.cache, &c.cache.w3c, at, k); ok {
+	if resp, ok := c.cache.W3C(at, k); ok {
 		return resp, nil
 	}
 	req := w3c.ParseRequest(id, options, accept)
@@ -55,7 +56,7 @@ func (c *Chain) ResolveW3C(_ context.Context, id, options, accept string) (w3c.R
 		return resp, err
 	}
 	resp.Body = slices.Clip(resp.Body)
-	keepAnswer(&c.cache, &c.cache.w3c, tip.Hash, k, resp, len(resp.Body)+len(resp.ContentType)+len(resp.Location))
+	c.cache.KeepW3C(tip.Hash, k, resp)
 	return resp, nil
 }
 
@@ -67,13 +68,13 @@ func (s snapshot) entryDocument(e *resolve.Entry) (*did.Document, error) {
 	if err != nil {
 		return nil, fmt.Errorf("chain: history entry %q: %w: %w", e.Txid, store.ErrCorrupt, err)
 	}
-	if doc, ok := s.c.cache.document(txid); ok {
+	if doc, ok := s.c.cache.Document(txid); ok {
 		return doc, nil
 	}
 	op, err := s.c.engine.DecodeOperation(e.Request)
 	if err != nil || op.Document == nil {
 		return nil, fmt.Errorf("chain: the document of %s does not decode: %v: %w", e.Txid, err, store.ErrCorrupt)
 	}
-	s.c.cache.keepDocument(txid, op.Document)
+	s.c.cache.KeepDocument(txid, op.Document)
 	return op.Document, nil
 }
