@@ -15,8 +15,8 @@ import (
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/answers"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/chain/internal/wal"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 

@@ -7,7 +7,7 @@ import (
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/resolve"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/chain/internal/wal"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 

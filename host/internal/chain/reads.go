@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/didlight/didlight/core/find"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/didlight/didlight/core/resolve"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/idop"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 

@@ -10,7 +10,7 @@ import (
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/core/w3c"
 	"github.com/didlight/didlight/host/internal/answers"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
