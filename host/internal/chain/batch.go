@@ -3,22 +3,21 @@ package chain
 import (
 	"fmt"
 
-	"github.com/didlight/didlight/core/bitmap"
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
 // batch writes a block and everything it changes inside one store Update:
 // the block, its transactions, the unspent outputs, addresses and balances
-// they change, and the DID indexes.
+// they change, and the DID index (through didindex.Batch).
 type batch struct {
 	snapshot
 	time                    uint32 // the block's
 	txs, utxos, addrs, bals store.Bucket
-	counts                  map[string]int64             // changes to bucketCounts not yet written, by key (see count)
-	fields                  map[string]*bitmap.Container // containers of bucketFields changed, not yet written, by key (see container)
-	balances                map[balanceKey]ela.Fixed64   // changes to bucketBalances not yet written (see addBalance)
+	balances                map[balanceKey]ela.Fixed64 // changes to bucketBalances not yet written (see addBalance)
+	dids                    *didindex.Batch            // the DID index's changes
 }
 
 // balanceKey names a balance: an asset held by a program hash.
@@ -35,16 +34,15 @@ func newBatch(c *Chain, tx store.Tx, time uint32) *batch {
 		utxos:    bucket(tx, bucketUTXOs),
 		addrs:    bucket(tx, bucketAddresses),
 		bals:     bucket(tx, bucketBalances),
-		counts:   map[string]int64{},
-		fields:   map[string]*bitmap.Container{},
 		balances: map[balanceKey]ela.Fixed64{},
+		dids:     c.index.Write(tx, time),
 	}
 }
 
 // applyTx writes transaction t (id txid, encoding raw) at position pos of
 // the block at height: spends its inputs, adds its outputs, and applies its
 // identity operation id (nil for none) at the block's time.
-func (w *batch) applyTx(t *ela.Tx, txid ela.Hash, raw []byte, height, pos uint32, id *identity) error {
+func (w *batch) applyTx(t *ela.Tx, txid ela.Hash, raw []byte, height, pos uint32, id *didindex.Operation) error {
 	rec := record.Tx{Height: height, Pos: pos, Raw: raw}
 	if err := w.txs.Put(txid[:], rec.Bytes()); err != nil {
 		return err
@@ -63,7 +61,7 @@ func (w *batch) applyTx(t *ela.Tx, txid ela.Hash, raw []byte, height, pos uint32
 		}
 	}
 	if id != nil {
-		return w.applyIdentity(id, txid, height, pos)
+		return w.dids.Apply(id, txid, height, pos)
 	}
 	return nil
 }
@@ -147,7 +145,7 @@ func (w *batch) changeBalance(k balanceKey, d ela.Fixed64) error {
 // putBlock stores block b (whose transactions have ids txids) and its
 // confirm, makes it the tip, and counts its transactions.
 func (w *batch) putBlock(b *ela.Block, txids []ela.Hash, cf *ela.Confirm) error {
-	if err := w.flush(); err != nil {
+	if err := w.dids.Flush(); err != nil {
 		return err
 	}
 	if err := w.flushBalances(); err != nil {

@@ -116,18 +116,18 @@ func (c *Chain) verifyAhead(e *entry) {
 	_ = c.db.View(func(tx store.Tx) error {
 		s := snapshot{c: c, tx: tx}
 		var err error
-		switch e.id.op.Request.Header.Operation {
+		switch e.id.Op.Request.Header.Operation {
 		case idop.Create, idop.Update, idop.Transfer:
-			if !e.id.credential() {
-				err = idop.ValidateDetached(e.id.op, s, e.sigs, time.Time{})
+			if !e.id.Credential() {
+				err = idop.ValidateDetached(e.id.Op, s.dids(), e.sigs, time.Time{})
 				break
 			}
 			fallthrough
 		default:
 			err = c.validateIdentity(s, e.id, e.sigs, time.Time{})
 		}
-		if err == nil && e.id.derive() == nil && e.id.view != nil {
-			e.id.postings = viewIndex.EncodedPostings(e.id.view.Encoded)
+		if err == nil {
+			e.id.PostAhead()
 		}
 		return nil
 	})

@@ -16,6 +16,7 @@ import (
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/answers"
 	"github.com/didlight/didlight/host/internal/chain/internal/wal"
+	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -95,6 +96,7 @@ type Chain struct {
 	poolLog      *wal.Log // Config.MempoolLog, or nil; it owns its file and lock
 	poolInMemory bool     // the store is not durable and there is no log: the mempool is kept in memory only (poollog.go)
 	cache        answers.Cache
+	index        *didindex.Index // the DID index; stateless, its state in db and cache
 
 	manual    atomic.Bool   // Run makes no block (Config.NoMining, SetMining)
 	received  atomic.Uint64 // transactions SubmitTx was given
@@ -189,6 +191,7 @@ func (cfg *Config) chain() *Chain {
 		wake:      make(chan struct{}, 1),
 		done:      make(chan struct{}),
 	}
+	c.index = didindex.New(cfg.Engine.DecodeOperation, &c.cache, cfg.Logger)
 	for i := range cfg.Arbiters {
 		c.arbiters = append(c.arbiters, ArbiterKey(cfg.DevSeed, i))
 	}

@@ -4,10 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -20,75 +19,8 @@ type snapshot struct {
 	tx store.Tx
 }
 
-// didRecord returns the state of the DID with key key, or nil.
-func (s snapshot) didRecord(key string) (*record.DID, error) {
-	v, ok := bucket(s.tx, bucketDIDs).Get([]byte(key))
-	if !ok {
-		return nil, nil
-	}
-	rec, err := record.ParseDID(v)
-	if err != nil {
-		return nil, fmt.Errorf("chain: DID %s: %w", key, err)
-	}
-	return rec, nil
-}
-
-// entry returns the history entry of the DID with key key at a height and
-// position.
-func (s snapshot) entry(key string, height, pos uint32) (*record.Entry, error) {
-	v, ok := bucket(s.tx, bucketHistory).Get(record.HistoryKey(key, height, pos))
-	if !ok {
-		return nil, fmt.Errorf("chain: DID %s has no operation at %d/%d: %w", key, height, pos, store.ErrCorrupt)
-	}
-	e, err := record.ParseEntry(v)
-	if err != nil {
-		return nil, fmt.Errorf("chain: DID %s: %w", key, err)
-	}
-	return e, nil
-}
-
-// document returns the latest document of a DID with state rec, parsed
-// once and then kept in the chain's cache.
-func (s snapshot) document(key string, rec *record.DID) (*did.Document, error) {
-	if doc, ok := s.c.cache.Document(rec.DocTxid); ok {
-		return doc, nil
-	}
-	e, err := s.entry(key, rec.DocHeight, rec.DocPos)
-	if err != nil {
-		return nil, err
-	}
-	op, err := s.c.engine.DecodeOperation(e.Request)
-	if err != nil || op.Document == nil {
-		return nil, fmt.Errorf("chain: the document of %s in %s does not decode: %v: %w", key, e.Txid, err, store.ErrCorrupt)
-	}
-	s.c.cache.KeepDocument(rec.DocTxid, op.Document)
-	return op.Document, nil
-}
-
-// state returns what idop.Validate needs about the DID with key key: nil
-// when it does not exist.
-func (s snapshot) state(key string) (*idop.State, error) {
-	rec, err := s.didRecord(key)
-	if err != nil || rec == nil {
-		return nil, err
-	}
-	doc, err := s.document(key, rec)
-	if err != nil {
-		return nil, err
-	}
-	return &idop.State{Document: doc, Txid: rec.LastTxid.String(), Deactivated: rec.Deactivated}, nil
-}
-
-// Document implements did.Lookup: the latest document of d, nil when d
-// does not exist or is deactivated.
-func (s snapshot) Document(d did.DID) (*did.Document, error) {
-	key := d.Key()
-	rec, err := s.didRecord(key)
-	if err != nil || rec == nil || rec.Deactivated {
-		return nil, err
-	}
-	return s.document(key, rec)
-}
+// dids returns a reader of the DID index in the snapshot's transaction.
+func (s snapshot) dids() didindex.Reader { return s.c.index.Read(s.tx) }
 
 // utxo returns the unspent output an input names, or the rule its absence
 // breaks: a spent output (DoubleSpend) or one the chain never made

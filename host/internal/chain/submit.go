@@ -12,6 +12,7 @@ import (
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/chain/internal/wal"
+	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -102,7 +103,7 @@ func (c *Chain) prepare(raw []byte) (*entry, error) {
 		if err != nil {
 			return nil, reject(ledger.Payload, err)
 		}
-		e.id = newIdentity(op)
+		e.id = didindex.NewOperation(op)
 	}
 	return e, nil
 }
@@ -173,7 +174,7 @@ func (c *Chain) check(s snapshot, e *entry, height, t uint32) error {
 		if err := c.checkIdentity(s, e.id, e.sigs, t); err != nil {
 			return err
 		}
-		if err := e.id.derive(); err != nil {
+		if err := e.id.Derive(); err != nil {
 			return err
 		}
 	}
@@ -183,32 +184,33 @@ func (c *Chain) check(s snapshot, e *entry, height, t uint32) error {
 
 // checkIdentity validates an identity operation against the state s at
 // block time t.
-func (c *Chain) checkIdentity(s snapshot, id *identity, sigs *verified, t uint32) error {
+func (c *Chain) checkIdentity(s snapshot, id *didindex.Operation, sigs *verified, t uint32) error {
 	err := c.validateIdentity(s, id, sigs, time.Unix(int64(t), 0))
 	switch {
 	case err == nil:
 		return nil
 	case idop.RuleOf(err) == idop.RuleLookup:
-		return fmt.Errorf("chain: validating %s: %w", id.op.DID, err)
+		return fmt.Errorf("chain: validating %s: %w", id.Op.DID, err)
 	}
 	return reject(ledger.Payload, err)
 }
 
 // validateIdentity has the engine validate a DID or credential operation
 // against the state of its DID or credential id.
-func (c *Chain) validateIdentity(s snapshot, id *identity, sigs *verified, now time.Time) error {
-	if id.credential() {
-		st, err := s.credentialState(id.key)
+func (c *Chain) validateIdentity(s snapshot, id *didindex.Operation, sigs *verified, now time.Time) error {
+	dids := s.dids()
+	if id.Credential() {
+		st, err := dids.CredentialState(id.Key)
 		if err != nil {
 			return err
 		}
-		return c.engine.ValidateCredential(id.op, st, s, sigs, now)
+		return c.engine.ValidateCredential(id.Op, st, dids, sigs, now)
 	}
-	st, err := s.state(id.key)
+	st, err := dids.State(id.Key)
 	if err != nil {
 		return err
 	}
-	return c.engine.ValidateOperation(id.op, st, s, sigs, now)
+	return c.engine.ValidateOperation(id.Op, st, dids, sigs, now)
 }
 
 // signal tells Run that transactions arrived, or an admission ended.

@@ -2,16 +2,12 @@ package chain
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/didlight/didlight/core/did"
-	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/core/w3c"
 	"github.com/didlight/didlight/host/internal/answers"
 	"github.com/didlight/didlight/host/internal/record"
-	"github.com/didlight/didlight/host/internal/store"
 )
 
 // ResolveW3C answers a W3C DID resolution or DID URL dereferencing request
@@ -41,11 +37,12 @@ func (c *Chain) ResolveW3C(_ context.Context, id, options, accept string) (w3c.R
 		if tip, err = readTip(s.tx); err != nil {
 			return err
 		}
-		h, err := s.history(d.Key())
+		dids := s.dids()
+		h, err := dids.History(d.Key())
 		if err != nil {
 			return err
 		}
-		docs := func(i int) (*did.Document, error) { return s.entryDocument(&h[i]) }
+		docs := func(i int) (*did.Document, error) { return dids.EntryDocument(&h[i]) }
 		resp, err = w3c.Resolve(req, w3c.History{Entries: h, Document: docs}, w3c.Tip{Height: tip.Height, Time: int64(tip.Time)})
 		return err
 	})
@@ -58,23 +55,4 @@ func (c *Chain) ResolveW3C(_ context.Context, id, options, accept string) (w3c.R
 	resp.Body = slices.Clip(resp.Body)
 	c.cache.KeepW3C(tip.Hash, k, resp)
 	return resp, nil
-}
-
-// entryDocument returns the document a history entry publishes, parsed
-// once and then kept in the chain's cache, where a DID's latest document
-// usually is already.
-func (s snapshot) entryDocument(e *resolve.Entry) (*did.Document, error) {
-	txid, err := ela.ParseHash(e.Txid)
-	if err != nil {
-		return nil, fmt.Errorf("chain: history entry %q: %w: %w", e.Txid, store.ErrCorrupt, err)
-	}
-	if doc, ok := s.c.cache.Document(txid); ok {
-		return doc, nil
-	}
-	op, err := s.c.engine.DecodeOperation(e.Request)
-	if err != nil || op.Document == nil {
-		return nil, fmt.Errorf("chain: the document of %s does not decode: %v: %w", e.Txid, err, store.ErrCorrupt)
-	}
-	s.c.cache.KeepDocument(txid, op.Document)
-	return op.Document, nil
 }
