@@ -1,6 +1,8 @@
 package chain
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/didlight/didlight/core/ela"
@@ -175,4 +177,32 @@ func (w *batch) putBlock(b *ela.Block, txids []ela.Hash, cf *ela.Confirm) error 
 		return err
 	}
 	return putMeta(w.tx, metaReceived, record.U64(w.c.received.Load()))
+}
+
+// applyAll checks each entry, at positions 1 on of the block at height,
+// against the state the earlier ones leave (check), and writes it; a
+// transaction that breaks a rule is refused with refuse. It returns the
+// block's transaction ids (position 0, the coinbase's, left zero) and
+// the fees the transactions pay.
+func (c *Chain) applyAll(ctx context.Context, w *batch, entries []*entry, height uint32, refuse func(int, error) error) ([]ela.Hash, ela.Fixed64, error) {
+	txids := make([]ela.Hash, len(entries)+1)
+	var fees ela.Fixed64
+	for i, e := range entries {
+		pos := i + 1
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		if err := c.check(w.snapshot, e, height, w.time); err != nil {
+			if _, ok := errors.AsType[*RejectError](err); ok {
+				return nil, 0, refuse(pos, err)
+			}
+			return nil, 0, err
+		}
+		if err := w.applyTx(e.tx, e.txid, e.raw, height, uint32(pos), e.id); err != nil {
+			return nil, 0, err
+		}
+		txids[pos] = e.txid
+		fees += e.fee
+	}
+	return txids, fees, nil
 }

@@ -92,7 +92,7 @@ func parseLogBody(body []byte) (received uint64, p *record.PoolTx, err error) {
 
 // unlog drops the log records of the entries a stored block took in or
 // evicted.
-func (c *Chain) unlog(m *made) error {
+func (c *Chain) unlog(m *newTip) error {
 	if c.poolLog == nil {
 		return nil
 	}
