@@ -17,6 +17,7 @@ import (
 	"github.com/didlight/didlight/host/internal/answers"
 	"github.com/didlight/didlight/host/internal/chain/internal/wal"
 	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/ledgerstore"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -309,7 +310,7 @@ func readHead(tx store.Tx) (head, error) {
 	if h.tip, err = readTip(tx); err != nil {
 		return h, err
 	}
-	blk, err := readBlock(tx, h.tip.Height)
+	blk, err := ledgerstore.ReadBlock(tx, h.tip.Height)
 	if err != nil {
 		return h, err
 	}

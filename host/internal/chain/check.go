@@ -42,12 +42,13 @@ func requestOf(p *ela.Operation) idop.Request {
 // check validates e against the state s as the block at height, stamped
 // t, would include it.
 func (c *Chain) check(s snapshot, e *entry, height, t uint32) error {
-	if s.hasTx(e.txid) {
+	books := s.ledger()
+	if books.HasTx(e.txid) {
 		return rejectf(ledger.Duplicate, "transaction %s is already in the chain", e.txid)
 	}
-	spent, err := s.spends(e.tx)
+	spent, err := books.Spends(e.tx)
 	if err != nil {
-		return err
+		return asReject(err)
 	}
 	fee, err := c.params.CheckSpends(e.tx, spent, height)
 	if err != nil {

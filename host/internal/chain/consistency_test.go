@@ -10,6 +10,7 @@ import (
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/ledgerstore"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -65,8 +66,8 @@ type didModel struct {
 // replay computes the index buckets from the stored blocks.
 func replay(s snapshot) (map[string]map[string]string, error) {
 	want := map[string]map[string]string{}
-	for _, name := range []string{bucketBlocks, bucketHashes, bucketTxs, bucketUTXOs, bucketAddresses,
-		bucketBalances, didindex.BucketDIDs, didindex.BucketHistory, didindex.BucketViews, didindex.BucketDocs, didindex.BucketServices, didindex.BucketCredTypes,
+	for _, name := range []string{ledgerstore.BucketBlocks, ledgerstore.BucketHashes, ledgerstore.BucketTxs, ledgerstore.BucketUTXOs, ledgerstore.BucketAddresses,
+		ledgerstore.BucketBalances, didindex.BucketDIDs, didindex.BucketHistory, didindex.BucketViews, didindex.BucketDocs, didindex.BucketServices, didindex.BucketCredTypes,
 		didindex.BucketCredHist, didindex.BucketCreds, didindex.BucketOwned, didindex.BucketFields, didindex.BucketCounts} {
 		want[name] = map[string]string{}
 	}
@@ -88,13 +89,13 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 		if err := checkBlock(s, b, prev); err != nil {
 			return nil, fmt.Errorf("block %d: %w", h, err)
 		}
-		rec, _ := readBlock(s.tx, h)
-		want[bucketBlocks][string(record.HeightKey(h))] = string(rec.Bytes())
+		rec, _ := ledgerstore.ReadBlock(s.tx, h)
+		want[ledgerstore.BucketBlocks][string(record.HeightKey(h))] = string(rec.Bytes())
 		hash := b.Hash()
-		want[bucketHashes][string(hash[:])] = string(record.HeightKey(h))
+		want[ledgerstore.BucketHashes][string(hash[:])] = string(record.HeightKey(h))
 		for pos, t := range b.Transactions {
 			txid := t.Hash()
-			want[bucketTxs][string(txid[:])] = string((&record.Tx{Height: h, Pos: uint32(pos), Raw: t.Bytes()}).Bytes())
+			want[ledgerstore.BucketTxs][string(txid[:])] = string((&record.Tx{Height: h, Pos: uint32(pos), Raw: t.Bytes()}).Bytes())
 			if t.Type() != ela.TxCoinBase {
 				for _, in := range t.Inputs {
 					k := string(record.OutpointKey(in.TxID, in.Index))
@@ -126,17 +127,17 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 	}
 	balances := map[string]ela.Fixed64{}
 	for k, u := range utxos {
-		want[bucketUTXOs][k] = string(u.Bytes())
+		want[ledgerstore.BucketUTXOs][k] = string(u.Bytes())
 		var txid ela.Hash
 		copy(txid[:], k)
 		index := uint16(k[32])<<8 | uint16(k[33])
 		o := u.Output
-		want[bucketAddresses][string(record.AddressKey(o.ProgramHash, u.Height, u.Pos, index))] = string((&record.AddressUTXO{TxID: txid, Asset: o.AssetID, Value: o.Value}).Bytes())
+		want[ledgerstore.BucketAddresses][string(record.AddressKey(o.ProgramHash, u.Height, u.Pos, index))] = string((&record.AddressUTXO{TxID: txid, Asset: o.AssetID, Value: o.Value}).Bytes())
 		balances[string(record.BalanceKey(o.ProgramHash, o.AssetID))] += o.Value
 	}
 	for k, v := range balances {
 		if v != 0 {
-			want[bucketBalances][k] = string(record.Amount(v))
+			want[ledgerstore.BucketBalances][k] = string(record.Amount(v))
 		}
 	}
 	counts := map[string]uint64{}

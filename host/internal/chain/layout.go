@@ -2,24 +2,20 @@ package chain
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/ledgerstore"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
-// The buckets of the store besides the DID index's (didindex.Buckets).
+// The buckets of the store besides the ledger's (ledgerstore.Buckets) and
+// the DID index's (didindex.Buckets).
 // Keys and values are encoded by package record.
 const (
-	bucketMeta      = "meta"      // the keys below
-	bucketBlocks    = "blocks"    // height → record.Block
-	bucketHashes    = "hashes"    // block hash → height
-	bucketConfirms  = "confirms"  // height → ela.Confirm bytes
-	bucketTxs       = "txs"       // txid → record.Tx
-	bucketUTXOs     = "utxos"     // OutpointKey → record.UTXO
-	bucketAddresses = "addresses" // AddressKey → record.AddressUTXO
-	bucketBalances  = "balances"  // BalanceKey → record.Amount
-	bucketPool      = "pool"      // arrival sequence → record.PoolTx
+	bucketMeta = "meta" // the keys below
+	bucketPool = "pool" // arrival sequence → record.PoolTx
 
 	bucketSnapshots   = "undo/snapshots" // snapshot id (record.SeqKey) → record.Snapshot; its sequence gives the ids (snapshot.go)
 	bucketUndo        = "undo/log"       // the undo log (package undo) of what was written since the oldest snapshot
@@ -39,8 +35,7 @@ const (
 )
 
 // allBuckets are the buckets a reset empties (every one but meta).
-var allBuckets = append([]string{bucketBlocks, bucketHashes, bucketConfirms, bucketTxs, bucketUTXOs, bucketAddresses,
-	bucketBalances, bucketPool}, didindex.Buckets...)
+var allBuckets = slices.Concat(ledgerstore.Buckets, []string{bucketPool}, didindex.Buckets)
 
 // bucket returns a bucket of tx.
 func bucket(tx store.Tx, name string) store.Bucket {
