@@ -63,8 +63,9 @@ type Config struct {
 //     keep (package answers, whose lock is taken inside its methods).
 //
 // pool.mu and cache's lock are leaves: no lock is taken while one is held.
-// The DID index (index) has no lock: its state is in db, written only in
-// the Update of a block, under mining.
+// The ledger (package ledgerstore) and the DID index (index) have no lock:
+// their state is in db, written only in the Update of a block, under
+// mining.
 // The mempool log (poolLog) has a lock of its own, a leaf too.
 // A submitter's answer is sent from one place: mempool.answer for what
 // became of its transaction, groupCommit's settle for its mempool commit.

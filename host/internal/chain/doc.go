@@ -1,8 +1,8 @@
-// Package chain keeps a local identity chain: its ledger, mempool and block producer, with its DID index.
+// Package chain keeps a local identity chain: its mempool and block producer over its ledger and DID index.
 //
-// The ledger is the chain's blocks, transactions, unspent outputs and
-// balances; the DID index that resolve and query read is package
-// host/internal/didindex, fed by the blocks the chain applies, and the
+// The ledger (blocks, transactions, unspent outputs, balances) is package
+// host/internal/ledgerstore; the DID index that resolve and query read is
+// package host/internal/didindex, fed by the blocks the chain applies; the
 // answers reads keep are package host/internal/answers. The chain
 // validates transactions and produces blocks. It is the host half of the
 // node: every rule is decided by core
