@@ -37,15 +37,8 @@ const (
 // allBuckets are the buckets a reset empties (every one but meta).
 var allBuckets = slices.Concat(ledgerstore.Buckets, []string{bucketPool}, didindex.Buckets)
 
-// bucket returns a bucket of tx.
-func bucket(tx store.Tx, name string) store.Bucket {
-	b, err := tx.Bucket(name)
-	if err != nil {
-		// The names above are valid; only a programming error gets here.
-		panic("chain: bucket " + name + ": " + err.Error())
-	}
-	return b
-}
+// bucket returns a bucket of tx (record.Bucket).
+func bucket(tx store.Tx, name string) store.Bucket { return record.Bucket(tx, name) }
 
 // getMeta reads a meta value.
 func getMeta(tx store.Tx, key string) ([]byte, bool) { return bucket(tx, bucketMeta).Get([]byte(key)) }

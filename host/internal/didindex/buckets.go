@@ -1,6 +1,9 @@
 package didindex
 
-import "github.com/didlight/didlight/host/internal/store"
+import (
+	"github.com/didlight/didlight/host/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
+)
 
 // The buckets of the index. Keys and values are encoded by package record.
 const (
@@ -21,12 +24,5 @@ const (
 var Buckets = []string{BucketDIDs, BucketHistory, BucketViews, BucketDocs, BucketServices, BucketCredTypes,
 	BucketCredHist, BucketCreds, BucketOwned, BucketFields, BucketCounts}
 
-// bucket returns a bucket of tx.
-func bucket(tx store.Tx, name string) store.Bucket {
-	b, err := tx.Bucket(name)
-	if err != nil {
-		// The names above are valid; only a programming error gets here.
-		panic("didindex: bucket " + name + ": " + err.Error())
-	}
-	return b
-}
+// bucket returns a bucket of tx (record.Bucket).
+func bucket(tx store.Tx, name string) store.Bucket { return record.Bucket(tx, name) }

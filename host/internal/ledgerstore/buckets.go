@@ -1,6 +1,9 @@
 package ledgerstore
 
-import "github.com/didlight/didlight/host/internal/store"
+import (
+	"github.com/didlight/didlight/host/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
+)
 
 // The buckets of the ledger. Keys and values are encoded by package record.
 const (
@@ -16,12 +19,5 @@ const (
 // Buckets are the buckets of the ledger, in the order a store lists them.
 var Buckets = []string{BucketBlocks, BucketHashes, BucketConfirms, BucketTxs, BucketUTXOs, BucketAddresses, BucketBalances}
 
-// bucket returns a bucket of tx.
-func bucket(tx store.Tx, name string) store.Bucket {
-	b, err := tx.Bucket(name)
-	if err != nil {
-		// The names above are valid; only a programming error gets here.
-		panic("ledgerstore: bucket " + name + ": " + err.Error())
-	}
-	return b
-}
+// bucket returns a bucket of tx (record.Bucket).
+func bucket(tx store.Tx, name string) store.Bucket { return record.Bucket(tx, name) }
