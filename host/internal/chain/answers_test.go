@@ -4,67 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"testing"
 
-	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/core/w3c"
+	"github.com/didlight/didlight/host/internal/answers"
 )
-
-// Answers are kept for one tip: asked at another, they are not there, and
-// keeping one at a new tip drops the old tip's. Answers over maxAnswerSize
-// are not kept, and the map is emptied when it would hold answersBytes.
-func TestAnswers(t *testing.T) {
-	t1, t2 := ela.Hash{1}, ela.Hash{2}
-	k := answerKey{did: "did:elastos:iA"}
-	kAll := answerKey{did: "did:elastos:iA", all: true}
-	kSDK := answerKey{did: "did:elastos:iA", dialect: resolve.DialectEID}
-	var a answers[answerKey, []byte]
-	if _, ok := a.get(t1, k); ok {
-		t.Fatal("an empty cache answered")
-	}
-	a.put(t1, k, []byte("one"), 3)
-	a.put(t1, kAll, []byte("all"), 3)
-	for _, c := range []struct {
-		tip  ela.Hash
-		key  answerKey
-		want string // "" for none
-	}{
-		{t1, k, "one"},
-		{t1, kAll, "all"},
-		{t1, kSDK, ""},
-		{t2, k, ""},
-	} {
-		got, ok := a.get(c.tip, c.key)
-		if ok != (c.want != "") || string(got) != c.want {
-			t.Errorf("get(%x, %+v) = %q, %v; want %q", c.tip[:1], c.key, got, ok, c.want)
-		}
-	}
-	a.put(t2, k, []byte("two"), 3)
-	if _, ok := a.get(t1, kAll); ok {
-		t.Error("an answer of the old tip survived a put at the new one")
-	}
-	if got, _ := a.get(t2, k); string(got) != "two" {
-		t.Errorf("at the new tip: %q", got)
-	}
-
-	big := bytes.Repeat([]byte("x"), maxAnswerSize+1)
-	a.put(t2, kAll, big, len(big))
-	if _, ok := a.get(t2, kAll); ok {
-		t.Error("an answer over maxAnswerSize was kept")
-	}
-	a = answers[answerKey, []byte]{}
-	fill := bytes.Repeat([]byte("x"), maxAnswerSize)
-	n := 0
-	for ; a.bytes+len(k.did)+len(fill) <= answersBytes; n++ {
-		a.put(t1, answerKey{did: fmt.Sprint(n)}, fill, len(fill))
-	}
-	a.put(t1, k, fill, len(fill))
-	if len(a.m) != 1 || a.bytes != len(k.did)+len(fill) {
-		t.Errorf("after %d answers filled it, the cache holds %d answers, %d bytes; want 1", n, len(a.m), a.bytes)
-	}
-}
 
 // A query page is kept for the tip it was built at and answered from
 // there, under its normalized query (a condition written another way, a
@@ -91,9 +36,7 @@ func TestQueryPagesKept(t *testing.T) {
 	}
 	built := func(q Query) []byte { // built by a read, nothing kept
 		t.Helper()
-		f.c.cache.mu.Lock()
-		f.c.cache.pages = answers[queryKey, []byte]{}
-		f.c.cache.mu.Unlock()
+		f.c.cache.Forget()
 		return ask(q)
 	}
 	total := func(b []byte) int {
@@ -182,18 +125,16 @@ func TestW3CAnswersKept(t *testing.T) {
 	if &after.Body[0] == &first.Body[0] || bytes.Equal(after.Body, first.Body) {
 		t.Fatal("after a block, the answer kept for the tip before it was given")
 	}
-	f.c.cache.mu.Lock()
-	f.c.cache.w3c = answers[w3cKey, w3c.Response]{}
-	f.c.cache.mu.Unlock()
+	f.c.cache.Forget()
 	if built := resolveW3C(""); !bytes.Equal(after.Body, built.Body) || after.ContentType != built.ContentType {
 		t.Errorf("the kept answer differs from the one a read builds:\n%s\n%s", after.Body, built.Body)
 	}
 
-	kept := len(f.c.cache.w3c.m)
 	if resp, err := f.c.ResolveW3C(context.Background(), "did:elastos:", "", ""); err != nil || resp.Status != 400 {
 		t.Errorf("a malformed DID: status %d, %v; want 400", resp.Status, err)
 	}
-	if len(f.c.cache.w3c.m) != kept {
+	_, at, _ := f.c.Tip()
+	if _, ok := f.c.cache.W3C(at, answers.W3CKey{ID: "did:elastos:"}); ok {
 		t.Error("the answer to a request w3c cannot parse was kept")
 	}
 }

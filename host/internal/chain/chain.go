@@ -14,8 +14,11 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/ledger"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/answers"
 	"github.com/didlight/didlight/host/internal/chain/internal/wal"
+	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/ledgerstore"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -56,9 +59,13 @@ type Config struct {
 //     counts, closed), and the subscribers who hear when it moves.
 //  3. pool.mu: the mempool, with the commit queue of the transactions
 //     being stored and the dev outputs claimed for funding (mempool.go).
-//  4. cache.mu: documents, resolve answers and query pages reads keep (cache.go).
+//  4. cache: documents, resolve answers, query pages and W3C answers reads
+//     keep (package answers, whose lock is taken inside its methods).
 //
-// pool.mu and cache.mu are leaves: no lock is taken while one is held.
+// pool.mu and cache's lock are leaves: no lock is taken while one is held.
+// The ledger (package ledgerstore) and the DID index (index) have no lock:
+// their state is in db, written only in the Update of a block, under
+// mining.
 // The mempool log (poolLog) has a lock of its own, a leaf too.
 // A submitter's answer is sent from one place: mempool.answer for what
 // became of its transaction, groupCommit's settle for its mempool commit.
@@ -92,7 +99,8 @@ type Chain struct {
 	pool         *mempool
 	poolLog      *wal.Log // Config.MempoolLog, or nil; it owns its file and lock
 	poolInMemory bool     // the store is not durable and there is no log: the mempool is kept in memory only (poollog.go)
-	cache        readCache
+	cache        answers.Cache
+	index        *didindex.Index // the DID index; stateless, its state in db and cache
 
 	manual    atomic.Bool   // Run makes no block (Config.NoMining, SetMining)
 	received  atomic.Uint64 // transactions SubmitTx was given
@@ -187,6 +195,7 @@ func (cfg *Config) chain() *Chain {
 		wake:      make(chan struct{}, 1),
 		done:      make(chan struct{}),
 	}
+	c.index = didindex.New(cfg.Engine.DecodeOperation, &c.cache, cfg.Logger)
 	for i := range cfg.Arbiters {
 		c.arbiters = append(c.arbiters, ArbiterKey(cfg.DevSeed, i))
 	}
@@ -302,7 +311,7 @@ func readHead(tx store.Tx) (head, error) {
 	if h.tip, err = readTip(tx); err != nil {
 		return h, err
 	}
-	blk, err := readBlock(tx, h.tip.Height)
+	blk, err := ledgerstore.ReadBlock(tx, h.tip.Height)
 	if err != nil {
 		return h, err
 	}

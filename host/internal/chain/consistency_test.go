@@ -9,7 +9,9 @@ import (
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/internal/bitmap"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/ledgerstore"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -64,9 +66,9 @@ type didModel struct {
 // replay computes the index buckets from the stored blocks.
 func replay(s snapshot) (map[string]map[string]string, error) {
 	want := map[string]map[string]string{}
-	for _, name := range []string{bucketBlocks, bucketHashes, bucketTxs, bucketUTXOs, bucketAddresses,
-		bucketBalances, bucketDIDs, bucketHistory, bucketViews, bucketDocs, bucketServices, bucketCredTypes,
-		bucketCredHist, bucketCreds, bucketOwned, bucketFields, bucketCounts} {
+	for _, name := range []string{ledgerstore.BucketBlocks, ledgerstore.BucketHashes, ledgerstore.BucketTxs, ledgerstore.BucketUTXOs, ledgerstore.BucketAddresses,
+		ledgerstore.BucketBalances, didindex.BucketDIDs, didindex.BucketHistory, didindex.BucketViews, didindex.BucketDocs, didindex.BucketServices, didindex.BucketCredTypes,
+		didindex.BucketCredHist, didindex.BucketCreds, didindex.BucketOwned, didindex.BucketFields, didindex.BucketCounts} {
 		want[name] = map[string]string{}
 	}
 	tip, err := readTip(s.tx)
@@ -87,13 +89,13 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 		if err := checkBlock(s, b, prev); err != nil {
 			return nil, fmt.Errorf("block %d: %w", h, err)
 		}
-		rec, _ := readBlock(s.tx, h)
-		want[bucketBlocks][string(record.HeightKey(h))] = string(rec.Bytes())
+		rec, _ := ledgerstore.ReadBlock(s.tx, h)
+		want[ledgerstore.BucketBlocks][string(record.HeightKey(h))] = string(rec.Bytes())
 		hash := b.Hash()
-		want[bucketHashes][string(hash[:])] = string(record.HeightKey(h))
+		want[ledgerstore.BucketHashes][string(hash[:])] = string(record.HeightKey(h))
 		for pos, t := range b.Transactions {
 			txid := t.Hash()
-			want[bucketTxs][string(txid[:])] = string((&record.Tx{Height: h, Pos: uint32(pos), Raw: t.Bytes()}).Bytes())
+			want[ledgerstore.BucketTxs][string(txid[:])] = string((&record.Tx{Height: h, Pos: uint32(pos), Raw: t.Bytes()}).Bytes())
 			if t.Type() != ela.TxCoinBase {
 				for _, in := range t.Inputs {
 					k := string(record.OutpointKey(in.TxID, in.Index))
@@ -125,69 +127,69 @@ func replay(s snapshot) (map[string]map[string]string, error) {
 	}
 	balances := map[string]ela.Fixed64{}
 	for k, u := range utxos {
-		want[bucketUTXOs][k] = string(u.Bytes())
+		want[ledgerstore.BucketUTXOs][k] = string(u.Bytes())
 		var txid ela.Hash
 		copy(txid[:], k)
 		index := uint16(k[32])<<8 | uint16(k[33])
 		o := u.Output
-		want[bucketAddresses][string(record.AddressKey(o.ProgramHash, u.Height, u.Pos, index))] = string((&record.AddressUTXO{TxID: txid, Asset: o.AssetID, Value: o.Value}).Bytes())
+		want[ledgerstore.BucketAddresses][string(record.AddressKey(o.ProgramHash, u.Height, u.Pos, index))] = string((&record.AddressUTXO{TxID: txid, Asset: o.AssetID, Value: o.Value}).Bytes())
 		balances[string(record.BalanceKey(o.ProgramHash, o.AssetID))] += o.Value
 	}
 	for k, v := range balances {
 		if v != 0 {
-			want[bucketBalances][k] = string(record.Amount(v))
+			want[ledgerstore.BucketBalances][k] = string(record.Amount(v))
 		}
 	}
 	counts := map[string]uint64{}
 	fields := map[string]*bitmap.Container{}
 	for _, key := range order {
 		m := dids[key]
-		want[bucketDIDs][key] = string(m.rec.Bytes())
+		want[didindex.BucketDIDs][key] = string(m.rec.Bytes())
 		if m.rec.Deactivated {
 			continue
 		}
-		view, err := storedView(m.view)
+		view, err := didindex.StoredView(m.view)
 		if err != nil {
 			return nil, err
 		}
-		want[bucketViews][string(record.SeqKey(m.rec.Seq))] = string(view.Bytes())
-		want[bucketDocs][string(record.SeqKey(m.rec.Seq))] = string(m.doc)
+		want[didindex.BucketViews][string(record.SeqKey(m.rec.Seq))] = string(view.Bytes())
+		want[didindex.BucketDocs][string(record.SeqKey(m.rec.Seq))] = string(m.doc)
 		for _, typ := range m.rec.Services {
-			want[bucketServices][string(record.PostingKey(typ, m.rec.Seq))] = key
+			want[didindex.BucketServices][string(record.PostingKey(typ, m.rec.Seq))] = key
 		}
 		for _, typ := range m.rec.Credentials {
-			want[bucketCredTypes][string(record.PostingKey(typ, m.rec.Seq))] = key
+			want[didindex.BucketCredTypes][string(record.PostingKey(typ, m.rec.Seq))] = key
 		}
-		counts[string(record.CountKey(bucketViews, nil))]++
+		counts[string(record.CountKey(didindex.BucketViews, nil))]++
 		for _, typ := range m.rec.Services {
-			counts[string(record.CountKey(bucketServices, record.PostingPrefix(typ)))]++
+			counts[string(record.CountKey(didindex.BucketServices, record.PostingPrefix(typ)))]++
 		}
 		for _, typ := range m.rec.Credentials {
-			counts[string(record.CountKey(bucketCredTypes, record.PostingPrefix(typ)))]++
+			counts[string(record.CountKey(didindex.BucketCredTypes, record.PostingPrefix(typ)))]++
 		}
-		for _, p := range viewIndex.Postings(m.view) {
+		for _, p := range didindex.Postings(m.view) {
 			prefix, _ := record.FieldPrefix(p.Path, p.Value)
 			key := string(record.FieldKey(prefix, m.rec.Seq>>bitmap.ChunkBits))
 			if fields[key] == nil {
 				fields[key] = &bitmap.Container{}
 			}
 			fields[key].Add(uint16(m.rec.Seq))
-			counts[string(record.CountKey(bucketFields, prefix))]++
+			counts[string(record.CountKey(didindex.BucketFields, prefix))]++
 		}
 	}
 	for k, c := range fields {
-		want[bucketFields][k] = string(c.Encode())
+		want[didindex.BucketFields][k] = string(c.Encode())
 	}
 	for k, n := range counts {
-		want[bucketCounts][k] = string(record.U64(n))
+		want[didindex.BucketCounts][k] = string(record.U64(n))
 	}
 	for key, rec := range creds {
-		want[bucketCreds][key] = string(rec.Bytes())
+		want[didindex.BucketCreds][key] = string(rec.Bytes())
 	}
-	if got, n := bucket(s.tx, bucketOwned).Sequence(), len(want[bucketOwned]); got != uint64(n) {
+	if got, n := bucket(s.tx, didindex.BucketOwned).Sequence(), len(want[didindex.BucketOwned]); got != uint64(n) {
 		return nil, fmt.Errorf("the declare sequence is %d, %d credentials were declared", got, n)
 	}
-	if got := bucket(s.tx, bucketDIDs).Sequence(); got != uint64(len(order)) {
+	if got := bucket(s.tx, didindex.BucketDIDs).Sequence(); got != uint64(len(order)) {
 		return nil, fmt.Errorf("the DID sequence is %d, %d DIDs were created", got, len(order))
 	}
 	n, err := getU64(s.tx, metaTxnCount)
@@ -233,7 +235,7 @@ func replayCredential(want map[string]map[string]string, creds map[string]*recor
 	}
 	key := op.CredentialID.Key()
 	e := record.Entry{Txid: txid, Time: t, Request: req}
-	want[bucketCredHist][string(record.HistoryKey(key, height, pos))] = string(e.Bytes())
+	want[didindex.BucketCredHist][string(record.HistoryKey(key, height, pos))] = string(e.Bytes())
 	rec := creds[key]
 	if rec == nil {
 		rec = &record.Credential{}
@@ -247,8 +249,8 @@ func replayCredential(want map[string]map[string]string, creds map[string]*recor
 		return fmt.Errorf("credential %s declared twice", key)
 	}
 	rec.DeclTxid, rec.DeclHeight, rec.DeclPos = txid, height, pos
-	seq := uint64(len(want[bucketOwned]) + 1)
-	want[bucketOwned][string(record.PostingKey(op.DID.Key(), seq))] = op.CredentialID.String()
+	seq := uint64(len(want[didindex.BucketOwned]) + 1)
+	want[didindex.BucketOwned][string(record.PostingKey(op.DID.Key(), seq))] = op.CredentialID.String()
 	return nil
 }
 
@@ -264,7 +266,7 @@ func replayOp(want map[string]map[string]string, dids map[string]*didModel, req 
 	if op.Document != nil {
 		e.Expires = op.Document.Expires().Unix()
 	}
-	want[bucketHistory][string(record.HistoryKey(key, height, pos))] = string(e.Bytes())
+	want[didindex.BucketHistory][string(record.HistoryKey(key, height, pos))] = string(e.Bytes())
 	m := dids[key]
 	created := ""
 	switch {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -240,7 +240,7 @@ func (c *Chain) lockControl(ctx context.Context) error {
 // transactions go (their waiting submitters get ErrReset), cached
 // documents too, and subscribers hear of the new tip.
 func (c *Chain) restart(h head) {
-	c.cache.dropDocuments()
+	c.cache.DropDocuments()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.setHead(h)

@@ -175,7 +175,7 @@ func (l chainLookup) Document(d did.DID) (*did.Document, error) {
 	var doc *did.Document
 	err := l.c.view(func(s snapshot) error {
 		var err error
-		doc, err = s.Document(d)
+		doc, err = s.dids().Document(d)
 		return err
 	})
 	return doc, err

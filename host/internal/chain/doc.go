@@ -1,7 +1,11 @@
-// Package chain keeps the ledger of a local identity chain: its blocks,
-// transactions, unspent outputs and balances, the DID indexes that resolve
-// and query read, and the mempool; it validates transactions and produces
-// blocks. It is the host half of the node: every rule is decided by core
+// Package chain keeps a local identity chain: its mempool and block producer over its ledger and DID index.
+//
+// The ledger (blocks, transactions, unspent outputs, balances) is package
+// host/internal/ledgerstore; the DID index that resolve and query read is
+// package host/internal/didindex, fed by the blocks the chain applies; the
+// answers reads keep are package host/internal/answers. The chain
+// validates transactions and produces blocks. It is the host half of the
+// node: every rule is decided by core
 // (ledger rules by core/ledger, identity operations by core/idop through an
 // Engine, results by core/resolve, query conditions by core/find); this
 // package does the storage, the concurrency and the scheduling.

@@ -6,12 +6,13 @@ import (
 	"fmt"
 
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/ledgerstore"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
 // ErrNotFound is returned for an unknown block, transaction, confirm or
 // asset.
-var ErrNotFound = errors.New("chain: not found")
+var ErrNotFound = ledgerstore.ErrNotFound
 
 // errClosed is the error of calls on a closed chain: it wraps
 // store.ErrClosed, which callers test for with errors.Is.

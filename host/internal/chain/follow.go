@@ -119,7 +119,7 @@ func (c *Chain) Apply(ctx context.Context, b *ela.Block, cf *ela.Confirm) error 
 		}
 		return fmt.Errorf("chain: applying block %d: %w", b.Header.Height, err)
 	}
-	c.advance(&made{block: b})
+	c.advance(&newTip{block: b})
 	return nil
 }
 

@@ -2,33 +2,20 @@ package chain
 
 import (
 	"fmt"
+	"slices"
 
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/ledgerstore"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
-// The buckets of the store. Keys and values are encoded by package record.
+// The buckets of the store besides the ledger's (ledgerstore.Buckets) and
+// the DID index's (didindex.Buckets).
+// Keys and values are encoded by package record.
 const (
-	bucketMeta      = "meta"        // the keys below
-	bucketBlocks    = "blocks"      // height → record.Block
-	bucketHashes    = "hashes"      // block hash → height
-	bucketConfirms  = "confirms"    // height → ela.Confirm bytes
-	bucketTxs       = "txs"         // txid → record.Tx
-	bucketUTXOs     = "utxos"       // OutpointKey → record.UTXO
-	bucketAddresses = "addresses"   // AddressKey → record.AddressUTXO
-	bucketBalances  = "balances"    // BalanceKey → record.Amount
-	bucketPool      = "pool"        // arrival sequence → record.PoolTx
-	bucketDIDs      = "dids"        // did.DID.Key → record.DID; its sequence counts DIDs
-	bucketHistory   = "history"     // HistoryKey → record.Entry
-	bucketViews     = "views"       // creation sequence → record.View, for DIDs not deactivated
-	bucketDocs      = "docs"        // creation sequence → the latest document in normalized form, for DIDs not deactivated
-	bucketServices  = "services"    // PostingKey(service type, seq) → DID key
-	bucketCredTypes = "credtypes"   // PostingKey(credential type, seq) → DID key
-	bucketCredHist  = "credhistory" // HistoryKey(credential id's did.URL.Key, height, position) → record.Entry
-	bucketCreds     = "credentials" // credential id's did.URL.Key → record.Credential
-	bucketOwned     = "owned"       // PostingKey(owner's DID key, sequence) → credential id; its sequence counts declares
-	bucketFields    = "fields"      // FieldKey(FieldPrefix(path, value), chunk) → bitmap.Container: postings of the views (viewIndex) by creation sequence
-	bucketCounts    = "counts"      // CountKey(bucket, prefix) → how many keys of the bucket have the prefix; views: how many
+	bucketMeta = "meta" // the keys below
+	bucketPool = "pool" // arrival sequence → record.PoolTx
 
 	bucketSnapshots   = "undo/snapshots" // snapshot id (record.SeqKey) → record.Snapshot; its sequence gives the ids (snapshot.go)
 	bucketUndo        = "undo/log"       // the undo log (package undo) of what was written since the oldest snapshot
@@ -48,19 +35,10 @@ const (
 )
 
 // allBuckets are the buckets a reset empties (every one but meta).
-var allBuckets = []string{bucketBlocks, bucketHashes, bucketConfirms, bucketTxs, bucketUTXOs, bucketAddresses,
-	bucketBalances, bucketPool, bucketDIDs, bucketHistory, bucketViews, bucketDocs, bucketServices, bucketCredTypes,
-	bucketCredHist, bucketCreds, bucketOwned, bucketFields, bucketCounts}
+var allBuckets = slices.Concat(ledgerstore.Buckets, []string{bucketPool}, didindex.Buckets)
 
-// bucket returns a bucket of tx.
-func bucket(tx store.Tx, name string) store.Bucket {
-	b, err := tx.Bucket(name)
-	if err != nil {
-		// The names above are valid; only a programming error gets here.
-		panic("chain: bucket " + name + ": " + err.Error())
-	}
-	return b
-}
+// bucket returns a bucket of tx (record.Bucket).
+func bucket(tx store.Tx, name string) store.Bucket { return record.Bucket(tx, name) }
 
 // getMeta reads a meta value.
 func getMeta(tx store.Tx, key string) ([]byte, bool) { return bucket(tx, bucketMeta).Get([]byte(key)) }

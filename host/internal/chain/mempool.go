@@ -6,6 +6,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/didindex"
 )
 
 // The mempool's limits when Config leaves them 0: how many transactions it
@@ -25,7 +26,7 @@ type entry struct {
 	fee  ela.Fixed64
 	sigs *verified // the signatures that verified, to check the operation again for free
 
-	id *identity // the identity operation it carries, or nil
+	id *didindex.Operation // the identity operation it carries, or nil
 
 	within bool   // it may be pooled only while the chain's epoch is in (SubmitRequestIn)
 	wantIn uint64 // that epoch
@@ -43,7 +44,7 @@ type entry struct {
 func (e *entry) poolTx() ledger.PoolTx {
 	t := ledger.PoolTx{Tx: e.tx, Txid: e.txid, Size: len(e.raw)}
 	if e.id != nil {
-		t.Op = e.id.op
+		t.Op = e.id.Op
 	}
 	return t
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/host/internal/didindex"
 )
 
 // Each query with a condition logs its plan at debug level: the plan, the
@@ -28,7 +29,7 @@ func TestQueryLogsPlan(t *testing.T) {
 		if _, err := f.c.Query(context.Background(), Query{Condition: cond}); err != nil {
 			t.Fatal(err)
 		}
-		if line := logged.String(); !strings.Contains(line, `msg="`+logPlan+`" `+tc.want) {
+		if line := logged.String(); !strings.Contains(line, `msg="`+didindex.LogPlan+`" `+tc.want) {
 			t.Errorf("%s logged %q, want %s", tc.cond, line, tc.want)
 		}
 	}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/chain/internal/wal"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -92,7 +92,7 @@ func parseLogBody(body []byte) (received uint64, p *record.PoolTx, err error) {
 
 // unlog drops the log records of the entries a stored block took in or
 // evicted.
-func (c *Chain) unlog(m *made) error {
+func (c *Chain) unlog(m *newTip) error {
 	if c.poolLog == nil {
 		return nil
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -151,9 +151,9 @@ const (
 	logRefused = "refused a transaction its block found no longer valid"
 )
 
-// made is a block being made: the block and what happened to the entries
+// newTip is a block being made: the block and what happened to the entries
 // it was offered.
-type made struct {
+type newTip struct {
 	block    *ela.Block
 	included []*entry
 	evicted  map[*entry]error
@@ -177,7 +177,7 @@ func (c *Chain) mine() (*ela.Block, error) {
 	now := c.now().Unix()
 	t := clock.BlockTime(prev.Timestamp, now)
 	after := clock.Mined(t, now)
-	var m made
+	var m newTip
 	// With the mempool in its bucket, from now until the block's Update
 	// begins, transactions waiting for their mempool commit wait for the
 	// block instead; those arriving later wait for it to end, then share a
@@ -196,7 +196,7 @@ func (c *Chain) mine() (*ela.Block, error) {
 	err := c.update(func(tx store.Tx) error {
 		var entries []*entry
 		entries, taken, dropped = c.pool.forBlock(takes)
-		m = made{evicted: make(map[*entry]error)}
+		m = newTip{evicted: make(map[*entry]error)}
 		if after != clock {
 			if err := putMeta(tx, metaClock, record.Clock(after)); err != nil {
 				return err
@@ -246,7 +246,7 @@ func (c *Chain) mine() (*ela.Block, error) {
 
 // build writes the block after prev stamped t with the entries still
 // valid.
-func (c *Chain) build(tx store.Tx, m *made, entries []*entry, prev *ela.Header, t uint32) error {
+func (c *Chain) build(tx store.Tx, m *newTip, entries []*entry, prev *ela.Header, t uint32) error {
 	height := prev.Height + 1
 	w := newBatch(c, tx, t)
 	pool := bucket(tx, bucketPool)
@@ -293,7 +293,7 @@ func (c *Chain) build(tx store.Tx, m *made, entries []*entry, prev *ela.Header, 
 // advance makes a stored block the chain's tip in memory, takes its
 // transactions and the evicted ones out of the mempool, and tells whoever
 // waits.
-func (c *Chain) advance(m *made) {
+func (c *Chain) advance(m *newTip) {
 	b := m.block
 	h := b.Hash()
 	gone := make(map[*entry]error, len(m.included)+len(m.evicted))
@@ -319,4 +319,83 @@ func (c *Chain) advance(m *made) {
 	c.pool.advance(position{epoch: c.epoch, height: b.Header.Height, tip: h}, gone)
 	c.subs.notify(b.Header.Height)
 	c.log.Debug("block", "height", b.Header.Height, "hash", h, "txs", len(b.Transactions), "time", b.Header.Timestamp)
+}
+
+// ErrPoolBusy is returned by MineTxs while the mempool holds transactions:
+// a block made around them could spend what they spend.
+var ErrPoolBusy = errors.New("chain: MineTxs needs an empty mempool")
+
+// MineTxs makes a block now of exactly the raw transactions txs, in their
+// order after the coinbase, and returns it: the way to build a large chain
+// in bulk (a generator), block after block, without a mempool. Each
+// transaction is checked as Apply checks a block's, against the state the
+// earlier ones leave; one that breaks a rule gets a *BlockError naming it,
+// and nothing changes. Signatures are verified on every core before the
+// block's store Update begins. It fails with ErrPoolBusy while the mempool
+// holds transactions, and with ErrFollower on a follower's chain.
+func (c *Chain) MineTxs(ctx context.Context, txs [][]byte) (*ela.Block, error) {
+	if err := c.produces(); err != nil {
+		return nil, err
+	}
+	prepared, err := c.prepareAll(ctx, txs)
+	if err != nil {
+		return nil, err
+	}
+	return c.MinePrepared(ctx, prepared)
+}
+
+// MinePrepared is MineTxs of transactions PrepareTx prepared, in their
+// order after the coinbase.
+func (c *Chain) MinePrepared(ctx context.Context, txs []*Prepared) (*ela.Block, error) {
+	if err := c.produces(); err != nil {
+		return nil, err
+	}
+	c.mining.Lock()
+	defer c.mining.Unlock()
+	switch {
+	case c.isClosed():
+		return nil, errClosed
+	case c.pool.len() > 0:
+		return nil, ErrPoolBusy
+	}
+	c.mu.RLock()
+	prev := c.tipHeader
+	c.mu.RUnlock()
+	if err := ledger.CheckNext(&prev); err != nil {
+		return nil, fmt.Errorf("chain: %w", err)
+	}
+	height, t := prev.Height+1, c.nextBlockTime(prev.Timestamp)
+	entries, pos, err := entriesOf(txs)
+	if err != nil {
+		return nil, &BlockError{Height: height, Tx: pos, Err: err}
+	}
+	var b *ela.Block
+	err = c.update(func(tx store.Tx) error {
+		w := newBatch(c, tx, t)
+		refuse := func(pos int, err error) error { return &BlockError{Height: height, Tx: pos, Err: err} }
+		txids, fees, err := c.applyAll(ctx, w, entries, height, refuse)
+		if err != nil {
+			return err
+		}
+		cb := c.params.Coinbase(height, c.producer, fees+c.params.Subsidy)
+		txids[0] = cb.Hash()
+		if err := w.applyTx(cb, txids[0], cb.Bytes(), height, 0, nil); err != nil {
+			return err
+		}
+		all := make([]*ela.Tx, len(entries)+1)
+		all[0] = cb
+		for i, e := range entries {
+			all[i+1] = e.tx
+		}
+		b = c.params.NewBlockOf(&prev, t, all, txids)
+		return w.putBlock(b, txids, c.confirm(b.Hash()))
+	})
+	if err != nil {
+		if _, ok := errors.AsType[*BlockError](err); ok || ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("chain: making block %d: %w", height, err)
+	}
+	c.advance(&newTip{block: b})
+	return b, nil
 }

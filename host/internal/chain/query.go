@@ -2,31 +2,19 @@ package chain
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"slices"
 
 	"github.com/didlight/didlight/core/find"
-	"github.com/didlight/didlight/core/resolve"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
-	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/answers"
+	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/record"
 )
 
 // ErrQuery is wrapped by the error of a Query whose parameters are not
 // valid.
-var ErrQuery = errors.New("chain: invalid query")
+var ErrQuery = didindex.ErrQuery
 
-// Query asks for the latest documents of the DIDs that are not
-// deactivated (expired ones included) that have a service of a type, or a
-// credential of a type, or that satisfy a find condition: exactly one of
-// the three. Skip and Limit page the result.
-type Query struct {
-	Service    string
-	Credential string
-	Condition  *find.Condition
-	Skip       int // documents to skip, 0 or more
-	Limit      int // documents to return: 0 means resolve.DefaultQueryLimit; above resolve.MaxQueryLimit means that
-}
+// Query asks for the latest documents of DIDs (see didindex.Query).
+type Query = didindex.Query
 
 // Query returns the query result object (see resolve.QueryResult): how many
 // documents match, and those of the page, in the order their DIDs were
@@ -38,12 +26,12 @@ type Query struct {
 // it was built at (see answers) and answered from there while the chain
 // is at that tip.
 func (c *Chain) Query(ctx context.Context, q Query) ([]byte, error) {
-	if err := q.normalize(); err != nil {
+	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
-	qk := q.key()
+	qk := pageKey(&q)
 	_, at, _ := c.Tip()
-	if out, ok := keptAnswer(&c.cache, &c.cache.pages, at, qk); ok {
+	if out, ok := c.cache.Page(at, qk); ok {
 		return out, nil
 	}
 	var out []byte
@@ -53,112 +41,32 @@ func (c *Chain) Query(ctx context.Context, q Query) ([]byte, error) {
 		if tip, err = readTip(s.tx); err != nil {
 			return err
 		}
-		var p pager
-		p.skip, p.limit = q.Skip, q.Limit
-		switch {
-		case q.Condition != nil:
-			err = s.find(ctx, q.Condition, &p)
-		case q.Service != "":
-			err = s.postings(ctx, bucketServices, q.Service, &p)
-		default:
-			err = s.postings(ctx, bucketCredTypes, q.Credential, &p)
-		}
-		if err != nil {
-			return err
-		}
-		docs := make([][]byte, len(p.page))
-		for i, seq := range p.page {
-			if docs[i], err = s.documentAt(seq); err != nil {
-				return err
-			}
-		}
-		out = resolve.QueryResult(p.total, q.Skip, docs) // copies the documents, read in place
-		return nil
+		out, err = s.dids().Page(ctx, q)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	keepAnswer(&c.cache, &c.cache.pages, tip.Hash, qk, slices.Clip(out), len(out))
+	c.cache.KeepPage(tip.Hash, qk, out)
 	return out, nil
 }
 
-func (q *Query) normalize() error {
-	given := 0
-	for _, set := range []bool{q.Service != "", q.Credential != "", q.Condition != nil} {
-		if set {
-			given++
-		}
-	}
-	switch {
-	case given != 1:
-		return fmt.Errorf("%w: give exactly one of service, credential and condition, not %d", ErrQuery, given)
-	}
-	var err error
-	if q.Skip, q.Limit, err = resolve.QueryPage(q.Skip, q.Limit); err != nil {
-		return fmt.Errorf("%w: %v", ErrQuery, err)
-	}
-	return nil
-}
-
-// key names the normalized query q among the kept pages.
-func (q *Query) key() queryKey {
-	k := queryKey{service: q.Service, credential: q.Credential, skip: q.Skip, limit: q.Limit}
+// pageKey names the normalized query q among the kept pages.
+func pageKey(q *Query) answers.PageKey {
+	k := answers.PageKey{Service: q.Service, Credential: q.Credential, Skip: q.Skip, Limit: q.Limit}
 	if q.Condition != nil {
-		k.condition = q.Condition.String()
+		k.Condition = q.Condition.String()
 	}
 	return k
 }
 
-// pager counts matching DIDs and keeps the creation numbers of those of
-// the page.
-type pager struct {
-	skip, limit, total int
-	page               []uint64
-}
-
-// add counts a DID that matches, with creation number seq.
-func (p *pager) add(seq uint64) {
-	if p.inPage() {
-		p.page = append(p.page, seq)
-	}
-	p.total++
-}
-
-// documentAt returns the normalized document of the DID with creation
-// number seq, which an index names, in place.
-func (s snapshot) documentAt(seq uint64) ([]byte, error) {
-	doc, ok := bucket(s.tx, bucketDocs).Get(record.SeqKey(seq))
-	if !ok {
-		return nil, fmt.Errorf("chain: an index names DID number %d, which has no document: %w", seq, store.ErrCorrupt)
-	}
-	return doc, nil
-}
-
-// inPage reports whether the next DID counted is on the page.
-func (p *pager) inPage() bool { return p.total >= p.skip && len(p.page) < p.limit }
-
-// postings pages the DIDs posted under typ in bucket name, in creation
-// order: the total from the count, and only the postings up to the page's
-// end read, until ctx is done.
-func (s snapshot) postings(ctx context.Context, name, typ string, p *pager) error {
-	prefix := record.PostingPrefix(typ)
-	total, err := s.postingCount(name, prefix)
-	if err != nil {
+// Explain says how Query answers a condition (see didindex.Reader.Explain).
+func (c *Chain) Explain(cond *find.Condition) (string, error) {
+	var out string
+	err := c.view(func(s snapshot) error {
+		var err error
+		out, err = s.dids().Explain(cond)
 		return err
-	}
-	for k := range bucket(s.tx, name).ScanShared(store.Range{Prefix: prefix}) {
-		if p.total >= p.skip+p.limit {
-			break
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		seq, err := record.ParsePostingKey(prefix, k)
-		if err != nil {
-			return err
-		}
-		p.add(seq)
-	}
-	p.total = total
-	return nil
+	})
+	return out, err
 }

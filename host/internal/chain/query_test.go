@@ -12,6 +12,7 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -252,7 +253,7 @@ func TestQueryParams(t *testing.T) {
 	}
 	for limit, want := range map[int]int{0: resolve.DefaultQueryLimit, 1: 1, resolve.MaxQueryLimit: resolve.MaxQueryLimit, resolve.MaxQueryLimit + 1: resolve.MaxQueryLimit, 1 << 40: resolve.MaxQueryLimit} {
 		q := Query{Service: "a", Limit: limit}
-		if err := q.normalize(); err != nil || q.Limit != want {
+		if err := q.Normalize(); err != nil || q.Limit != want {
 			t.Errorf("limit %d becomes %d (%v), want %d", limit, q.Limit, err, want)
 		}
 	}
@@ -273,12 +274,12 @@ func TestResolveLatest(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		for k := range bucket(s.tx, bucketDIDs).Scan(store.Range{}) {
+		for k := range bucket(s.tx, didindex.BucketDIDs).Scan(store.Range{}) {
 			d, err := did.Parse(string(k))
 			if err != nil {
 				return err
 			}
-			h, err := s.history(string(k))
+			h, err := s.dids().History(string(k))
 			if err != nil {
 				return err
 			}

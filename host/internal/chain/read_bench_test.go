@@ -44,7 +44,7 @@ func BenchmarkResolveDID(b *testing.B) {
 			i, start, cpu := 0, time.Now(), cputime.Now()
 			for b.Loop() {
 				if bench.built {
-					f.c.cache.answers = answers[answerKey, []byte]{}
+					f.c.cache.Forget()
 				}
 				if _, err := f.c.ResolveDID(context.Background(), dids[i%len(dids)], all); err != nil {
 					b.Fatal(err)
@@ -88,7 +88,7 @@ func BenchmarkQuery(b *testing.B) {
 			i, start, cpu := 0, time.Now(), cputime.Now()
 			for b.Loop() {
 				if bench.built {
-					f.c.cache.pages = answers[queryKey, []byte]{}
+					f.c.cache.Forget()
 				}
 				q := Query{Condition: cond, Skip: i % (n / limit) * limit, Limit: limit}
 				if _, err := f.c.Query(context.Background(), q); err != nil {

@@ -5,7 +5,8 @@ import (
 	"fmt"
 
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/ledgerstore"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -28,7 +29,7 @@ func (c *Chain) view(fn func(s snapshot) error) error {
 func (c *Chain) BlockHash(height uint32) (ela.Hash, error) {
 	var h ela.Hash
 	err := c.view(func(s snapshot) error {
-		b, err := readBlock(s.tx, height)
+		b, err := ledgerstore.ReadBlock(s.tx, height)
 		if err == nil {
 			h = b.Hash
 		}
@@ -56,7 +57,7 @@ func (c *Chain) BlockByHash(h ela.Hash) (*ela.Block, ela.BlockContext, error) {
 	var b *ela.Block
 	var ctx ela.BlockContext
 	err := c.view(func(s snapshot) error {
-		height, err := s.height(h)
+		height, err := s.ledger().Height(h)
 		if err != nil {
 			return err
 		}
@@ -71,11 +72,11 @@ func (c *Chain) BlockByHash(h ela.Hash) (*ela.Block, ela.BlockContext, error) {
 func (c *Chain) Confirm(h ela.Hash) (*ela.Confirm, error) {
 	var cf *ela.Confirm
 	err := c.view(func(s snapshot) error {
-		height, err := s.height(h)
+		height, err := s.ledger().Height(h)
 		if err != nil {
 			return err
 		}
-		v, ok := bucket(s.tx, bucketConfirms).Get(record.HeightKey(height))
+		v, ok := bucket(s.tx, ledgerstore.BucketConfirms).Get(record.HeightKey(height))
 		if !ok {
 			return fmt.Errorf("chain: block %d has no confirm: %w", height, store.ErrCorrupt)
 		}
@@ -102,10 +103,10 @@ func (c *Chain) Tx(h ela.Hash) (*ela.Tx, ela.TxContext, error) {
 	err := c.view(func(s snapshot) error {
 		var rec *record.Tx
 		var err error
-		if t, rec, err = s.transaction(h); err != nil {
+		if t, rec, err = s.ledger().Transaction(h); err != nil {
 			return err
 		}
-		b, err := readBlock(s.tx, rec.Height)
+		b, err := ledgerstore.ReadBlock(s.tx, rec.Height)
 		if err != nil {
 			return err
 		}
@@ -127,33 +128,15 @@ func (c *Chain) Mempool() []*ela.Tx { return c.pool.txs() }
 func (c *Chain) Balance(addr ela.ProgramHash, asset ela.Hash) (ela.Fixed64, error) {
 	var bal ela.Fixed64
 	err := c.view(func(s snapshot) error {
-		v, ok := bucket(s.tx, bucketBalances).Get(record.BalanceKey(addr, asset))
-		if !ok {
-			return nil
-		}
 		var err error
-		bal, err = record.ParseAmount(v)
+		bal, err = s.ledger().Balance(addr, asset)
 		return err
 	})
 	return bal, err
 }
 
-// UTXO is an unspent output of an address, with what the chain knows of
-// it: what listunspent shows (Elastos.ELA.SideChain.ID service/service.go,
-// ListUnspent).
-type UTXO struct {
-	Address    ela.ProgramHash
-	Txid       ela.Hash
-	Index      uint16
-	Asset      ela.Hash
-	Value      ela.Fixed64
-	OutputLock uint32     // the output's lock height (0: none)
-	TxType     ela.TxType // the type of the transaction that made it
-	Height     uint32     // the height of the block holding that transaction
-	// Confirmations counts the blocks from that one to the tip, both
-	// included.
-	Confirmations uint32
-}
+// UTXO is an unspent output of an address (see ledgerstore.UTXO).
+type UTXO = ledgerstore.UTXO
 
 // UTXOs returns the unspent outputs of the addresses, each address's in
 // chain order, read in one snapshot of the chain (pooled transactions do
@@ -166,7 +149,7 @@ func (c *Chain) UTXOs(addrs ...ela.ProgramHash) ([]UTXO, error) {
 			return err
 		}
 		for _, addr := range addrs {
-			if out, err = s.utxos(out, addr, tip.Height); err != nil {
+			if out, err = s.ledger().UTXOs(out, addr, tip.Height); err != nil {
 				return err
 			}
 		}
@@ -195,7 +178,7 @@ func (c *Chain) PoolSpends(txid ela.Hash, index uint16) bool {
 func (c *Chain) Asset(h ela.Hash) (*ela.Asset, error) {
 	var a *ela.Asset
 	err := c.view(func(s snapshot) error {
-		t, _, err := s.transaction(h)
+		t, _, err := s.ledger().Transaction(h)
 		if err != nil {
 			return err
 		}
@@ -224,24 +207,15 @@ func (c *Chain) Stats() Stats {
 	return Stats{TxnCnt: c.txnCount, RxTxnCnt: c.received.Load(), NodeID: c.nodeID, Mempool: c.pool.len()}
 }
 
-// height returns the height of the block with hash h, or ErrNotFound.
-func (s snapshot) height(h ela.Hash) (uint32, error) {
-	v, ok := bucket(s.tx, bucketHashes).Get(h[:])
-	if !ok {
-		return 0, ErrNotFound
-	}
-	return record.ParseHeightKey(v)
-}
-
 // block returns the block at height and its context.
 func (s snapshot) block(height uint32) (*ela.Block, ela.BlockContext, error) {
-	rec, err := readBlock(s.tx, height)
+	rec, err := ledgerstore.ReadBlock(s.tx, height)
 	if err != nil {
 		return nil, ela.BlockContext{}, err
 	}
 	b := &ela.Block{Header: rec.Header, Transactions: make([]*ela.Tx, len(rec.TxIDs))}
 	for i, id := range rec.TxIDs {
-		if b.Transactions[i], _, err = s.transaction(id); err != nil {
+		if b.Transactions[i], _, err = s.ledger().Transaction(id); err != nil {
 			if errors.Is(err, ErrNotFound) {
 				err = store.ErrCorrupt
 			}
@@ -254,57 +228,11 @@ func (s snapshot) block(height uint32) (*ela.Block, ela.BlockContext, error) {
 	}
 	var next ela.Hash
 	if height < tip.Height {
-		n, err := readBlock(s.tx, height+1)
+		n, err := ledgerstore.ReadBlock(s.tx, height+1)
 		if err != nil {
 			return nil, ela.BlockContext{}, err
 		}
 		next = n.Hash
 	}
 	return b, s.c.params.Context(&b.Header, tip.Height, next), nil
-}
-
-// utxos appends the unspent outputs of addr in chain order to out, their
-// confirmations counted up to the tip at height tip.
-func (s snapshot) utxos(out []UTXO, addr ela.ProgramHash, tip uint32) ([]UTXO, error) {
-	for k, v := range bucket(s.tx, bucketAddresses).Scan(store.Range{Prefix: record.AddressPrefix(addr)}) {
-		index, err := record.ParseAddressKey(k)
-		if err != nil {
-			return nil, err
-		}
-		a, err := record.ParseAddressUTXO(v)
-		if err != nil {
-			return nil, err
-		}
-		u, ok, err := s.unspent(a.TxID, index)
-		switch {
-		case err != nil:
-			return nil, err
-		case !ok:
-			return nil, fmt.Errorf("chain: address %s lists output %s:%d, which is not unspent: %w", addr, a.TxID, index, store.ErrCorrupt)
-		}
-		typ, err := s.txType(a.TxID)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, UTXO{Address: addr, Txid: a.TxID, Index: index, Asset: a.Asset, Value: a.Value, OutputLock: u.Output.OutputLock,
-			TxType: typ, Height: u.Height, Confirmations: tip - u.Height + 1})
-	}
-	return out, nil
-}
-
-// txType returns the type of the chain's transaction h.
-func (s snapshot) txType(h ela.Hash) (ela.TxType, error) {
-	v, ok := bucket(s.tx, bucketTxs).Get(h[:])
-	if !ok {
-		return 0, fmt.Errorf("chain: transaction %s of an unspent output: %w", h, store.ErrCorrupt)
-	}
-	rec, err := record.ParseTx(v)
-	if err != nil {
-		return 0, fmt.Errorf("chain: transaction %s: %w", h, err)
-	}
-	typ, err := ela.TypeOf(rec.Raw)
-	if err != nil {
-		return 0, fmt.Errorf("chain: transaction %s: %w: %w", h, store.ErrCorrupt, err)
-	}
-	return typ, nil
 }

@@ -6,7 +6,7 @@ import (
 	"iter"
 	"slices"
 
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 

@@ -9,7 +9,8 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/mem"
 )
@@ -123,7 +124,7 @@ func TestUpgradeSnapshotV1OfFormat2(t *testing.T) {
 	want := resolveAll(t, f)
 	f.c.Close()
 	downgrade(t, f.db, 2)
-	older := slices.DeleteFunc(snapshotted(), func(name string) bool { return name == bucketFields || name == bucketCounts })
+	older := slices.DeleteFunc(snapshotted(), func(name string) bool { return name == didindex.BucketFields || name == didindex.BucketCounts })
 	rec := copySnapshotV1(t, f, 1, older)
 	storeSnapshotsV1(t, f.db, []*record.SnapshotV1{rec}, 1, 2)
 	f.open()

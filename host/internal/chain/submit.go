@@ -9,10 +9,8 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/core/idop"
-	"github.com/didlight/didlight/core/ledger"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
 	"github.com/didlight/didlight/host/internal/chain/internal/wal"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -84,35 +82,6 @@ func (c *Chain) admitted() {
 	c.signal()
 }
 
-// prepare decodes a transaction and checks what needs no chain state.
-func (c *Chain) prepare(raw []byte) (*entry, error) {
-	if err := ledger.CheckSize(len(raw)); err != nil {
-		return nil, asReject(err)
-	}
-	tx, err := ela.ParseTx(raw)
-	if err != nil {
-		return nil, reject(ledger.Malformed, err)
-	}
-	if err := c.params.CheckTx(tx); err != nil {
-		return nil, asReject(err)
-	}
-	e := &entry{tx: tx, raw: raw, txid: tx.Hash(), sigs: &verified{v: c.verifier}, done: make(chan error, 1)}
-	if p, ok := tx.Payload.(*ela.Operation); ok {
-		op, err := c.engine.DecodeOperation(requestOf(p))
-		if err != nil {
-			return nil, reject(ledger.Payload, err)
-		}
-		e.id = newIdentity(op)
-	}
-	return e, nil
-}
-
-// requestOf converts the ledger's operation payload to an idop.Request,
-// field for field.
-func requestOf(p *ela.Operation) idop.Request {
-	return idop.Request{Header: idop.Header(p.Header), Payload: p.Payload, Proof: idop.Proof(p.Proof)}
-}
-
 // enter validates e and adds it to the mempool, validating it again if a
 // block lands in between (its signatures are not verified again).
 func (c *Chain) enter(e *entry) error {
@@ -150,65 +119,6 @@ func (c *Chain) validate(e *entry) (position, error) {
 		return c.check(snapshot{c: c, tx: tx}, e, tip.Height+1, c.nextBlockTime(tip.Time))
 	})
 	return at, err
-}
-
-// check validates e against the state s as the block at height, stamped
-// t, would include it.
-func (c *Chain) check(s snapshot, e *entry, height, t uint32) error {
-	if s.hasTx(e.txid) {
-		return rejectf(ledger.Duplicate, "transaction %s is already in the chain", e.txid)
-	}
-	spent, err := s.spends(e.tx)
-	if err != nil {
-		return err
-	}
-	fee, err := c.params.CheckSpends(e.tx, spent, height)
-	if err != nil {
-		return asReject(err)
-	}
-	if err := c.engine.VerifyPrograms(e.tx, ledger.Referenced(spent), e.sigs); err != nil {
-		return reject(ledger.Signature, err)
-	}
-	if e.id != nil {
-		if err := c.checkIdentity(s, e.id, e.sigs, t); err != nil {
-			return err
-		}
-		if err := e.id.derive(); err != nil {
-			return err
-		}
-	}
-	e.fee = fee
-	return nil
-}
-
-// checkIdentity validates an identity operation against the state s at
-// block time t.
-func (c *Chain) checkIdentity(s snapshot, id *identity, sigs *verified, t uint32) error {
-	err := c.validateIdentity(s, id, sigs, time.Unix(int64(t), 0))
-	switch {
-	case err == nil:
-		return nil
-	case idop.RuleOf(err) == idop.RuleLookup:
-		return fmt.Errorf("chain: validating %s: %w", id.op.DID, err)
-	}
-	return reject(ledger.Payload, err)
-}
-
-// validateIdentity has the engine validate a DID or credential operation
-// against the state of its DID or credential id.
-func (c *Chain) validateIdentity(s snapshot, id *identity, sigs *verified, now time.Time) error {
-	if id.credential() {
-		st, err := s.credentialState(id.key)
-		if err != nil {
-			return err
-		}
-		return c.engine.ValidateCredential(id.op, st, s, sigs, now)
-	}
-	st, err := s.state(id.key)
-	if err != nil {
-		return err
-	}
-	return c.engine.ValidateOperation(id.op, st, s, sigs, now)
 }
 
 // signal tells Run that transactions arrived, or an admission ended.

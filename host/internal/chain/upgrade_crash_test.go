@@ -13,7 +13,8 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/resolve"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 )
@@ -32,7 +33,7 @@ func (h stopMidway) WithAttrs([]slog.Attr) slog.Handler     { return h }
 func (h stopMidway) WithGroup(string) slog.Handler          { return h }
 
 func (stopMidway) Handle(_ context.Context, r slog.Record) error {
-	if r.Message == logUpgrade || r.Message == logUpgradeViews {
+	if r.Message == didindex.LogUpgrade || r.Message == didindex.LogUpgradeViews {
 		os.Stdout.WriteString("midway\n")
 		select {}
 	}
@@ -60,14 +61,14 @@ func downgrade(t *testing.T, db store.DB, format uint64) (postings int) {
 	t.Helper()
 	err := db.Update(func(tx store.Tx) error {
 		keys := map[string]string{} // creation sequence key → DID key
-		for k, v := range bucket(tx, bucketDIDs).Scan(store.Range{}) {
+		for k, v := range bucket(tx, didindex.BucketDIDs).Scan(store.Range{}) {
 			rec, err := record.ParseDID(v)
 			if err != nil {
 				return err
 			}
 			keys[string(record.SeqKey(rec.Seq))] = string(k)
 		}
-		views, docs := bucket(tx, bucketViews), bucket(tx, bucketDocs)
+		views, docs := bucket(tx, didindex.BucketViews), bucket(tx, didindex.BucketDocs)
 		for k := range views.Scan(store.Range{}) {
 			doc, _ := docs.Get(k)
 			parsed, err := did.ParseDocument(doc)
@@ -89,29 +90,29 @@ func downgrade(t *testing.T, db store.DB, format uint64) (postings int) {
 			}
 		}
 		if format < 6 {
-			if err := tx.DeleteBucket(bucketDocs); err != nil {
+			if err := tx.DeleteBucket(didindex.BucketDocs); err != nil {
 				return err
 			}
 		}
 		if format >= 4 {
-			for range bucket(tx, bucketFields).Scan(store.Range{}) {
+			for range bucket(tx, didindex.BucketFields).Scan(store.Range{}) {
 				postings++
 			}
 		}
-		for _, name := range []string{bucketFields, bucketCounts}[:4-min(format, 4)] {
+		for _, name := range []string{didindex.BucketFields, didindex.BucketCounts}[:4-min(format, 4)] {
 			if err := tx.DeleteBucket(name); err != nil {
 				return err
 			}
 		}
 		if format == 3 {
-			fields := bucket(tx, bucketFields)
-			for k, v := range bucket(tx, bucketViews).Scan(store.Range{}) {
+			fields := bucket(tx, didindex.BucketFields)
+			for k, v := range bucket(tx, didindex.BucketViews).Scan(store.Range{}) {
 				seq, _ := record.ParseSeqKey(k)
 				view, err := record.ParseViewV4(v)
 				if err != nil {
 					return err
 				}
-				for _, p := range viewIndex.Postings(view.JSON) {
+				for _, p := range didindex.Postings(view.JSON) {
 					prefix, _ := record.FieldPrefix(p.Path, p.Value)
 					if err := fields.Put(binary.BigEndian.AppendUint64(prefix, seq), nil); err != nil {
 						return err
@@ -149,7 +150,7 @@ func formatOf(t *testing.T, db store.DB) (format uint64, fields int) {
 	err := db.View(func(tx store.Tx) error {
 		var err error
 		format, err = getU64(tx, metaFormat)
-		for range bucket(tx, bucketFields).Scan(store.Range{}) {
+		for range bucket(tx, didindex.BucketFields).Scan(store.Range{}) {
 			fields++
 		}
 		return err
@@ -183,7 +184,7 @@ func TestUpgradeIndexes(t *testing.T) {
 			if from >= 4 {
 				wantIndexes = 0 // the postings are those of format 4
 			}
-			for msg, want := range map[string]int{logUpgradeViews: 10, logUpgrade: wantIndexes} {
+			for msg, want := range map[string]int{didindex.LogUpgradeViews: 10, didindex.LogUpgrade: wantIndexes} {
 				if n := bytes.Count(logged.Bytes(), []byte("msg=\""+msg+"\"")); n != want {
 					t.Errorf("%d lines %q for 20 DIDs, want %d:\n%s", n, msg, want, logged.Bytes())
 				}
@@ -237,7 +238,7 @@ func upgradeCrash(t *testing.T, from uint64) {
 		t.Fatalf("after the kill: format %d with %d postings, want format %d with %d", format, fields, from, postings)
 	}
 	err = db.View(func(tx store.Tx) error {
-		for k, v := range bucket(tx, bucketViews).Scan(store.Range{}) {
+		for k, v := range bucket(tx, didindex.BucketViews).Scan(store.Range{}) {
 			parse := map[uint64]func([]byte) (*record.ViewV6, error){6: record.ParseViewV6, 5: record.ParseViewV5}[from]
 			if parse == nil {
 				parse = record.ParseViewV4
@@ -247,7 +248,7 @@ func upgradeCrash(t *testing.T, from uint64) {
 			}
 		}
 		docs := 0
-		for range bucket(tx, bucketDocs).Scan(store.Range{}) {
+		for range bucket(tx, didindex.BucketDocs).Scan(store.Range{}) {
 			docs++
 		}
 		if want := map[bool]int{true: 30}[from == 6]; docs != want {

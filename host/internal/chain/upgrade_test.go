@@ -8,7 +8,8 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/idop"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -43,7 +44,7 @@ func TestUpgradeFormat1(t *testing.T) {
 	downgrade(t, f.db, 4) // views of format 1 are those of format 4
 	downgraded := 0
 	err = f.db.Update(func(tx store.Tx) error {
-		for _, name := range []string{bucketHistory, bucketCredHist} {
+		for _, name := range []string{didindex.BucketHistory, didindex.BucketCredHist} {
 			b := bucket(tx, name)
 			for k, v := range b.Scan(store.Range{}) {
 				if err := b.Put(k, v[:len(v)-8]); err != nil { // Expires is the last field

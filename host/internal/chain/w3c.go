@@ -2,15 +2,12 @@ package chain
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/didlight/didlight/core/did"
-	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/core/w3c"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
-	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/answers"
+	"github.com/didlight/didlight/host/internal/record"
 )
 
 // ResolveW3C answers a W3C DID resolution or DID URL dereferencing request
@@ -23,9 +20,9 @@ import (
 // error is a failure of the store; the Response is then the INTERNAL_ERROR
 // answer. ctx is not consulted, as for ResolveDID.
 func (c *Chain) ResolveW3C(_ context.Context, id, options, accept string) (w3c.Response, error) {
-	k := w3cKey{id: id, options: options, accept: accept}
+	k := answers.W3CKey{ID: id, Options: options, Accept: accept}
 	_, at, _ := c.Tip()
-	if resp, ok := keptAnswer(&c.cache, &c.cache.w3c, at, k); ok {
+	if resp, ok := c.cache.W3C(at, k); ok {
 		return resp, nil
 	}
 	req := w3c.ParseRequest(id, options, accept)
@@ -40,11 +37,12 @@ func (c *Chain) ResolveW3C(_ context.Context, id, options, accept string) (w3c.R
 		if tip, err = readTip(s.tx); err != nil {
 			return err
 		}
-		h, err := s.history(d.Key())
+		dids := s.dids()
+		h, err := dids.History(d.Key())
 		if err != nil {
 			return err
 		}
-		docs := func(i int) (*did.Document, error) { return s.entryDocument(&h[i]) }
+		docs := func(i int) (*did.Document, error) { return dids.EntryDocument(&h[i]) }
 		resp, err = w3c.Resolve(req, w3c.History{Entries: h, Document: docs}, w3c.Tip{Height: tip.Height, Time: int64(tip.Time)})
 		return err
 	})
@@ -55,25 +53,6 @@ func (c *Chain) ResolveW3C(_ context.Context, id, options, accept string) (w3c.R
 		return resp, err
 	}
 	resp.Body = slices.Clip(resp.Body)
-	keepAnswer(&c.cache, &c.cache.w3c, tip.Hash, k, resp, len(resp.Body)+len(resp.ContentType)+len(resp.Location))
+	c.cache.KeepW3C(tip.Hash, k, resp)
 	return resp, nil
-}
-
-// entryDocument returns the document a history entry publishes, parsed
-// once and then kept in the chain's cache, where a DID's latest document
-// usually is already.
-func (s snapshot) entryDocument(e *resolve.Entry) (*did.Document, error) {
-	txid, err := ela.ParseHash(e.Txid)
-	if err != nil {
-		return nil, fmt.Errorf("chain: history entry %q: %w: %w", e.Txid, store.ErrCorrupt, err)
-	}
-	if doc, ok := s.c.cache.document(txid); ok {
-		return doc, nil
-	}
-	op, err := s.c.engine.DecodeOperation(e.Request)
-	if err != nil || op.Document == nil {
-		return nil, fmt.Errorf("chain: the document of %s does not decode: %v: %w", e.Txid, err, store.ErrCorrupt)
-	}
-	s.c.cache.keepDocument(txid, op.Document)
-	return op.Document, nil
 }

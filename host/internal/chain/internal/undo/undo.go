@@ -17,7 +17,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 

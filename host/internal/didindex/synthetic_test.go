@@ -1,4 +1,4 @@
-package chain
+package didindex
 
 import (
 	"context"
@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/didlight/didlight/core/find"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/answers"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -18,15 +19,15 @@ import (
 // with a condition read, without the blocks, in the sizes docs/scale.md
 // measured at 100k DIDs (see synthView). It returns a Chain enough for
 // snapshot's queries.
-func syntheticChain(tb testing.TB, db store.DB, n, spread int) *Chain {
+func syntheticChain(tb testing.TB, db store.DB, n, spread int) *Index {
 	tb.Helper()
-	c := &Chain{log: slog.New(slog.DiscardHandler)}
+	ix := New(nil, &answers.Cache{}, slog.New(slog.DiscardHandler))
 	r := rand.New(rand.NewPCG(15, 16))
 	const perBatch = 1000
 	for first := 0; first < n; first += perBatch {
 		err := db.Update(func(tx store.Tx) error {
-			w := newBatch(c, tx, 0)
-			views, docs := bucket(tx, bucketViews), bucket(tx, bucketDocs)
+			w := ix.Write(tx, 0)
+			views, docs := bucket(tx, BucketViews), bucket(tx, BucketDocs)
 			for i := first; i < min(first+perBatch, n); i++ {
 				seq := uint64(1 + i*spread)
 				json := synthView(r, seq)
@@ -41,15 +42,15 @@ func syntheticChain(tb testing.TB, db store.DB, n, spread int) *Chain {
 				if err := w.postFields(viewIndex.Postings(json), seq, true); err != nil {
 					return err
 				}
-				w.count(bucketViews, nil, true)
+				w.count(BucketViews, nil, true)
 			}
-			return w.flush()
+			return w.Flush()
 		})
 		if err != nil {
 			tb.Fatal(err)
 		}
 	}
-	return c
+	return ix
 }
 
 // synthView returns a query view drawn from r with the shares of
@@ -104,9 +105,9 @@ var syntheticQueries = []struct{ name, cond string }{
 }
 
 // findPage answers cond as Query does, from a snapshot of c over db.
-func findPage(tb testing.TB, c *Chain, db store.DB, cond *find.Condition, skip, limit int) pager {
+func findPage(tb testing.TB, c *Index, db store.DB, cond *find.Condition, skip, limit int) pager {
 	p := pager{skip: skip, limit: limit}
-	err := db.View(func(tx store.Tx) error { return snapshot{c: c, tx: tx}.find(context.Background(), cond, &p) })
+	err := db.View(func(tx store.Tx) error { return c.Read(tx).find(context.Background(), cond, &p) })
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func findPage(tb testing.TB, c *Chain, db store.DB, cond *find.Condition, skip, 
 // mustStoredView returns the view record of a query view's JSON text.
 func mustStoredView(t testing.TB, view []byte) *record.View {
 	t.Helper()
-	v, err := storedView(view)
+	v, err := StoredView(view)
 	if err != nil {
 		t.Fatal(err)
 	}

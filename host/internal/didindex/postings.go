@@ -1,4 +1,4 @@
-package chain
+package didindex
 
 import (
 	"fmt"
@@ -7,23 +7,28 @@ import (
 
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/host/internal/bitmap"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
 // viewIndex is the index kept over the query views of the DIDs that are
-// not deactivated (bucketFields): the paths clients filter on, and every
+// not deactivated (BucketFields): the paths clients filter on, and every
 // member of a credential subject by name.
 var viewIndex = &find.Index{
 	Paths:   []string{"id", "controller", "service.type", "credential.type", "credential.issuer"},
 	Members: []string{"credential.subject"},
 }
 
+// Postings returns the postings the index keeps of a query view
+// (resolve.View) in JSON text: the paths clients filter on, and every
+// member of a credential subject by name.
+func Postings(view []byte) []find.Posting { return viewIndex.Postings(view) }
+
 // postFields adds (add) or deletes postings, those of the query view of
 // the DID with creation number seq (viewIndex.Postings), and counts them. The containers it
 // changes stay in the batch until flushFields, so that a block writes
 // each container it touches once.
-func (w *batch) postFields(postings []find.Posting, seq uint64, add bool) error {
+func (w *Batch) postFields(postings []find.Posting, seq uint64, add bool) error {
 	for _, p := range postings {
 		prefix, ok := record.FieldPrefix(p.Path, p.Value)
 		if !ok {
@@ -39,18 +44,18 @@ func (w *batch) postFields(postings []find.Posting, seq uint64, add bool) error 
 		case !add && !c.Remove(uint16(seq)):
 			return fmt.Errorf("chain: DID number %d is not posted under %s = %v: %w", seq, p.Path, p.Value, store.ErrCorrupt)
 		}
-		w.count(bucketFields, prefix, add)
+		w.count(BucketFields, prefix, add)
 	}
 	return nil
 }
 
 // container returns the container of postings of the fields under key as
 // the batch changes it, read from the store at its first use.
-func (w *batch) container(key []byte) (*bitmap.Container, error) {
+func (w *Batch) container(key []byte) (*bitmap.Container, error) {
 	if c, ok := w.fields[string(key)]; ok {
 		return c, nil
 	}
-	c, err := readContainer(bucket(w.tx, bucketFields), key)
+	c, err := readContainer(bucket(w.tx, BucketFields), key)
 	if err != nil {
 		return nil, err
 	}
@@ -78,8 +83,8 @@ func decodeContainer(key, v []byte) (*bitmap.Container, error) {
 
 // flushFields writes the containers the batch changed, in the order of
 // their keys as flushCounts does: an empty one is deleted.
-func (w *batch) flushFields() error {
-	fields := bucket(w.tx, bucketFields)
+func (w *Batch) flushFields() error {
+	fields := bucket(w.tx, BucketFields)
 	for _, key := range slices.Sorted(maps.Keys(w.fields)) {
 		c := w.fields[key]
 		var err error
@@ -96,9 +101,9 @@ func (w *batch) flushFields() error {
 	return nil
 }
 
-// flush writes the batch's changes to the postings of the fields and to
+// Flush writes the batch's changes to the postings of the fields and to
 // the counts.
-func (w *batch) flush() error {
+func (w *Batch) Flush() error {
 	if err := w.flushFields(); err != nil {
 		return err
 	}
@@ -108,7 +113,7 @@ func (w *batch) flush() error {
 // count adds one to (add) or takes one from the number of postings under
 // prefix in bucket name. The change is kept in the batch until
 // flushCounts, so that a block touching a count many times writes it once.
-func (w *batch) count(name string, prefix []byte, add bool) {
+func (w *Batch) count(name string, prefix []byte, add bool) {
 	d := int64(-1)
 	if add {
 		d = 1
@@ -120,8 +125,8 @@ func (w *batch) count(name string, prefix []byte, add bool) {
 // their keys: the store (bbolt) splits its nodes only as a transaction
 // commits, so that keys put in no order into a large bucket in one
 // transaction (an upgrade's) cost a move of half a growing node each.
-func (w *batch) flushCounts() error {
-	counts := bucket(w.tx, bucketCounts)
+func (w *Batch) flushCounts() error {
+	counts := bucket(w.tx, BucketCounts)
 	for _, key := range slices.Sorted(maps.Keys(w.counts)) {
 		d := w.counts[key]
 		if d == 0 {
@@ -163,7 +168,7 @@ func readCount(counts store.Bucket, key []byte) (uint64, error) {
 
 // postingCount returns the number of postings under prefix in bucket
 // name.
-func (s snapshot) postingCount(name string, prefix []byte) (int, error) {
-	n, err := readCount(bucket(s.tx, bucketCounts), record.CountKey(name, prefix))
+func (s Reader) postingCount(name string, prefix []byte) (int, error) {
+	n, err := readCount(bucket(s.tx, BucketCounts), record.CountKey(name, prefix))
 	return int(n), err
 }

@@ -1,4 +1,4 @@
-package chain
+package didindex
 
 import (
 	"runtime"

@@ -1,11 +1,11 @@
-package chain
+package answers
 
 import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/resolve"
 )
 
-// Bounds of the answers the chain keeps: the bytes of all the answers of
+// Bounds of the answers a Cache keeps: the bytes of all the answers of
 // one kind (resolve, query, W3C), and of one resolve or W3C answer (a long
 // history's answer is built each time) and one query page.
 const (
@@ -14,46 +14,46 @@ const (
 	maxPageSize   = 1 << 20
 )
 
-// answerKeyer is what keys kept answers: a comparable request, which says
-// how many bytes it holds and how large an answer to it may be kept.
-type answerKeyer interface {
+// keyer is what keys kept answers: a comparable request, which says how
+// many bytes it holds and how large an answer to it may be kept.
+type keyer interface {
 	comparable
 	size() int // the bytes the key holds, counted against answersBytes
 	most() int // the largest answer to a key of its kind that is kept
 }
 
-// answerKey names a resolve answer: the DID as asked (the answer echoes
+// ResolveKey names a resolve answer: the DID as asked (the answer echoes
 // it), the dialect and whether the whole history was asked for.
-type answerKey struct {
-	did     string
-	dialect resolve.Dialect
-	all     bool
+type ResolveKey struct {
+	DID     string
+	Dialect resolve.Dialect
+	All     bool
 }
 
-func (k answerKey) size() int { return len(k.did) }
-func (answerKey) most() int   { return maxAnswerSize }
+func (k ResolveKey) size() int { return len(k.DID) }
+func (ResolveKey) most() int   { return maxAnswerSize }
 
-// queryKey names a query page: the query once normalized (Query.normalize:
-// the page's skip and limit as settled; a condition in its compact form,
+// PageKey names a query page: the query once normalized (the page's skip
+// and limit as settled; a condition in its compact form,
 // find.Condition.String, so that conditions written differently but read
 // alike share an answer).
-type queryKey struct {
-	service, credential, condition string
-	skip, limit                    int
+type PageKey struct {
+	Service, Credential, Condition string
+	Skip, Limit                    int
 }
 
-func (k queryKey) size() int { return len(k.service) + len(k.credential) + len(k.condition) }
-func (queryKey) most() int   { return maxPageSize }
+func (k PageKey) size() int { return len(k.Service) + len(k.Credential) + len(k.Condition) }
+func (PageKey) most() int   { return maxPageSize }
 
-// w3cKey names a W3C resolution or dereferencing answer: the request as
+// W3CKey names a W3C resolution or dereferencing answer: the request as
 // the binding gives it (the DID or DID URL, the resolution options, the
 // Accept header), which w3c.ParseRequest reads alike each time.
-type w3cKey struct{ id, options, accept string }
+type W3CKey struct{ ID, Options, Accept string }
 
-func (k w3cKey) size() int { return len(k.id) + len(k.options) + len(k.accept) }
-func (w3cKey) most() int   { return maxAnswerSize }
+func (k W3CKey) size() int { return len(k.ID) + len(k.Options) + len(k.Accept) }
+func (W3CKey) most() int   { return maxAnswerSize }
 
-// answers keeps answers built at one tip, so that asking again costs a map
+// kept keeps answers built at one tip, so that asking again costs a map
 // lookup instead of store reads and an answer built anew. An answer (a
 // resolve's, a query page's, a W3C resolution's) depends on nothing but
 // its key and the chain's state, which a tip's hash names (the status of
@@ -61,15 +61,15 @@ func (w3cKey) most() int   { return maxAnswerSize }
 // not depend on time), so an answer kept for the tip the chain is at is
 // the answer a read would build. When the tip moves, the first answer
 // built at the new one empties the map; when the map holds answersBytes,
-// it is emptied too. Its owner, readCache, locks around it.
-type answers[K answerKeyer, V any] struct {
+// it is emptied too. Its owner, Cache, locks around it.
+type kept[K keyer, V any] struct {
 	tip   ela.Hash
 	m     map[K]V
 	bytes int
 }
 
 // get returns the answer to k kept for tip.
-func (a *answers[K, V]) get(tip ela.Hash, k K) (V, bool) {
+func (a *kept[K, V]) get(tip ela.Hash, k K) (V, bool) {
 	if a.tip != tip {
 		var none V
 		return none, false
@@ -81,7 +81,7 @@ func (a *answers[K, V]) get(tip ela.Hash, k K) (V, bool) {
 // put keeps v, the answer to k built at tip, n bytes long. The caller must
 // not change v afterwards: it is handed to every reader of k, and the
 // caller clips its bytes (slices.Clip), so that a reader's append copies.
-func (a *answers[K, V]) put(tip ela.Hash, k K, v V, n int) {
+func (a *kept[K, V]) put(tip ela.Hash, k K, v V, n int) {
 	if n > k.most() {
 		return
 	}

@@ -1,6 +1,8 @@
-// Package record encodes the keys and values host/internal/chain keeps in its store:
-// blocks, transactions, unspent outputs, balances, DID state, histories,
-// query views, postings and the persisted mempool. Integers in keys are
+// Package record encodes the keys and values of a node's store.
+//
+// The ledger keeps blocks, transactions, unspent outputs, balances and the
+// persisted mempool; the DID index keeps DID state, histories, query views
+// and postings. Integers in keys are
 // big-endian so that keys sort in numeric order; strings inside keys carry
 // a length prefix so that one key never prefixes another's field.
 //

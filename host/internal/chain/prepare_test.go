@@ -108,7 +108,7 @@ func TestPrepareTxAhead(t *testing.T) {
 			t.Fatal(r.err)
 		}
 		verified[i] = len(r.e.sigs.seen)
-		if len(r.e.id.postings) == 0 {
+		if len(r.e.id.Postings) == 0 {
 			t.Errorf("transaction %d: no postings found ahead", i)
 		}
 	}

@@ -1,4 +1,4 @@
-package chain
+package didindex
 
 import (
 	"os"
@@ -8,6 +8,9 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/resolve"
 )
+
+// sdkVectors holds the SDK's test vectors, its DID documents among them.
+const sdkVectors = "../../../core/internal/vectors/data/elastos-did-sdk/"
 
 // BenchmarkStoredView measures what deriving an identity costs per
 // published document for its query view: the view record (the encoded

@@ -1,4 +1,4 @@
-package chain
+package didindex
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/host/internal/bitmap"
-	"github.com/didlight/didlight/host/internal/chain/internal/record"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -18,21 +18,16 @@ import (
 // every view in order does (make scalebench, docs/scale.md).
 const scanShare = 0.3
 
-// logPlan is the debug message each Query with a condition logs, with the
+// LogPlan is the debug message each Query with a condition logs, with the
 // attributes plan, estimate, dids and how (index, scan).
-const logPlan = "query plan"
+const LogPlan = "query plan"
 
-// Explain says how Query answers a condition: the plan over the indexes
+// Explain says how Page answers a condition: the plan over the indexes
 // (find.Plan), the estimate of the DIDs it finds, and whether the indexes
 // or a scan of every DID answer it.
-func (c *Chain) Explain(cond *find.Condition) (string, error) {
-	var out string
-	err := c.view(func(s snapshot) error {
-		d, err := s.decide(cond)
-		out = d.String()
-		return err
-	})
-	return out, err
+func (s Reader) Explain(cond *find.Condition) (string, error) {
+	d, err := s.decide(cond)
+	return d.String(), err
 }
 
 // decision is how a query with a condition is answered.
@@ -52,10 +47,10 @@ func (d decision) String() string {
 }
 
 // decide plans cond and chooses between its lookups and a scan.
-func (s snapshot) decide(cond *find.Condition) (decision, error) {
+func (s Reader) decide(cond *find.Condition) (decision, error) {
 	d := decision{plan: cond.Plan(viewIndex)}
 	var err error
-	if d.dids, err = s.postingCount(bucketViews, nil); err != nil {
+	if d.dids, err = s.postingCount(BucketViews, nil); err != nil {
 		return d, err
 	}
 	if d.plan.Op == find.PlanScan {
@@ -71,12 +66,12 @@ func (s snapshot) decide(cond *find.Condition) (decision, error) {
 }
 
 // estimate returns at most how many DIDs plan p finds, from the counts.
-func (s snapshot) estimate(p *find.Plan) (int, error) {
+func (s Reader) estimate(p *find.Plan) (int, error) {
 	switch p.Op {
 	case find.PlanLookup:
 		n := 0
 		for _, prefix := range lookupPrefixes(p) {
-			m, err := s.postingCount(bucketFields, prefix)
+			m, err := s.postingCount(BucketFields, prefix)
 			if err != nil {
 				return 0, err
 			}
@@ -120,14 +115,14 @@ func lookupPrefixes(p *find.Plan) [][]byte {
 // exact plan is counted and paged from the postings alone, an inexact one
 // has its candidates' views matched, and a scan matches every view. It
 // stops once ctx is done.
-func (s snapshot) find(ctx context.Context, cond *find.Condition, p *pager) error {
+func (s Reader) find(ctx context.Context, cond *find.Condition, p *pager) error {
 	start := time.Now()
 	d, err := s.decide(cond)
 	if err != nil {
 		return err
 	}
 	defer func() {
-		s.c.log.Debug(logPlan, "plan", d.plan.String(), "estimate", d.estimate, "dids", d.dids, "scan", d.scan,
+		s.ix.log.Debug(LogPlan, "plan", d.plan.String(), "estimate", d.estimate, "dids", d.dids, "scan", d.scan,
 			"total", p.total, "took", time.Since(start))
 	}()
 	if d.scan {
@@ -144,7 +139,7 @@ func (s snapshot) find(ctx context.Context, cond *find.Condition, p *pager) erro
 		s.page(seqs, p)
 		return nil
 	}
-	views := bucket(s.tx, bucketViews)
+	views := bucket(s.tx, BucketViews)
 	for seq := range seqs.All() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -162,7 +157,7 @@ func (s snapshot) find(ctx context.Context, cond *find.Condition, p *pager) erro
 
 // page pages the DIDs of seqs, all of which match: the total is their
 // count, and no view is read.
-func (s snapshot) page(seqs *bitmap.Bitmap, p *pager) {
+func (s Reader) page(seqs *bitmap.Bitmap, p *pager) {
 	p.page = append(p.page, seqs.Page(p.skip, p.limit)...)
 	p.total = seqs.Len()
 }
@@ -170,13 +165,13 @@ func (s snapshot) page(seqs *bitmap.Bitmap, p *pager) {
 // pageLookup pages the DIDs posted under one prefix of the fields: the
 // total from its count, and only the containers up to the page's end
 // read, until ctx is done.
-func (s snapshot) pageLookup(ctx context.Context, prefix []byte, p *pager) error {
-	total, err := s.postingCount(bucketFields, prefix)
+func (s Reader) pageLookup(ctx context.Context, prefix []byte, p *pager) error {
+	total, err := s.postingCount(BucketFields, prefix)
 	if err != nil {
 		return err
 	}
 	seqs := &bitmap.Bitmap{}
-	for k, v := range bucket(s.tx, bucketFields).ScanShared(store.Range{Prefix: prefix}) {
+	for k, v := range bucket(s.tx, BucketFields).ScanShared(store.Range{Prefix: prefix}) {
 		if seqs.Len() >= p.skip+p.limit {
 			break
 		}
@@ -199,8 +194,8 @@ func (s snapshot) pageLookup(ctx context.Context, prefix []byte, p *pager) error
 }
 
 // scan matches every view with cond, in place in the store.
-func (s snapshot) scan(ctx context.Context, cond *find.Condition, p *pager) error {
-	for k, v := range bucket(s.tx, bucketViews).ScanShared(store.Range{}) {
+func (s Reader) scan(ctx context.Context, cond *find.Condition, p *pager) error {
+	for k, v := range bucket(s.tx, BucketViews).ScanShared(store.Range{}) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -223,7 +218,7 @@ func (s snapshot) scan(ctx context.Context, cond *find.Condition, p *pager) erro
 // bitmap of the postings' containers; within, if not nil, limits it to
 // the chunks within holds numbers in (the others are not read), for an
 // intersection with within.
-func (s snapshot) lookup(ctx context.Context, p *find.Plan, within *bitmap.Bitmap) (*bitmap.Bitmap, error) {
+func (s Reader) lookup(ctx context.Context, p *find.Plan, within *bitmap.Bitmap) (*bitmap.Bitmap, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -257,7 +252,7 @@ func (s snapshot) lookup(ctx context.Context, p *find.Plan, within *bitmap.Bitma
 // lookupAnd returns the creation numbers of the DIDs every plan of kids
 // finds: it looks up the one with the least estimate first, and each
 // other only in the chunks the intersection so far holds numbers in.
-func (s snapshot) lookupAnd(ctx context.Context, kids []*find.Plan, within *bitmap.Bitmap) (*bitmap.Bitmap, error) {
+func (s Reader) lookupAnd(ctx context.Context, kids []*find.Plan, within *bitmap.Bitmap) (*bitmap.Bitmap, error) {
 	estimates := make([]int, len(kids))
 	for i, k := range kids {
 		var err error
@@ -287,8 +282,8 @@ func (s snapshot) lookupAnd(ctx context.Context, kids []*find.Plan, within *bitm
 
 // postedUnder reads the containers of the postings under prefix of the
 // fields: every one, or only those of within's chunks.
-func (s snapshot) postedUnder(prefix []byte, within *bitmap.Bitmap) (*bitmap.Bitmap, error) {
-	fields := bucket(s.tx, bucketFields)
+func (s Reader) postedUnder(prefix []byte, within *bitmap.Bitmap) (*bitmap.Bitmap, error) {
+	fields := bucket(s.tx, BucketFields)
 	out := &bitmap.Bitmap{}
 	if within != nil {
 		for _, chunk := range within.Chunks() {

@@ -1,10 +1,11 @@
-package chain
+package didindex
 
 import (
 	"context"
 	"slices"
 	"testing"
 
+	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/mem"
 )
@@ -25,11 +26,14 @@ func TestFindPostingsMatchScan(t *testing.T) {
 		conds = append(conds, q.cond)
 	}
 	for _, text := range conds {
-		cond := compile(t, text)
+		cond, err := find.Compile(text)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var d decision
 		all := pager{limit: 1 << 30}
-		err := db.View(func(tx store.Tx) error {
-			s := snapshot{c: c, tx: tx}
+		err = db.View(func(tx store.Tx) error {
+			s := c.Read(tx)
 			var err error
 			if d, err = s.decide(cond); err != nil {
 				return err

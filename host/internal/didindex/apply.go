@@ -1,0 +1,175 @@
+package didindex
+
+import (
+	"fmt"
+
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/find"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
+)
+
+// Apply records operation id of transaction txid at a height and
+// position: appends it to the DID's history and updates the DID's state,
+// its query view and its postings.
+func (w *Batch) Apply(id *Operation, txid ela.Hash, height, pos uint32) error {
+	// The entry keeps what resolve derives from the operation, so that
+	// resolving decodes nothing.
+	re := resolve.NewEntry(id.Op, txid.String(), height, int(pos), int64(w.time))
+	e := record.Entry{Txid: txid, Time: w.time, Request: re.Request, Expires: re.Expires}
+	history := BucketHistory
+	if id.Credential() {
+		history = BucketCredHist
+	}
+	if err := bucket(w.tx, history).Put(record.HistoryKey(id.Key, height, pos), e.Bytes()); err != nil {
+		return err
+	}
+	if id.Credential() {
+		return w.applyCredential(id, txid, height, pos)
+	}
+	rec, err := w.didRecord(id.Key)
+	if err != nil {
+		return err
+	}
+	operation := id.Op.Request.Header.Operation
+	switch {
+	case operation == idop.Create && rec == nil:
+		seq, err := bucket(w.tx, BucketDIDs).NextSequence()
+		if err != nil {
+			return err
+		}
+		rec = &record.DID{Seq: seq}
+	case operation == idop.Create || rec == nil:
+		return fmt.Errorf("chain: %s of %s in %s contradicts the stored state: %w", operation, id.Key, txid, store.ErrCorrupt)
+	default:
+		if err := w.unindex(id.Key, rec); err != nil {
+			return err
+		}
+	}
+	rec.LastTxid = txid
+	if operation == idop.Deactivate {
+		rec.Deactivated = true
+		rec.Services, rec.Credentials = nil, nil
+		return w.putDID(id.Key, rec)
+	}
+	rec.DocTxid, rec.DocHeight, rec.DocPos = txid, height, pos
+	rec.Services, rec.Credentials = id.services, id.credentials
+	w.ix.cache.KeepDocument(txid, id.Op.Document)
+	postings := id.Postings
+	if postings == nil {
+		postings = viewIndex.EncodedPostings(id.view.Encoded)
+	}
+	return w.index(id.Key, rec, id.view, id.doc, postings)
+}
+
+// index stores the state of the DID with key key with its query view, its
+// document in normalized form and its postings, postings being the view's
+// (viewIndex.Postings).
+func (w *Batch) index(key string, rec *record.DID, v *record.View, doc []byte, postings []find.Posting) error {
+	seqKey := record.SeqKey(rec.Seq)
+	if err := bucket(w.tx, BucketViews).Put(seqKey, v.Bytes()); err != nil {
+		return err
+	}
+	if err := bucket(w.tx, BucketDocs).Put(seqKey, doc); err != nil {
+		return err
+	}
+	w.count(BucketViews, nil, true)
+	if err := w.postFields(postings, rec.Seq, true); err != nil {
+		return err
+	}
+	if err := w.post(BucketServices, rec.Services, rec.Seq, key); err != nil {
+		return err
+	}
+	if err := w.post(BucketCredTypes, rec.Credentials, rec.Seq, key); err != nil {
+		return err
+	}
+	return w.putDID(key, rec)
+}
+
+// unindex removes a DID's query view, document and postings.
+func (w *Batch) unindex(key string, rec *record.DID) error {
+	views := bucket(w.tx, BucketViews)
+	seqKey := record.SeqKey(rec.Seq)
+	v, ok := views.Get(seqKey)
+	if !ok {
+		return fmt.Errorf("chain: DID %s (number %d) has no view: %w", key, rec.Seq, store.ErrCorrupt)
+	}
+	view, err := record.ParseView(v)
+	if err != nil {
+		return err
+	}
+	if err := w.postFields(viewIndex.EncodedPostings(view.Encoded), rec.Seq, false); err != nil {
+		return err
+	}
+	if err := views.Delete(seqKey); err != nil {
+		return err
+	}
+	if err := bucket(w.tx, BucketDocs).Delete(seqKey); err != nil {
+		return err
+	}
+	w.count(BucketViews, nil, false)
+	if err := w.post(BucketServices, rec.Services, rec.Seq, ""); err != nil {
+		return err
+	}
+	return w.post(BucketCredTypes, rec.Credentials, rec.Seq, "")
+}
+
+// post adds the postings of a DID (key, creation sequence seq) under each
+// type, or with key "" deletes them.
+func (w *Batch) post(name string, types []string, seq uint64, key string) error {
+	b := bucket(w.tx, name)
+	for _, t := range types {
+		k := record.PostingKey(t, seq)
+		var err error
+		if key == "" {
+			err = b.Delete(k)
+		} else {
+			err = b.Put(k, []byte(key))
+		}
+		if err != nil {
+			return err
+		}
+		w.count(name, record.PostingPrefix(t), key != "")
+	}
+	return nil
+}
+
+func (w *Batch) putDID(key string, rec *record.DID) error {
+	return bucket(w.tx, BucketDIDs).Put([]byte(key), rec.Bytes())
+}
+
+// applyCredential records a declare or revoke (already in the credential
+// id's history): a declare lists the id under its owner; a revoke adds its
+// signer to the id's revokers.
+func (w *Batch) applyCredential(id *Operation, txid ela.Hash, height, pos uint32) error {
+	rec, err := w.credentialRecord(id.Key)
+	if err != nil {
+		return err
+	}
+	if rec == nil {
+		rec = &record.Credential{}
+	}
+	op := id.Op
+	switch op.Request.Header.Operation {
+	case idop.Declare:
+		if !rec.DeclTxid.IsZero() {
+			return fmt.Errorf("chain: a second declare of %s in %s: %w", id.Key, txid, store.ErrCorrupt)
+		}
+		rec.DeclTxid, rec.DeclHeight, rec.DeclPos = txid, height, pos
+		owned := bucket(w.tx, BucketOwned)
+		seq, err := owned.NextSequence()
+		if err != nil {
+			return err
+		}
+		if err := owned.Put(record.PostingKey(op.DID.Key(), seq), []byte(op.CredentialID.String())); err != nil {
+			return err
+		}
+	case idop.Revoke:
+		rec.Revokers = append(rec.Revokers, op.Method.DID.String())
+	default:
+		return fmt.Errorf("chain: no index for %s operations", op.Request.Header.Operation)
+	}
+	return bucket(w.tx, BucketCreds).Put([]byte(id.Key), rec.Bytes())
+}
