@@ -213,7 +213,7 @@ func readError(d *sdkjson.Decoder) *rpcError {
 		switch k := m.Key(); {
 		case strings.EqualFold(k, "code"):
 			if !d.Null() {
-				e.Code = int(d.Int())
+				e.Code = readCode(d)
 			}
 		case strings.EqualFold(k, "message"):
 			if !d.Null() {
@@ -226,6 +226,18 @@ func readError(d *sdkjson.Decoder) *rpcError {
 		}
 	}
 	return e
+}
+
+// readCode reads an error's code, which JSON-RPC 2.0 makes an integer:
+// written as one (-32601, not -32601.0 or -3.2601e4), as encoding/json
+// reads an int.
+func readCode(d *sdkjson.Decoder) int {
+	raw := d.Raw()
+	code, err := strconv.Atoi(string(raw))
+	if err != nil && d.Err() == nil {
+		d.Fail(fmt.Errorf("error code %s is not an integer", excerpt.Bytes(raw)))
+	}
+	return code
 }
 
 // decodeAnswer reads a JSON-RPC answer to the request with id, sent to
