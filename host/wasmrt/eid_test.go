@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -62,11 +61,7 @@ func eidHead(t testing.TB, url string) time.Time {
 	eidResult(t, eidAsk(t, url, "eth_blockNumber", []any{}), &number)
 	var block struct{ Timestamp string }
 	eidResult(t, eidAsk(t, url, "eth_getBlockByNumber", []any{number, true}), &block)
-	s, err := strconv.ParseInt(strings.TrimPrefix(block.Timestamp, "0x"), 16, 64)
-	if err != nil {
-		t.Fatalf("head %s: timestamp %q", number, block.Timestamp)
-	}
-	return time.Unix(s, 0).UTC()
+	return time.Unix(int64(eidtest.Quantity(t, block.Timestamp)), 0).UTC()
 }
 
 // didParams are did_resolveDID's params as the SDKs write them.
@@ -373,34 +368,26 @@ func addEID(t testing.TB, cs *cases) {
 	u := eidtest.NewReplay(t, eidtest.Options{})
 	m, head := u.Manifest, eidHead(t, u.URL)
 	var longestAnswer []byte
-	for _, x := range rec.Checkpoints[scenario.Final] {
-		var req struct {
-			Method string
-			Params []map[string]any
-		}
-		if json.Unmarshal(x.Request, &req) != nil || len(req.Params) != 1 || x.Response == nil {
+	for _, x := range eidtest.Calls(rec.Checkpoints[scenario.Final]) {
+		p, ok := x.DIDParams()
+		if !ok {
 			continue
 		}
-		p := req.Params[0]
-		str := func(k string) string { s, _ := p[k].(string); return s }
-		all, _ := p["all"].(bool)
-		switch req.Method {
+		switch x.Method {
 		case "did_resolveDID":
-			cs.add(x.Note, "verify_eid_did", abi.Env{}, abi.VerifyEIDDIDInput{Answer: x.Response, DID: str("did"), All: all, Now: head, ChainID: m.ChainID})
-			if all && str("did") == longest(m) {
+			cs.add(x.Note, "verify_eid_did", abi.Env{}, abi.VerifyEIDDIDInput{Answer: x.Response, DID: p.DID, All: p.All, Now: head, ChainID: m.ChainID})
+			if p.All && p.DID == longest(m) {
 				longestAnswer = x.Response
 			}
-			if all && strings.HasPrefix(str("did"), "did:elastos:i") {
+			if p.All && strings.HasPrefix(p.DID, "did:elastos:i") {
 				for _, suffix := range []string{"", "#primary", "?versionId=" + strings.Repeat("0", 64)} {
-					cs.add(x.Note+" w3c "+suffix, "resolve_w3c_eid", abi.Env{}, abi.ResolveW3CEIDInput{Answer: x.Response, DID: str("did") + suffix, Now: head, ChainID: m.ChainID})
+					cs.add(x.Note+" w3c "+suffix, "resolve_w3c_eid", abi.Env{}, abi.ResolveW3CEIDInput{Answer: x.Response, DID: p.DID + suffix, Now: head, ChainID: m.ChainID})
 				}
 			}
 		case "did_resolveCredential":
-			cs.add(x.Note, "verify_eid_credential", abi.Env{}, abi.VerifyEIDCredentialInput{Answer: x.Response, ID: str("id"), Issuer: str("issuer"), Now: head, ChainID: m.ChainID})
+			cs.add(x.Note, "verify_eid_credential", abi.Env{}, abi.VerifyEIDCredentialInput{Answer: x.Response, ID: p.ID, Issuer: p.Issuer, Now: head, ChainID: m.ChainID})
 		case "did_listCredentials":
-			skip, _ := p["skip"].(float64)
-			limit, _ := p["limit"].(float64)
-			cs.add(x.Note, "verify_eid_credential_list", abi.Env{}, abi.VerifyEIDCredentialListInput{Answer: x.Response, DID: str("did"), Skip: int(skip), Limit: int(limit)})
+			cs.add(x.Note, "verify_eid_credential_list", abi.Env{}, abi.VerifyEIDCredentialListInput{Answer: x.Response, DID: p.DID, Skip: p.Skip, Limit: p.Limit})
 		}
 	}
 	for _, tc := range tampering {

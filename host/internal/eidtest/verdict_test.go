@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,70 +20,6 @@ import (
 // (core/eid), and every step it refused core's validation refuses too,
 // every step it accepted core accepts, but where the node decided with what
 // no light client can check (below, with why).
-
-// exchange is a recorded single request with its answer.
-type exchange struct {
-	note   string
-	method string
-	params json.RawMessage
-	result json.RawMessage // nil when the node answered an error
-}
-
-func exchanges(t *testing.T, xs []eidtest.Exchange) []exchange {
-	t.Helper()
-	var out []exchange
-	for _, x := range xs {
-		var req struct {
-			Method string
-			Params json.RawMessage
-		}
-		var resp struct{ Result json.RawMessage }
-		if json.Unmarshal(x.Request, &req) != nil || req.Method == "" {
-			continue // a batch
-		}
-		if err := json.Unmarshal(x.Response, &resp); err != nil {
-			t.Fatalf("%s: %v", x.Note, err)
-		}
-		if string(resp.Result) == "null" {
-			resp.Result = nil
-		}
-		out = append(out, exchange{x.Note, req.Method, req.Params, resp.Result})
-	}
-	return out
-}
-
-// blockTimes returns the time of every block recorded.
-func blockTimes(t *testing.T, xs []exchange) map[uint64]time.Time {
-	t.Helper()
-	out := map[uint64]time.Time{}
-	for _, x := range xs {
-		var b struct{ Number, Timestamp string }
-		if x.method != "eth_getBlockByNumber" || json.Unmarshal(x.result, &b) != nil {
-			continue
-		}
-		out[quantity(t, b.Number)] = time.Unix(int64(quantity(t, b.Timestamp)), 0)
-	}
-	return out
-}
-
-func quantity(t *testing.T, s string) uint64 {
-	t.Helper()
-	n, err := strconv.ParseUint(strings.TrimPrefix(s, "0x"), 16, 64)
-	if err != nil {
-		t.Fatalf("quantity %q: %v", s, err)
-	}
-	return n
-}
-
-// param is the one object the DID methods take.
-type param struct {
-	DID    string `json:"did"`
-	All    bool   `json:"all"`
-	ID     string `json:"id"`
-	Issuer string `json:"issuer"`
-	Skip   int    `json:"skip"`
-	Limit  int    `json:"limit"`
-}
 
 // recorded is a did.Lookup of the documents of a checkpoint's DIDs, each
 // verified from its recorded answer (all=true, as the SDKs ask) the first
@@ -121,61 +56,50 @@ func TestRecordedAnswersVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	times := blockTimes(t, exchanges(t, rec.Chain))
 	for _, cp := range rec.Manifest.Checkpoints {
 		t.Run(cp.Name, func(t *testing.T) {
-			xs := exchanges(t, rec.Checkpoints[cp.Name])
+			xs := eidtest.Calls(rec.Checkpoints[cp.Name])
 			docs := &recorded{answers: map[string]json.RawMessage{}, docs: map[string]*did.Document{}}
-			var head uint64
 			for _, x := range xs {
-				var p []param
-				switch {
-				case x.method == "eth_blockNumber":
-					var n string
-					json.Unmarshal(x.result, &n)
-					head = quantity(t, n)
-				case x.method == "did_resolveDID" && strings.HasSuffix(x.note, "as the SDKs ask") && json.Unmarshal(x.params, &p) == nil && p[0].All:
-					d, err := did.Parse(p[0].DID)
+				if p, _ := x.DIDParams(); x.Method == "did_resolveDID" && strings.HasSuffix(x.Note, "as the SDKs ask") && p.All {
+					d, err := did.Parse(p.DID)
 					if err != nil {
 						t.Fatal(err)
 					}
-					docs.answers[d.Key()] = x.result
+					docs.answers[d.Key()] = x.Result
 				}
 			}
-			now, ok := times[head]
-			if !ok {
-				t.Fatalf("no recorded block %d", head)
-			}
+			now := rec.HeadTime(t, cp.Name)
 			docs.env = eid.Env{Network: eid.NetworkOf(rec.Manifest.ChainID), Docs: docs, Verifier: keys.Native{}, Now: now}
 			verified := 0
 			for _, x := range xs {
-				var p []param
-				if x.result == nil || json.Unmarshal(x.params, &p) != nil || len(p) != 1 {
+				p, ok := x.DIDParams()
+				if x.Result == nil || !ok {
 					continue // an error answer, to a request the node refused
 				}
-				t.Run(x.note, func(t *testing.T) {
+				t.Run(x.Note, func(t *testing.T) {
 					var err error
-					switch _, perr := did.Parse(p[0].DID); {
-					case x.method == "did_resolveDID" && perr != nil:
+					switch _, perr := did.Parse(p.DID); {
+					case x.Method == "did_resolveDID" && perr != nil:
 						// EID answers not found for what is not a DID; didlight
 						// refuses the request before it asks (-32602).
 						var r struct{ Status int }
-						if json.Unmarshal(x.result, &r); r.Status != 3 {
-							t.Errorf("%s: %s, want not found", x.params, x.result)
+						if json.Unmarshal(x.Result, &r); r.Status != 3 {
+							t.Errorf("%s: %s, want not found", x.Params, x.Result)
 						}
 						return
-					case x.method == "did_resolveDID":
-						_, err = eid.VerifyDID(x.result, eid.Request{DID: p[0].DID, All: p[0].All}, docs.env)
-					case x.method == "did_resolveCredential":
-						_, err = eid.VerifyCredential(x.result, eid.CredentialRequest{ID: p[0].ID, Issuer: p[0].Issuer}, docs.env)
-					case x.method == "did_listCredentials":
-						_, err = eid.VerifyCredentialList(x.result, eid.ListRequest{DID: p[0].DID, Skip: p[0].Skip, Limit: p[0].Limit})
+					case x.Method == "did_resolveDID":
+						_, err = eid.VerifyDID(x.Result, eid.Request{DID: p.DID, All: p.All}, docs.env)
+					case x.Method == "did_resolveCredential":
+						_, err = eid.VerifyCredential(x.Result, eid.CredentialRequest{ID: p.ID, Issuer: p.Issuer}, docs.env)
+					case x.Method == "did_listCredentials":
+						_, err = eid.VerifyCredentialList(x.Result, eid.ListRequest{DID: p.DID, Skip: p.Skip, Limit: p.Limit})
 					default:
 						return
 					}
 					verified++
 					if err != nil {
-						t.Errorf("%s %s: %v", x.method, x.params, err)
+						t.Errorf("%s %s: %v", x.Method, x.Params, err)
 					}
 				})
 			}
@@ -275,7 +199,7 @@ func TestStepsDecidedAsTheNodeDid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	times := blockTimes(t, exchanges(t, rec.Chain))
+	times := rec.BlockTimes(t)
 	s := &state{dids: map[string]*idop.State{}, creds: map[string]*idop.CredentialState{}, lastBlock: map[string]uint64{}}
 	refused := 0
 	for _, step := range rec.Manifest.Steps {

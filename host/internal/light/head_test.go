@@ -146,7 +146,7 @@ func blockAfter(t testing.TB, url string, from uint64, at time.Time) uint64 {
 		var b *struct{ Timestamp string }
 		json.Unmarshal(res, &b)
 		switch {
-		case b != nil && time.Unix(int64(hexNumber(t, b.Timestamp)), 0).After(at):
+		case b != nil && time.Unix(int64(eidtest.Quantity(t, b.Timestamp)), 0).After(at):
 			return n
 		case b != nil:
 			n++

@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -91,16 +89,7 @@ func headTime(t testing.TB, url string) (uint64, time.Time) {
 	if err := json.Unmarshal(res, &b); err != nil {
 		t.Fatalf("block %s: %v", n, err)
 	}
-	return hexNumber(t, b.Number), time.Unix(int64(hexNumber(t, b.Timestamp)), 0).UTC()
-}
-
-func hexNumber(t testing.TB, s string) uint64 {
-	t.Helper()
-	v, err := strconv.ParseUint(strings.TrimPrefix(s, "0x"), 16, 64)
-	if err != nil {
-		t.Fatalf("%q: %v", s, err)
-	}
-	return v
+	return eidtest.Quantity(t, b.Number), time.Unix(int64(eidtest.Quantity(t, b.Timestamp)), 0).UTC()
 }
 
 // resolved is the part of a resolve result the tests compare.

@@ -164,7 +164,7 @@ func TestLightNode(t *testing.T) {
 			t.Errorf("block height: %s, want %d or later", body, head)
 		}
 		var number string
-		if res, err := call(t, rpc, "eth_blockNumber", []any{}); err != nil || json.Unmarshal(res, &number) != nil || hexNumber(t, number) < head {
+		if res, err := call(t, rpc, "eth_blockNumber", []any{}); err != nil || json.Unmarshal(res, &number) != nil || eidtest.Quantity(t, number) < head {
 			t.Errorf("eth_blockNumber: %s %v, want %d or later", res, err, head)
 		}
 		if res, err := call(t, rpc, "eth_chainId", []any{}); err != nil || string(res) != fmt.Sprintf(`"%#x"`, m.ChainID) {

@@ -291,7 +291,7 @@ func TestLightNode(t *testing.T) {
 	}
 	upstream := "https://api.elastos.io/eid"
 	light := map[string]any{"Mode": "light", "Upstream": []any{map[string]any{"URL": upstream, "Answered": true, "Block": 130}},
-		"ChainID": u.Manifest.ChainID, "Head": map[string]any{"Height": 130, "Time": head(t, rec), "Confirmed": time.Now()},
+		"ChainID": u.Manifest.ChainID, "Head": map[string]any{"Height": 130, "Time": rec.HeadTime(t, scenario.Final), "Confirmed": time.Now()},
 		"Answers": map[string]any{"Kept": 0}, "LastRefused": nil}
 	base := serve(t, u.URL, map[string]any{"Compile": "test", "Height": 130, "PRCPort": port(t, front), "RestPort": 0, "Neighbors": []any{}, "Light": light})
 	d := u.Manifest.DIDs[0]
@@ -327,7 +327,7 @@ func TestParityChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := eidtest.NewReplay(t, eidtest.Options{})
-	now, chainID := head(t, rec), u.Manifest.ChainID
+	now, chainID := rec.HeadTime(t, scenario.Final), u.Manifest.ChainID
 	type call struct {
 		name  string
 		input []byte
@@ -340,22 +340,17 @@ func TestParityChromium(t *testing.T) {
 		}
 		calls = append(calls, call{name, b})
 	}
-	for _, x := range rec.Checkpoints[scenario.Final] {
-		var req struct {
-			Method string
-			Params []map[string]any
-		}
-		if json.Unmarshal(x.Request, &req) != nil || len(req.Params) != 1 || x.Response == nil {
+	for _, x := range eidtest.Calls(rec.Checkpoints[scenario.Final]) {
+		p, ok := x.DIDParams()
+		if !ok {
 			continue
 		}
-		p := req.Params[0]
-		str := func(k string) string { s, _ := p[k].(string); return s }
-		switch req.Method {
+		switch x.Method {
 		case "did_resolveDID":
-			all, _ := p["all"].(bool)
-			add("verify_eid_did", abi.VerifyEIDDIDInput{Answer: x.Response, DID: str("did"), All: all, Now: now, ChainID: chainID})
-			add("resolve_w3c_eid", abi.ResolveW3CEIDInput{Answer: x.Response, DID: str("did"), Now: now, ChainID: chainID})
-			if all && strings.HasPrefix(str("did"), "did:elastos:i") {
+			all := p.All
+			add("verify_eid_did", abi.VerifyEIDDIDInput{Answer: x.Response, DID: p.DID, All: all, Now: now, ChainID: chainID})
+			add("resolve_w3c_eid", abi.ResolveW3CEIDInput{Answer: x.Response, DID: p.DID, Now: now, ChainID: chainID})
+			if all && strings.HasPrefix(p.DID, "did:elastos:i") {
 				var m map[string]any
 				if err := json.Unmarshal(x.Response, &m); err == nil {
 					if r, ok := m["result"].(map[string]any); ok {
@@ -364,18 +359,18 @@ func TestParityChromium(t *testing.T) {
 						}
 						op(r, 0)["payload"] = op(r, 1)["payload"]
 						tampered, _ := json.Marshal(m)
-						add("verify_eid_did", abi.VerifyEIDDIDInput{Answer: tampered, DID: str("did"), All: true, Now: now, ChainID: chainID})
+						add("verify_eid_did", abi.VerifyEIDDIDInput{Answer: tampered, DID: p.DID, All: true, Now: now, ChainID: chainID})
 					}
 				}
 			}
 		case "did_resolveCredential":
-			in := abi.VerifyEIDCredentialInput{Answer: x.Response, ID: str("id"), Issuer: str("issuer"), Now: now, ChainID: chainID}
+			in := abi.VerifyEIDCredentialInput{Answer: x.Response, ID: p.ID, Issuer: p.Issuer, Now: now, ChainID: chainID}
 			add("verify_eid_credential", in)
 			if in.DIDs = fetchedDIDs(t, rec, in); in.DIDs != nil {
 				add("verify_eid_credential", in) // as a light client asks again, with the DIDs the first call needed
 			}
 		case "did_listCredentials":
-			add("verify_eid_credential_list", abi.VerifyEIDCredentialListInput{Answer: x.Response, DID: str("did")})
+			add("verify_eid_credential_list", abi.VerifyEIDCredentialListInput{Answer: x.Response, DID: p.DID})
 		}
 	}
 	run := map[string]abi.Func{}
@@ -429,50 +424,12 @@ func fetchedDIDs(t *testing.T, rec *eidtest.Recording, in abi.VerifyEIDCredentia
 	}
 	var out []abi.FetchedDID
 	for _, d := range e.Error.DIDs {
-		for _, x := range rec.Checkpoints[scenario.Final] {
-			var req struct {
-				Method string
-				Params []struct {
-					DID string
-					All bool
-				}
-			}
-			if json.Unmarshal(x.Request, &req) == nil && req.Method == "did_resolveDID" && len(req.Params) == 1 && req.Params[0].DID == d && req.Params[0].All {
+		for _, x := range eidtest.Calls(rec.Checkpoints[scenario.Final]) {
+			if p, ok := x.DIDParams(); ok && x.Method == "did_resolveDID" && p.DID == d && p.All {
 				out = append(out, abi.FetchedDID{DID: d, Answer: x.Response})
 				break
 			}
 		}
 	}
 	return out
-}
-
-// head returns the time of the recording's head block at its final
-// checkpoint, as a light client reads it.
-func head(t *testing.T, rec *eidtest.Recording) time.Time {
-	t.Helper()
-	var number string
-	for _, x := range rec.Checkpoints[scenario.Final] {
-		var req struct{ Method string }
-		var resp struct{ Result string }
-		if json.Unmarshal(x.Request, &req) == nil && req.Method == "eth_blockNumber" && json.Unmarshal(x.Response, &resp) == nil {
-			number = resp.Result
-		}
-	}
-	for _, x := range rec.Chain {
-		var req struct {
-			Method string
-			Params []any
-		}
-		var resp struct{ Result struct{ Timestamp string } }
-		if json.Unmarshal(x.Request, &req) == nil && req.Method == "eth_getBlockByNumber" && len(req.Params) > 0 && req.Params[0] == number &&
-			json.Unmarshal(x.Response, &resp) == nil {
-			s, err := strconv.ParseInt(strings.TrimPrefix(resp.Result.Timestamp, "0x"), 16, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return time.Unix(s, 0).UTC()
-		}
-	}
-	t.Fatalf("the recording has no head block %q", number)
-	return time.Time{}
 }
