@@ -18,8 +18,8 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
-	"github.com/didlight/didlight/host/client/clienttest"
 	"github.com/didlight/didlight/host/internal/eidtest"
+	"github.com/didlight/didlight/host/internal/nodetest"
 	"github.com/didlight/didlight/host/internal/testenv"
 	"github.com/didlight/didlight/wasm/js"
 )
@@ -193,7 +193,7 @@ func TestDockerfile(t *testing.T) {
 
 	// The binary as the image starts it, but on loopback and a temporary
 	// volume, following an upstream that holds a DID.
-	up := clienttest.Start(t)
+	up := nodetest.Start(t)
 	subject, _ := publishTestDID(t, up, "docker test")
 	cmd := exec.Command(bin, entrypoint[1:]...)
 	for k, v := range env {
@@ -256,7 +256,7 @@ func getBody(t *testing.T, url string) (int, []byte) {
 
 // publishTestDID publishes on n the DID of the key derived from name,
 // with services, and returns it and its key.
-func publishTestDID(t *testing.T, n *clienttest.Node, name string, services ...did.Service) (did.DID, *keys.PrivateKey) {
+func publishTestDID(t *testing.T, n *nodetest.Node, name string, services ...did.Service) (did.DID, *keys.PrivateKey) {
 	t.Helper()
 	seed := sha256.Sum256([]byte(name))
 	priv, _ := keys.NewPrivateKey(seed[:])

@@ -11,9 +11,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/didlight/didlight/host/client/clienttest"
 	"github.com/didlight/didlight/host/internal/eidtest"
 	"github.com/didlight/didlight/host/internal/eidtest/scenario"
+	"github.com/didlight/didlight/host/internal/nodetest"
 )
 
 // runCLI runs didlight with args in process.
@@ -218,7 +218,7 @@ func TestLightNodeProcess(t *testing.T) {
 	}
 	c.stop()
 
-	up := clienttest.Start(t)
+	up := nodetest.Start(t)
 	r := runCLI("node", "--light", up.RPC, "--rest-addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0")
 	if r.code == exitOK || !strings.Contains(r.stderr, "a didlight node, not an EID node") || !strings.Contains(r.stderr, "--follow") {
 		t.Errorf("--light at a didlight node: exit %d %s", r.code, r.stderr)

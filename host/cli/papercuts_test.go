@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/didlight/didlight/host/client/clienttest"
+	"github.com/didlight/didlight/host/internal/nodetest"
 )
 
 // Given only one of --rest and --rpc, a command that calls both APIs asks
 // the node for the other, on the given URL's host; given both, or a
 // command that calls only the API given, asks nothing.
 func TestNodeURLFromOne(t *testing.T) {
-	n := clienttest.Start(t)
+	n := nodetest.Start(t)
 	rest := strings.TrimSuffix(n.REST, "/api/v1")
 	for _, tc := range []struct {
 		name           string
@@ -46,7 +46,7 @@ func TestNodeURLFromOne(t *testing.T) {
 // `resolve --verify` with only --rpc (or only DIDLIGHT_RPC) verifies: the
 // REST URL comes from the node. A node that does not answer is named.
 func TestResolveVerifyWithRPCOnly(t *testing.T) {
-	n := clienttest.Start(t)
+	n := nodetest.Start(t)
 	subject, _ := publishTestDID(t, n, "cli rpc only")
 	c := &cli{t: t, dir: t.TempDir()}
 	t.Setenv("DIDLIGHT_REST", "")
@@ -65,7 +65,7 @@ func TestResolveVerifyWithRPCOnly(t *testing.T) {
 // `resolve --json` says whether the answer was verified: {"ran":false}
 // without --verify (the verified runs are in TestToolsEndToEnd).
 func TestResolveJSONSaysNotVerified(t *testing.T) {
-	n := clienttest.Start(t)
+	n := nodetest.Start(t)
 	subject, _ := publishTestDID(t, n, "cli json")
 	t.Setenv("DIDLIGHT_RPC", n.RPC)
 	c := &cli{t: t, dir: t.TempDir()}
@@ -82,7 +82,7 @@ func TestResolveJSONSaysNotVerified(t *testing.T) {
 // `query --limit` above the method's maximum says that the node clamps it,
 // on stderr, and succeeds; within it, says nothing.
 func TestQueryLimitClamped(t *testing.T) {
-	n := clienttest.Start(t)
+	n := nodetest.Start(t)
 	publishTestDID(t, n, "cli query")
 	t.Setenv("DIDLIGHT_RPC", n.RPC)
 	c := &cli{t: t, dir: t.TempDir()}

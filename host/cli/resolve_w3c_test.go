@@ -6,14 +6,14 @@ import (
 	"testing"
 
 	"github.com/didlight/didlight/core/did"
-	"github.com/didlight/didlight/host/client/clienttest"
+	"github.com/didlight/didlight/host/internal/nodetest"
 )
 
 // `didlight resolve --format w3c` prints the node's W3C answer, or with
 // --verify the same answer built here (without block heights); DID URLs,
 // --accept and the exit codes of the binding's statuses.
 func TestResolveW3CCommand(t *testing.T) {
-	n := clienttest.Start(t)
+	n := nodetest.Start(t)
 	t.Setenv("DIDLIGHT_REST", strings.TrimSuffix(n.REST, "/api/v1"))
 	t.Setenv("DIDLIGHT_RPC", n.RPC)
 	c := &cli{t: t, dir: t.TempDir()}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/host/client/clienttest"
+	"github.com/didlight/didlight/host/internal/nodetest"
 )
 
 // cli drives the commands through Run(), against the node that the
@@ -82,7 +82,7 @@ func (c *cli) balance(address string) ela.Fixed64 {
 
 // devWallet imports the dev account's key, which the node prints, into a
 // wallet file sealed with the password in pwFile.
-func (c *cli) devWallet(n *clienttest.Node, pwFile string) string {
+func (c *cli) devWallet(n *nodetest.Node, pwFile string) string {
 	c.t.Helper()
 	dev := n.Chain.DevAccount()
 	name := filepath.Join(c.dir, "dev.json")
@@ -139,7 +139,7 @@ func (c *cli) resolveVerified(d string, all bool) (int, string) {
 // payment, a double spend and a wrong password refused, and a DID created,
 // updated and deactivated, resolved and verified locally at each step.
 func TestToolsEndToEnd(t *testing.T) {
-	n := clienttest.Start(t)
+	n := nodetest.Start(t)
 	t.Setenv("DIDLIGHT_REST", strings.TrimSuffix(n.REST, "/api/v1"))
 	t.Setenv("DIDLIGHT_RPC", n.RPC)
 	c := &cli{t: t, dir: t.TempDir()}
@@ -250,7 +250,7 @@ func TestToolsEndToEnd(t *testing.T) {
 // controller, resolved and verified (which fetches and checks the
 // controller's document), updated and deactivated.
 func TestCustomizedDIDEndToEnd(t *testing.T) {
-	n := clienttest.Start(t)
+	n := nodetest.Start(t)
 	t.Setenv("DIDLIGHT_REST", strings.TrimSuffix(n.REST, "/api/v1"))
 	t.Setenv("DIDLIGHT_RPC", n.RPC)
 	c := &cli{t: t, dir: t.TempDir()}

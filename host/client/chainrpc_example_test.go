@@ -43,7 +43,7 @@ func ExampleChainRPC() {
 	genesis, _ := rpc.BlockHash(ctx, 0)
 	fmt.Println("blocks:", count, "tip is genesis:", tip == genesis)
 
-	dev := n.Chain.DevAccount().Address
+	dev := n.Dev.Address
 	balance, _ := rpc.Balance(ctx, dev)
 	fmt.Println("dev balance:", balance)
 	outs, _ := rpc.ListUnspent(ctx, dev)
@@ -64,7 +64,7 @@ func ExampleChainRPC_SendRawTransaction() {
 	ctx := context.Background()
 	rpc := c.ChainRPC()
 
-	dev := n.Chain.DevAccount()
+	dev := n.Dev
 	outs, err := rpc.ListUnspent(ctx, dev.Address)
 	if err != nil {
 		log.Fatal(err)

@@ -91,9 +91,9 @@ func TestChainRPC(t *testing.T) {
 	if bal, err := rpc.Balance(ctx, to.Address()); err != nil || bal != ela.OneELA {
 		t.Errorf("Balance = %s, %v", bal, err)
 	}
-	outs, err := rpc.ListUnspent(ctx, to.Address(), n.Chain.DevAccount().Address)
+	outs, err := rpc.ListUnspent(ctx, to.Address(), n.Dev.Address)
 	if err != nil || len(outs) != 2 || outs[0] != (client.Unspent{Address: to.Address(), Asset: ela.ELAAssetID(), Txid: txid, Value: ela.OneELA,
-		Confirmations: 1, TxType: ela.TxTransferAsset}) || outs[1].Address != n.Chain.DevAccount().Address {
+		Confirmations: 1, TxType: ela.TxTransferAsset}) || outs[1].Address != n.Dev.Address {
 		t.Errorf("ListUnspent = %+v, %v", outs, err)
 	}
 

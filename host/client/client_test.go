@@ -21,7 +21,7 @@ import (
 // pay builds and signs a payment from the dev account with core/spend.
 func pay(t *testing.T, ctx context.Context, c *client.Client, n *clienttest.Node, to ela.ProgramHash, amount ela.Fixed64) *ela.Tx {
 	t.Helper()
-	utxos, err := c.UTXOs(ctx, n.Chain.DevAccount().Address)
+	utxos, err := c.UTXOs(ctx, n.Dev.Address)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func pay(t *testing.T, ctx context.Context, c *client.Client, n *clienttest.Node
 // payment is a payment of amount to to from the dev account's coins, with
 // the minimum fee, built and signed with core/spend.
 func payment(n *clienttest.Node, coins []spend.Coin, to ela.ProgramHash, amount ela.Fixed64) (*ela.Tx, error) {
-	dev := n.Chain.DevAccount()
+	dev := n.Dev
 	tx, err := spend.Build(spend.Order{From: dev.ProgramHash, Coins: coins, Asset: ela.ELAAssetID(),
 		To: []spend.Payment{{To: to, Amount: amount}}, Fee: 100})
 	if err != nil {
@@ -57,7 +57,7 @@ func TestAgainstNode(t *testing.T) {
 	if h, err := c.Height(ctx); err != nil || h != 0 {
 		t.Fatalf("Height = %d, %v; want 0 on a new chain", h, err)
 	}
-	dev := n.Chain.DevAccount()
+	dev := n.Dev
 	if b, err := c.Balance(ctx, dev.Address); err != nil || b <= 0 {
 		t.Fatalf("dev balance %s, %v", b, err)
 	}

@@ -43,8 +43,8 @@ func ExampleClient_Snapshot() {
 	next, err := c.SetNextBlockTime(ctx, time.Date(2025, 7, 1, 0, 0, 0, 0, time.UTC))
 	fmt.Println("next block at", next.Format(time.RFC3339), err)
 	b, _ = c.Mine(ctx)
-	_, _, stamped := n.Chain.Tip()
-	fmt.Println("block", b.Height, "at", time.Unix(stamped, 0).UTC().Format(time.RFC3339))
+	mined, _ := c.Block(ctx, b.Height)
+	fmt.Println("block", b.Height, "at", time.Unix(int64(mined.Time), 0).UTC().Format(time.RFC3339))
 	_, err = c.SetNextBlockTime(ctx, time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)) // before the tip
 	fmt.Println(errors.As(err, &re), re.Code)
 	// Output:

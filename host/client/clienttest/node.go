@@ -1,31 +1,33 @@
 // Package clienttest runs a real node in process for tests and examples of its clients.
 //
-// It runs a real node in process for the tests and examples of its clients:
-// a chain on an in-memory store behind the REST and JSON-RPC servers on
-// loopback ports, mining as soon as transactions arrive. Nothing is faked.
+// The node is a devnet on an in-memory store behind the REST and JSON-RPC
+// servers on loopback ports, mining as soon as transactions arrive, with a
+// dev account funded at genesis. Nothing is faked: a client's test talks
+// to it as it would to any node.
 package clienttest
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"net/http"
 	"testing"
 
-	"github.com/didlight/didlight/host/internal/api"
-	"github.com/didlight/didlight/host/internal/chain"
-	"github.com/didlight/didlight/host/internal/demo"
-	"github.com/didlight/didlight/host/internal/node"
-	"github.com/didlight/didlight/host/internal/store/mem"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/host/internal/nodetest"
 )
 
 // Node is a running node.
 type Node struct {
-	// Chain is the node's chain, for tests that drive it directly
-	// (SubmitRequest, IncreaseTime, Tip, ...).
-	Chain *chain.Chain
-	REST  string // REST base URL, ending in /api/v1
-	RPC   string // JSON-RPC URL
+	REST string  // REST base URL, ending in /api/v1
+	RPC  string  // JSON-RPC URL
+	Dev  Account // the dev account, as didlight node prints it
+}
+
+// Account is the node's dev account: funded at genesis, its key known, so
+// that a test can pay for the transactions it sends.
+type Account struct {
+	Address     string          // base58, E…
+	ProgramHash ela.ProgramHash // what Address encodes
+	PrivateKey  *keys.PrivateKey
 }
 
 // Options change the node Run starts.
@@ -41,16 +43,7 @@ type Options struct {
 // Start runs a node until the test ends.
 func Start(t testing.TB) *Node {
 	t.Helper()
-	n, stop, err := Run()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := stop(); err != nil {
-			t.Error(err)
-		}
-	})
-	return n
+	return of(nodetest.Start(t))
 }
 
 // Run runs a node until stop is called; stop reports what went wrong while
@@ -59,22 +52,14 @@ func Run() (n *Node, stop func() error, err error) { return RunWith(Options{}) }
 
 // RunWith is Run with options.
 func RunWith(o Options) (n *Node, stop func() error, err error) {
-	c, err := chain.Open(chain.Config{DB: mem.New()})
+	nt, stop, err := nodetest.RunWith(nodetest.Options(o))
 	if err != nil {
 		return nil, nil, err
 	}
-	running, err := node.Start(c, node.Config{API: api.Options{Version: "test", Web: o.Web}})
-	if err != nil {
-		c.Close()
-		return nil, nil, err
-	}
-	stop = func() error {
-		return errors.Join(running.Stop(), c.Close())
-	}
-	if o.Demo {
-		if _, err := demo.Seed(context.Background(), c); err != nil {
-			return nil, nil, errors.Join(fmt.Errorf("clienttest: demo: %w", err), stop())
-		}
-	}
-	return &Node{Chain: c, REST: running.RESTURL(), RPC: running.RPCURL()}, stop, nil
+	return of(nt), stop, nil
+}
+
+func of(n *nodetest.Node) *Node {
+	dev := n.Chain.DevAccount()
+	return &Node{REST: n.REST, RPC: n.RPC, Dev: Account{Address: dev.Address, ProgramHash: dev.ProgramHash, PrivateKey: dev.PrivateKey}}
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/host/client"
-	"github.com/didlight/didlight/host/client/clienttest"
+	"github.com/didlight/didlight/host/internal/nodetest"
 	"github.com/didlight/didlight/web"
 )
 
@@ -28,7 +28,7 @@ import (
 // data and the DIDs below, behind the REST and JSON-RPC servers with the
 // app (and the module built from this checkout) on the REST listener.
 type fixture struct {
-	node     *clienttest.Node
+	node     *nodetest.Node
 	client   *client.Client
 	app      string // the app's URL, ending in /
 	rest     string // REST base URL, ending in /api/v1
@@ -73,7 +73,7 @@ func startFixture() (*fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, stop, err := clienttest.RunWith(clienttest.Options{Web: web.Handler(web.Options{Module: module, Shim: shim}), Demo: true})
+	n, stop, err := nodetest.RunWith(nodetest.Options{Web: web.Handler(web.Options{Module: module, Shim: shim}), Demo: true})
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/didlight/didlight/host/client"
-	"github.com/didlight/didlight/host/client/clienttest"
+	"github.com/didlight/didlight/host/internal/nodetest"
 	"github.com/didlight/didlight/web"
 )
 
@@ -88,7 +88,7 @@ func TestLandingListsRecentDIDs(t *testing.T) {
 // and the placeholder names no DID.
 func TestLandingEmptyChain(t *testing.T) {
 	f := env(t)
-	n := clienttest.Start(t)
+	n := nodetest.Start(t)
 	s := appServer(t, web.Options{Module: f.module, Shim: f.shim})
 	tb := newTab(t)
 	got := openLanding(tb, s.URL+"/", "?rest="+url.QueryEscape(n.REST)+"&rpc="+url.QueryEscape(n.RPC))
