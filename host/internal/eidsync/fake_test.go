@@ -28,12 +28,12 @@ type fakeChain struct {
 	contract string
 	from     string // the sender of every transaction
 
-	mu     sync.Mutex
-	head   uint64
-	forks  []uint64 // where each reorg began
-	txs    map[uint64][]fakeTx
-	where  map[string]fakeTx // by transaction hash
-	fail   func(n int) bool  // answer the n-th HTTP request (from 0) with 500
+	mu    sync.Mutex
+	head  uint64
+	forks []uint64 // where each reorg began
+	txs   map[uint64][]fakeTx
+	where map[string]fakeTx // by transaction hash
+	fail  func(n int) bool  // answer the n-th HTTP request (from 0) with 500
 
 	requests, elements atomic.Int64 // HTTP requests, JSON-RPC calls in them
 	blockCalls         atomic.Int64
@@ -102,12 +102,6 @@ func (c *fakeChain) reorg(fork, head uint64) {
 			delete(c.txs, n)
 		}
 	}
-}
-
-func (c *fakeChain) setHead(head uint64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.head = head
 }
 
 func (c *fakeChain) serve(w http.ResponseWriter, r *http.Request) {
