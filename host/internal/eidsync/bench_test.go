@@ -3,6 +3,7 @@ package eidsync_test
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -10,12 +11,15 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/didlight/didlight/host/client/eid"
 	"github.com/didlight/didlight/host/internal/cputime"
 	"github.com/didlight/didlight/host/internal/eidsync"
+	"github.com/didlight/didlight/host/internal/eidtest"
+	"github.com/didlight/didlight/host/internal/eidtest/eidnode"
 )
 
 // fakeEnv, set to a head block number, makes the test binary serve a
@@ -28,7 +32,12 @@ const fakeEnv = "EIDSYNC_FAKE_UPSTREAM"
 func serveFakeOrTest(m *testing.M) {
 	head := os.Getenv(fakeEnv)
 	if head == "" {
-		os.Exit(m.Run())
+		code := eidtest.Main(m)
+		if live.node != nil {
+			live.node.Stop()
+			os.RemoveAll(live.node.Dir)
+		}
+		os.Exit(code)
 	}
 	n, err := strconv.ParseUint(head, 10, 64)
 	if err != nil {
@@ -133,4 +142,89 @@ func BenchmarkScanEmptyBlocks(b *testing.B) {
 	b.ReportMetric(blocks/took.Seconds(), "blocks/s")
 	b.ReportMetric(float64(cpu.Nanoseconds())/blocks, "scan-cpu-ns/block")
 	b.ReportMetric(float64(upCPU.Nanoseconds())/blocks, "upstream-cpu-ns/block")
+}
+
+var eidBlocks = flag.Int("eid-blocks", 5000, "BenchmarkScanEIDNode: blocks the private EID chain is made of")
+
+// BenchmarkScanEIDNode scans a private EID chain on a live node (EID_GETH,
+// inside a network namespace of its own: eidnode.Start refuses otherwise),
+// made first of -eid-blocks blocks holding one value transfer each (clique
+// seals on demand), with the default settings and no budget: blocks/s in
+// wall time and the scanning process's CPU per block. Each iteration scans
+// the whole chain into a new sink.
+func BenchmarkScanEIDNode(b *testing.B) {
+	geth := os.Getenv(eidtest.GethEnv)
+	if geth == "" {
+		b.Skipf("needs a geth built from EID in %s, in a network namespace of its own", eidtest.GethEnv)
+	}
+	ctx := context.Background()
+	live.once.Do(func() { live.node, live.err = makeChain(ctx, geth, *eidBlocks) })
+	if live.err != nil {
+		b.Fatal(live.err)
+	}
+	n := live.node
+	c, err := eid.New(eid.Config{Network: eid.Network{Endpoints: []string{n.URL}}, Budget: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var blocks float64
+	var took, cpu time.Duration
+	b.ResetTimer()
+	for range b.N {
+		ctx, cancel := context.WithCancel(ctx)
+		sink := &countSink{n: *eidBlocks + 1, stop: cancel}
+		s, err := eidsync.New(eidsync.Config{Upstream: c, Sink: sink, Contract: eidsync.MainnetContract})
+		if err != nil {
+			b.Fatal(err)
+		}
+		cpu0, start := cputime.Now(), time.Now()
+		if err := s.Run(ctx); ctx.Err() == nil {
+			b.Fatal(err)
+		}
+		took += time.Since(start)
+		cpu += cputime.Now() - cpu0
+		blocks += float64(sink.number + 1)
+	}
+	b.ReportMetric(blocks/took.Seconds(), "blocks/s")
+	b.ReportMetric(float64(cpu.Nanoseconds())/blocks, "scan-cpu-ns/block")
+}
+
+// live is the node of BenchmarkScanEIDNode, its chain made once for all
+// its runs.
+var live struct {
+	once sync.Once
+	node *eidnode.Node
+	err  error
+}
+
+// makeChain starts a node sealing on demand and makes blocks blocks on
+// it, one value transfer each.
+func makeChain(ctx context.Context, geth string, blocks int) (*eidnode.Node, error) {
+	dir, err := os.MkdirTemp("", "eidsync-bench-")
+	if err != nil {
+		return nil, err
+	}
+	n, err := eidnode.Start(ctx, eidnode.Config{Geth: geth, Dir: dir, OnDemand: true})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	start := time.Now()
+	for i := 1; i <= blocks; i++ {
+		var tx string
+		if err := n.Call(ctx, &tx, "eth_sendTransaction", map[string]string{"from": n.Signer, "to": "0x000000000000000000000000000000000000dead", "value": "0x1"}); err != nil {
+			return n, err
+		}
+		for {
+			var head string
+			if err := n.Call(ctx, &head, "eth_blockNumber"); err != nil {
+				return n, err
+			}
+			if h, _ := strconv.ParseUint(head[2:], 16, 64); h >= uint64(i) {
+				break
+			}
+		}
+	}
+	fmt.Fprintf(os.Stderr, "eidsync: made %d blocks in %v\n", blocks, time.Since(start).Round(time.Millisecond))
+	return n, nil
 }

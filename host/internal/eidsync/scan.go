@@ -146,7 +146,7 @@ func (s *Scanner) Run(ctx context.Context) error {
 			failures = 0
 		}
 		s.update(func(p *Progress) { p.Err = err }, true)
-		if more {
+		if more && err == nil {
 			continue
 		}
 		if sleep(ctx, wait) != nil {

@@ -215,17 +215,20 @@ func TestScanReorg(t *testing.T) {
 		name          string
 		head          uint64
 		fork, newHead uint64
+		keep          uint64 // blocks the sink keeps hashes of; 0: all
+		wantErr       bool
 	}{
-		{"last block", 200, 200, 203},
-		{"ten blocks, longer", 200, 191, 215},
-		{"deeper than a window", 200, 150, 201},
+		{"last block", 200, 200, 203, 0, false},
+		{"ten blocks, longer", 200, 191, 215, 0, false},
+		{"deeper than a window", 200, 150, 201, 0, false},
+		{"deeper than the sink keeps", 200, 150, 201, 30, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newFakeChain(22, eidsync.MainnetContract, tc.head)
 			ops, data := recordedOps(t)
 			c.put(100, false, true, ops[0], data[0])
 			c.put(tc.fork, true, true, ops[1], data[1]) // dropped by the reorg
-			sink := &memSink{}
+			sink := &memSink{keep: tc.keep}
 			switched := false
 			p, err := scan(t, eidsync.Config{Upstream: client(t, c.start(t), eid.Config{}), Sink: sink, Batch: 7, Report: func(p eidsync.Progress) {
 				if p.CaughtUp && !switched {
@@ -234,8 +237,14 @@ func TestScanReorg(t *testing.T) {
 					c.put(tc.newHead, false, true, ops[2], data[2])
 				}
 			}}, func(p eidsync.Progress) bool { return switched && p.CaughtUp && p.Synced == tc.newHead })
-			if err != nil {
-				t.Fatal(err)
+			if _, ok := errors.AsType[*eidsync.SinkError](err); ok != tc.wantErr || (err != nil && !ok) {
+				t.Fatalf("error %v", err)
+			}
+			if tc.wantErr {
+				if len(sink.rollbacks) != 0 || len(sink.blocks) != int(tc.head)+1 {
+					t.Errorf("rolled back to %v, %d blocks: want the sink as it was", sink.rollbacks, len(sink.blocks))
+				}
+				return
 			}
 			if diff := cmp.Diff([]uint64{tc.fork - 1}, sink.rollbacks); diff != "" {
 				t.Errorf("rollbacks (-want +got):\n%s", diff)

@@ -16,6 +16,7 @@ type memSink struct {
 	applies   []int            // the length of each Apply
 	rollbacks []uint64         // the number each Rollback went back to
 	onApply   func(s *memSink) // called after each Apply, unlocked
+	keep      uint64           // HashAt answers for this many blocks below the head; 0: all
 }
 
 func (s *memSink) Head() (uint64, eidsync.Hash, bool) {
@@ -32,6 +33,9 @@ func (s *memSink) HashAt(n uint64) (eidsync.Hash, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.blocks) == 0 || n < s.blocks[0].Number || n > s.blocks[len(s.blocks)-1].Number {
+		return eidsync.Hash{}, false
+	}
+	if s.keep > 0 && n+s.keep < s.blocks[len(s.blocks)-1].Number {
 		return eidsync.Hash{}, false
 	}
 	return s.blocks[n-s.blocks[0].Number].Hash, true
