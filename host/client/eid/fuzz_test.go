@@ -224,13 +224,19 @@ func FuzzDecodeBatch(f *testing.F) {
 func FuzzScanAnswers(f *testing.F) {
 	hash := "0x" + strings.Repeat("ab", 32)
 	addr := "0x" + strings.Repeat("12", 20)
-	f.Add([]byte(`{"number":"0x10","hash":"` + hash + `","parentHash":"` + hash + `","timestamp":"0x60cb7400","transactions":[{"hash":"` + hash + `","blockHash":"` + hash + `","transactionIndex":"0x0","from":"` + addr + `","to":null}]}`))
+	bloom := "0x" + strings.Repeat("00", 256)
+	f.Add([]byte(`{"number":"0x10","hash":"` + hash + `","parentHash":"` + hash + `","timestamp":"0x60cb7400","logsBloom":"` + bloom + `","transactions":[{"hash":"` + hash + `","blockHash":"` + hash + `","transactionIndex":"0x0","from":"` + addr + `","to":null}]}`))
+	f.Add([]byte(`{"number":"0x10","hash":"` + hash + `","parentHash":"` + hash + `","timestamp":"0x60cb7400","logsBloom":"` + bloom + `","transactions":["` + hash + `"]}`))
 	f.Add([]byte(`{"transactionHash":"` + hash + `","blockHash":"` + hash + `","blockNumber":"0x10","transactionIndex":"0x0","status":"0x1","didLog":{"did":"did:elastos:x","operation":"create","data":"AA==","removed":false}}`))
 	f.Add([]byte(`{"transactionHash":"` + hash + `","blockHash":"` + hash + `","blockNumber":"0x10","transactionIndex":"0x3","status":"0x0"}`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		if b, err := decodeTxBlock(raw, 16); err == nil && b != nil {
-			if b.Number != 16 || len(b.Hash) != 66 || len(b.ParentHash) != 66 {
+		for _, full := range []bool{true, false} {
+			b, err := decodeTxBlock(raw, 16, full)
+			if err != nil || b == nil {
+				continue
+			}
+			if b.Number != 16 || len(b.Hash) != 66 || len(b.ParentHash) != 66 || len(b.Bloom) != 256 || (full && len(b.Txs) != b.TxCount) || (!full && b.Txs != nil) {
 				t.Fatalf("block %+v from %q", b, raw)
 			}
 			for i, tx := range b.Txs {

@@ -2,23 +2,32 @@ package eid
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/didlight/didlight/core/excerpt"
 )
 
 // The reads of a scan of the chain: blocks with their transactions, and
 // the receipts of the transactions that carry DID operations, in batches.
 
-// TxBlock is a block as eth_getBlockByNumber gives it with its
-// transactions: what a scan for DID operations takes from it.
+// TxBlock is a block as eth_getBlockByNumber gives it: what a scan for
+// DID operations takes from it.
 type TxBlock struct {
 	Number     uint64
 	Hash       string // 0x and 64 hex digits, lower case
 	ParentHash string // the same
 	Time       uint64 // the header's timestamp, Unix seconds
-	Txs        []Tx
+	// Bloom is the header's logsBloom, 256 bytes. EID's also holds the
+	// sender and the recipient of each transaction (core/types/bloom9.go,
+	// CreateBloomWithTxList, checked by core/block_validator.go), so it
+	// tells which blocks may hold a transaction to an address.
+	Bloom   []byte
+	TxCount int
+	Txs     []Tx // the transactions, when asked for in full
 }
 
 // Tx is a transaction of a TxBlock.
@@ -29,54 +38,48 @@ type Tx struct {
 	To    string // the recipient, the same; "" for a contract creation
 }
 
-// Blocks returns the blocks from number from on, at most n, with their
-// transactions, asked in one batch. The list ends early, before the
-// first block the endpoint does not have (past its head).
-func (c *Client) Blocks(ctx context.Context, from uint64, n int) ([]*TxBlock, error) {
-	if n <= 0 {
+// Blocks returns the blocks numbered numbers, asked in one batch, in the
+// same order; full asks for their transactions too (the node then
+// recovers each one's sender), else only their number is told. A block
+// the endpoint does not have (past its head) is nil.
+func (c *Client) Blocks(ctx context.Context, numbers []uint64, full bool) ([]*TxBlock, error) {
+	if len(numbers) == 0 {
 		return nil, nil
 	}
-	if from > math.MaxUint64-uint64(n) {
-		return nil, fmt.Errorf("eid: blocks %d and %d after it: past the last block number", from, n-1)
+	params := make([]any, len(numbers))
+	for i, n := range numbers {
+		params[i] = []any{fmt.Sprintf("%#x", n), full}
 	}
-	params := make([]any, n)
-	for i := range params {
-		params[i] = []any{fmt.Sprintf("%#x", from+uint64(i)), true}
+	subject := fmt.Sprint(numbers[0])
+	if len(numbers) > 1 {
+		subject = fmt.Sprintf("%d to %d", numbers[0], numbers[len(numbers)-1])
 	}
-	blocks := make([]*TxBlock, n)
-	_, err := c.batch(ctx, "eth_getBlockByNumber", fmt.Sprintf("%d to %d", from, from+uint64(n)-1), params, func(i int, raw json.RawMessage) (err error) {
-		blocks[i], err = decodeTxBlock(raw, from+uint64(i))
+	blocks := make([]*TxBlock, len(numbers))
+	_, err := c.batch(ctx, "eth_getBlockByNumber", subject, params, func(i int, raw json.RawMessage) (err error) {
+		blocks[i], err = decodeTxBlock(raw, numbers[i], full)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	for i, b := range blocks {
-		if b == nil {
-			return blocks[:i], nil
-		}
-	}
 	return blocks, nil
 }
 
-// decodeTxBlock reads the answer to eth_getBlockByNumber for number with
-// transactions: nil for null, and an error unless it is that block, its
-// transactions in order.
-func decodeTxBlock(raw json.RawMessage, number uint64) (*TxBlock, error) {
+// decodeTxBlock reads the answer to eth_getBlockByNumber for number, with
+// its transactions in full or as hashes: nil for null, and an error
+// unless it is that block, its transactions in order.
+func decodeTxBlock(raw json.RawMessage, number uint64, full bool) (*TxBlock, error) {
 	var v *struct {
-		Number, Hash, ParentHash, Timestamp string
-		Transactions                        []struct {
-			Hash, From, TransactionIndex, BlockHash string
-			To                                      *string
-		}
+		Number, Hash, ParentHash, Timestamp, LogsBloom string
+		Transactions                                   []json.RawMessage
 	}
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, fmt.Errorf("not a block with its transactions: %v", err)
+		return nil, fmt.Errorf("not a block: %v", err)
 	}
 	if v == nil {
 		return nil, nil
 	}
-	b := &TxBlock{Txs: make([]Tx, len(v.Transactions))}
+	b := &TxBlock{TxCount: len(v.Transactions)}
 	var err error
 	if b.Number, err = parseQuantity(v.Number); err != nil || b.Number != number {
 		return nil, fmt.Errorf("block number %q, not the %d asked for", v.Number, number)
@@ -90,28 +93,61 @@ func decodeTxBlock(raw json.RawMessage, number uint64) (*TxBlock, error) {
 	if b.Time, err = parseQuantity(v.Timestamp); err != nil {
 		return nil, fmt.Errorf("timestamp: %w", err)
 	}
+	bloom, err := hexBytes(v.LogsBloom, 256)
+	if err != nil {
+		return nil, fmt.Errorf("logsBloom: %w", err)
+	}
+	b.Bloom, _ = hex.DecodeString(bloom[2:])
 	for i, t := range v.Transactions {
-		tx := &b.Txs[i]
-		if tx.Hash, err = hexBytes(t.Hash, 32); err != nil {
-			return nil, fmt.Errorf("transaction %d: hash: %w", i, err)
-		}
-		if bh, err := hexBytes(t.BlockHash, 32); err != nil || bh != b.Hash {
-			return nil, fmt.Errorf("transaction %d: blockHash %q is not the block's", i, t.BlockHash)
-		}
-		if index, err := parseQuantity(t.TransactionIndex); err != nil || index != uint64(i) {
-			return nil, fmt.Errorf("transaction %d: transactionIndex %q is not its position", i, t.TransactionIndex)
-		}
-		tx.Index = uint32(i)
-		if tx.From, err = hexBytes(t.From, 20); err != nil {
-			return nil, fmt.Errorf("transaction %d: from: %w", i, err)
-		}
-		if t.To != nil {
-			if tx.To, err = hexBytes(*t.To, 20); err != nil {
-				return nil, fmt.Errorf("transaction %d: to: %w", i, err)
+		if !full {
+			var h string
+			if json.Unmarshal(t, &h) != nil {
+				return nil, fmt.Errorf("transaction %d: %s is not a hash", i, excerpt.Bytes(t))
 			}
+			if _, err := hexBytes(h, 32); err != nil {
+				return nil, fmt.Errorf("transaction %d: %w", i, err)
+			}
+			continue
 		}
+		tx, err := decodeBlockTx(t, b.Hash, i)
+		if err != nil {
+			return nil, fmt.Errorf("transaction %d: %w", i, err)
+		}
+		b.Txs = append(b.Txs, tx)
 	}
 	return b, nil
+}
+
+// decodeBlockTx reads transaction i of the block whose hash is block.
+func decodeBlockTx(raw json.RawMessage, block string, i int) (Tx, error) {
+	var v struct {
+		Hash, From, TransactionIndex, BlockHash string
+		To                                      *string
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return Tx{}, fmt.Errorf("not a transaction: %v", err)
+	}
+	var tx Tx
+	var err error
+	if tx.Hash, err = hexBytes(v.Hash, 32); err != nil {
+		return tx, fmt.Errorf("hash: %w", err)
+	}
+	if bh, err := hexBytes(v.BlockHash, 32); err != nil || bh != block {
+		return tx, fmt.Errorf("blockHash %q is not the block's", v.BlockHash)
+	}
+	if index, err := parseQuantity(v.TransactionIndex); err != nil || index != uint64(i) {
+		return tx, fmt.Errorf("transactionIndex %q is not its position", v.TransactionIndex)
+	}
+	tx.Index = uint32(i)
+	if tx.From, err = hexBytes(v.From, 20); err != nil {
+		return tx, fmt.Errorf("from: %w", err)
+	}
+	if v.To != nil {
+		if tx.To, err = hexBytes(*v.To, 20); err != nil {
+			return tx, fmt.Errorf("to: %w", err)
+		}
+	}
+	return tx, nil
 }
 
 // Receipt is what eth_getTransactionReceipt tells of a transaction in a

@@ -1,6 +1,7 @@
 package eid_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -33,13 +34,21 @@ func TestScanReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	numbers := make([]uint64, head+1)
+	for i := range numbers {
+		numbers[i] = uint64(i)
+	}
 	before := up.Requests()
-	blocks, err := c.Blocks(ctx, 0, int(head)+1)
+	blocks, err := c.Blocks(ctx, numbers, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := up.Requests() - before; got != 1 {
-		t.Errorf("%d blocks took %d requests, want one batch", head+1, got)
+	headers, err := c.Blocks(ctx, numbers, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := up.Requests() - before; got != 2 {
+		t.Errorf("%d blocks twice took %d requests, want two batches", head+1, got)
 	}
 	if uint64(len(blocks)) != head+1 {
 		t.Fatalf("%d blocks up to head %d", len(blocks), head)
@@ -51,6 +60,9 @@ func TestScanReads(t *testing.T) {
 		}
 		for _, tx := range b.Txs {
 			where[fmt.Sprint(b.Number, tx.Hash)] = tx
+		}
+		if h := headers[i]; h.Hash != b.Hash || h.TxCount != len(b.Txs) || h.Txs != nil || !bytes.Equal(h.Bloom, b.Bloom) || len(b.Bloom) != 256 {
+			t.Fatalf("block %d without its transactions: %+v; with them: %+v", i, h, b)
 		}
 	}
 	var hashes []string
@@ -115,7 +127,7 @@ func reply(req map[string]any, result any) map[string]any {
 }
 
 func txBlock(n uint64) map[string]any {
-	return map[string]any{"number": fmt.Sprintf("%#x", n), "hash": hash(n), "parentHash": hash(n - 1), "timestamp": "0x60cb7400", "transactions": []any{}}
+	return map[string]any{"number": fmt.Sprintf("%#x", n), "hash": hash(n), "parentHash": hash(n - 1), "timestamp": "0x60cb7400", "logsBloom": "0x" + strings.Repeat("00", 256), "transactions": []any{}}
 }
 
 // errAny stands for any error in a table.
@@ -128,7 +140,7 @@ func TestBatchAnswers(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		answer  func(reqs []map[string]any) any
-		want    int   // blocks returned
+		want    int   // blocks returned before the first nil
 		wantErr error // an UnreachableError, wrapping this one if not errAny
 		wantRPC int
 	}{
@@ -177,7 +189,7 @@ func TestBatchAnswers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			blocks, err := c.Blocks(context.Background(), 5, 4)
+			blocks, err := c.Blocks(context.Background(), []uint64{5, 6, 7, 8}, true)
 			var rpc *client.RPCError
 			switch {
 			case tc.wantRPC != 0:
@@ -191,10 +203,16 @@ func TestBatchAnswers(t *testing.T) {
 				}
 			case err != nil:
 				t.Fatal(err)
-			case len(blocks) != tc.want:
-				t.Fatalf("%d blocks, want %d", len(blocks), tc.want)
+			case len(blocks) != 4:
+				t.Fatalf("%d blocks, want 4", len(blocks))
 			}
 			for i, b := range blocks {
+				if i >= tc.want {
+					if b != nil {
+						t.Errorf("block %d past the head is %+v", 5+i, b)
+					}
+					continue
+				}
 				if b.Number != uint64(5+i) || b.Hash != hash(b.Number) {
 					t.Errorf("block %d is %d %s", i, b.Number, b.Hash)
 				}
@@ -233,7 +251,11 @@ func TestBatchBudget(t *testing.T) {
 				t.Fatal(err)
 			}
 			start := time.Now()
-			blocks, err := c.Blocks(context.Background(), 1, tc.n)
+			numbers := make([]uint64, tc.n)
+			for i := range numbers {
+				numbers[i] = uint64(1 + i)
+			}
+			blocks, err := c.Blocks(context.Background(), numbers, false)
 			took := time.Since(start)
 			if (sent == 1) != tc.wantSent || (err == nil) != tc.wantSent {
 				t.Fatalf("%d requests sent, error %v", sent, err)

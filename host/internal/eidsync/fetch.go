@@ -12,7 +12,7 @@ import (
 type Upstream interface {
 	ChainID(ctx context.Context) (uint64, error)
 	BlockNumber(ctx context.Context) (uint64, error)
-	Blocks(ctx context.Context, from uint64, n int) ([]*eid.TxBlock, error)
+	Blocks(ctx context.Context, numbers []uint64, full bool) ([]*eid.TxBlock, error)
 	Receipts(ctx context.Context, hashes []string) ([]*eid.Receipt, error)
 }
 
@@ -40,6 +40,9 @@ func ContractOf(chainID uint64) (contract string, ok bool) {
 	return "", false
 }
 
+// precompileBits are Precompile's bits in a header bloom.
+var precompileBits = addressBits(Precompile)
+
 // fetched is what one fetch found: blocks in order, and the DID
 // transactions in them that were refused or carried no didLog.
 type fetched struct {
@@ -50,48 +53,91 @@ type fetched struct {
 	err     error
 }
 
-// fetch reads n blocks from number from on, and the receipts of their
-// transactions to the DID contract or the precompile: those with status 1
-// and a didLog are the blocks' Ops. short says the upstream had fewer
-// blocks than asked for.
+// fetch reads n blocks from number from on, without their transactions,
+// then in full those whose header bloom may hold a transaction to the DID
+// contract or the precompile, and the receipts of those transactions:
+// the ones with status 1 and a didLog are the blocks' Ops. EID's header
+// bloom holds every transaction's recipient, so a block it rules out has
+// no DID transaction; most blocks are ruled out, and the node is spared
+// recovering their transactions' senders. short says the upstream had
+// fewer blocks than asked for.
 func (s *Scanner) fetch(ctx context.Context, from uint64, n int) fetched {
-	tbs, err := s.up.Blocks(ctx, from, n)
+	numbers := make([]uint64, n)
+	for i := range numbers {
+		numbers[i] = from + uint64(i)
+	}
+	hs, err := s.up.Blocks(ctx, numbers, false)
 	if err != nil {
 		return fetched{err: err}
 	}
-	f := fetched{blocks: make([]*Block, len(tbs)), short: len(tbs) < n}
-	type ref struct {
-		block *Block
-		tx    eid.Tx
-	}
-	var hashes []string
-	var refs []ref
-	for i, tb := range tbs {
-		b, err := block(tb)
+	f := fetched{}
+	var maybe []uint64 // blocks that may hold DID transactions
+	at := map[uint64]*Block{}
+	for i, h := range hs {
+		if h == nil {
+			f.short = true
+			break
+		}
+		b, err := block(h)
 		if err != nil {
 			return fetched{err: err}
 		}
 		if i > 0 && b.Parent != f.blocks[i-1].Hash {
 			return fetched{err: fmt.Errorf("eidsync: block %d's parent is not block %d: the upstream changed branch while it answered", b.Number, b.Number-1)}
 		}
-		f.blocks[i] = b
-		for _, tx := range tb.Txs {
-			if tx.To == s.contract || tx.To == Precompile {
-				hashes = append(hashes, tx.Hash)
-				refs = append(refs, ref{b, tx})
-			}
+		f.blocks = append(f.blocks, b)
+		if h.TxCount > 0 && (inBloom(h.Bloom, s.contractBits) || inBloom(h.Bloom, precompileBits)) {
+			maybe = append(maybe, b.Number)
+			at[b.Number] = b
 		}
 	}
+	var hashes []string
+	var refs []ref
+	for len(maybe) > 0 {
+		k := min(len(maybe), s.batch)
+		full, err := s.up.Blocks(ctx, maybe[:k], true)
+		if err != nil {
+			return fetched{err: err}
+		}
+		for i, tb := range full {
+			b := at[maybe[i]]
+			if tb == nil || tb.Hash != b.Hash.String() {
+				return fetched{err: fmt.Errorf("eidsync: block %d is not the one the upstream answered before: it changed branch", b.Number)}
+			}
+			for _, tx := range tb.Txs {
+				if tx.To == s.contract || tx.To == Precompile {
+					hashes = append(hashes, tx.Hash)
+					refs = append(refs, ref{b, tx})
+				}
+			}
+		}
+		maybe = maybe[k:]
+	}
+	if err := s.receipts(ctx, &f, hashes, refs); err != nil {
+		return fetched{err: err}
+	}
+	return f
+}
+
+// ref is a DID transaction of a block.
+type ref struct {
+	block *Block
+	tx    eid.Tx
+}
+
+// receipts reads the receipts of the DID transactions hashes, in
+// batches, and adds the accepted ones to their blocks as Ops.
+func (s *Scanner) receipts(ctx context.Context, f *fetched, hashes []string, refs []ref) error {
 	for len(hashes) > 0 {
 		k := min(len(hashes), s.batch)
 		rs, err := s.up.Receipts(ctx, hashes[:k])
 		if err != nil {
-			return fetched{err: err}
+			return err
 		}
 		for i, r := range rs {
 			b, tx := refs[i].block, refs[i].tx
 			if r.BlockHash != b.Hash.String() || r.Index != tx.Index {
-				return fetched{err: fmt.Errorf("eidsync: the receipt of %s is in block %s at %d, the block fetched is %s: the upstream changed branch", tx.Hash, r.BlockHash, r.Index, b.Hash)}
+				return fmt.Errorf("eidsync: the receipt of %s is in block %s at %d, the block fetched is %s: the upstream changed branch", tx.Hash, r.BlockHash, r.Index, b.Hash)
 			}
 			if r.Status != 1 || r.DIDLog == nil {
 				f.refused++
@@ -99,7 +145,7 @@ func (s *Scanner) fetch(ctx context.Context, from uint64, n int) fetched {
 			}
 			h, err := ParseHash(tx.Hash)
 			if err != nil {
-				return fetched{err: err}
+				return err
 			}
 			if strings.EqualFold(r.DIDLog.Operation, "create") {
 				f.creates++
@@ -108,7 +154,7 @@ func (s *Scanner) fetch(ctx context.Context, from uint64, n int) fetched {
 		}
 		hashes, refs = hashes[k:], refs[k:]
 	}
-	return f
+	return nil
 }
 
 // block returns the Block of tb, without its Ops.

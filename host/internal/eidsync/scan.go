@@ -59,6 +59,7 @@ type Scanner struct {
 	sink                           Sink
 	from                           uint64
 	contract                       string
+	contractBits                   [3]uint16 // the contract's bits in a header bloom
 	batch, inFlight, applyBlocks   int
 	poll, reportEvery, failureWait time.Duration
 	report                         func(Progress)
@@ -87,7 +88,7 @@ func New(cfg Config) (*Scanner, error) {
 	if contract != "" && (len(contract) != 42 || !strings.HasPrefix(contract, "0x") || strings.Trim(contract[2:], "0123456789abcdef") != "") {
 		return nil, fmt.Errorf("eidsync: DID contract %.60q is not 0x and 40 hex digits", cfg.Contract)
 	}
-	return &Scanner{
+	s := &Scanner{
 		up: cfg.Upstream, sink: cfg.Sink, from: cfg.From, contract: contract,
 		batch:       or(cfg.Batch, DefaultBatch),
 		inFlight:    or(cfg.InFlight, DefaultInFlight),
@@ -96,7 +97,11 @@ func New(cfg Config) (*Scanner, error) {
 		reportEvery: or(cfg.ReportEvery, DefaultReportEvery),
 		failureWait: or(cfg.FailureWait, DefaultFailureWait),
 		report:      cfg.Report,
-	}, nil
+	}
+	if contract != "" {
+		s.contractBits = addressBits(contract)
+	}
+	return s, nil
 }
 
 func or[T comparable](v, def T) T {
@@ -169,7 +174,7 @@ func (s *Scanner) chooseContract(ctx context.Context) error {
 	if !ok {
 		return &SinkError{fmt.Errorf("chain id %d has no DID contract built in: give its address", id)}
 	}
-	s.contract = c
+	s.contract, s.contractBits = c, addressBits(c)
 	return nil
 }
 
@@ -273,12 +278,19 @@ func (s *Scanner) reorg(ctx context.Context, number uint64) error {
 	const window = 16
 	for top := number; ; {
 		low := top - min(top, window-1)
-		bs, err := s.up.Blocks(ctx, low, int(top-low+1))
+		numbers := make([]uint64, top-low+1)
+		for i := range numbers {
+			numbers[i] = low + uint64(i)
+		}
+		bs, err := s.up.Blocks(ctx, numbers, false)
 		if err != nil {
 			return err
 		}
 		for i := len(bs) - 1; i >= 0; i-- {
 			n := low + uint64(i)
+			if bs[i] == nil {
+				continue // past the upstream's head
+			}
 			have, ok := s.sink.HashAt(n)
 			if !ok {
 				return &SinkError{fmt.Errorf("the upstream left the sink's branch below block %d, which the sink keeps no hash of", n+1)}

@@ -147,9 +147,10 @@ func TestScanRecording(t *testing.T) {
 }
 
 // TestScanBatches checks how a scan asks: blocks in batches of Batch with
-// at most InFlight requests out, receipts only of DID transactions, in
-// one batch per batch of blocks that has some, and few Applies of many
-// blocks, none larger than ApplyBlocks.
+// at most InFlight requests out, in full only those whose bloom may hold a
+// DID transaction, receipts only of DID transactions, in one batch per
+// batch of blocks that has some, and few Applies of many blocks, none
+// larger than ApplyBlocks.
 func TestScanBatches(t *testing.T) {
 	for _, tc := range []struct {
 		name                      string
@@ -187,9 +188,15 @@ func TestScanBatches(t *testing.T) {
 			for _, n := range tc.didBlocks {
 				withDID[n/uint64(tc.batch)] = true
 			}
-			blockReqs := int(c.requests.Load()) - len(withDID) - 2 // less the receipts' batches, eth_chainId, eth_blockNumber
-			if blockReqs != tc.wantBlockReqs || c.receiptCalls.Load() != int64(2*len(tc.didBlocks)) {
-				t.Errorf("%d requests of blocks, %d receipts asked; want %d, %d", blockReqs, c.receiptCalls.Load(), tc.wantBlockReqs, 2*len(tc.didBlocks))
+			distinct := map[uint64]bool{}
+			for _, n := range tc.didBlocks {
+				distinct[n] = true
+			}
+			// Less the batches of full blocks and of receipts, eth_chainId and eth_blockNumber.
+			blockReqs := int(c.requests.Load()) - 2*len(withDID) - 2
+			if blockReqs != tc.wantBlockReqs || c.receiptCalls.Load() != int64(2*len(tc.didBlocks)) || c.fullCalls.Load() != int64(len(distinct)) {
+				t.Errorf("%d requests of blocks, %d receipts and %d blocks in full asked; want %d, %d, %d",
+					blockReqs, c.receiptCalls.Load(), c.fullCalls.Load(), tc.wantBlockReqs, 2*len(tc.didBlocks), len(distinct))
 			}
 			if most := c.most.Load(); most > int64(tc.inFlight) {
 				t.Errorf("%d requests at once, want at most %d", most, tc.inFlight)
