@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/didlight/didlight/core/did/sdkjson"
 	"github.com/didlight/didlight/core/excerpt"
 )
 
@@ -67,38 +68,59 @@ func (c *Client) Blocks(ctx context.Context, numbers []uint64, full bool) ([]*Tx
 
 // decodeTxBlock reads the answer to eth_getBlockByNumber for number, with
 // its transactions in full or as hashes: nil for null, and an error
-// unless it is that block, its transactions in order.
+// unless it is that block, its transactions in order. It reads with
+// core's JSON scanner, member names as geth writes them: a scan reads
+// every block of the chain, and encoding/json took most of its time.
 func decodeTxBlock(raw json.RawMessage, number uint64, full bool) (*TxBlock, error) {
-	var v *struct {
-		Number, Hash, ParentHash, Timestamp, LogsBloom string
-		Transactions                                   []json.RawMessage
+	d := sdkjson.NewDecoder(raw)
+	if d.Null() {
+		return nil, d.Finish()
 	}
-	if err := json.Unmarshal(raw, &v); err != nil {
+	var num, hash, parent, stamp, bloom string
+	var txs []json.RawMessage
+	for m := d.Object(); m.Next(); {
+		switch m.Key() {
+		case "number":
+			num = d.Str()
+		case "hash":
+			hash = d.Str()
+		case "parentHash":
+			parent = d.Str()
+		case "timestamp":
+			stamp = d.Str()
+		case "logsBloom":
+			bloom = d.Str()
+		case "transactions":
+			txs = txs[:0]
+			for e := d.Array(); e.Next(); {
+				txs = append(txs, d.Raw())
+			}
+		default:
+			d.Skip()
+		}
+	}
+	if err := d.Finish(); err != nil {
 		return nil, fmt.Errorf("not a block: %v", err)
 	}
-	if v == nil {
-		return nil, nil
-	}
-	b := &TxBlock{TxCount: len(v.Transactions)}
+	b := &TxBlock{TxCount: len(txs)}
 	var err error
-	if b.Number, err = parseQuantity(v.Number); err != nil || b.Number != number {
-		return nil, fmt.Errorf("block number %q, not the %d asked for", v.Number, number)
+	if b.Number, err = parseQuantity(num); err != nil || b.Number != number {
+		return nil, fmt.Errorf("block number %q, not the %d asked for", num, number)
 	}
-	if b.Hash, err = hexBytes(v.Hash, 32); err != nil {
+	if b.Hash, err = hexBytes(hash, 32); err != nil {
 		return nil, fmt.Errorf("hash: %w", err)
 	}
-	if b.ParentHash, err = hexBytes(v.ParentHash, 32); err != nil {
+	if b.ParentHash, err = hexBytes(parent, 32); err != nil {
 		return nil, fmt.Errorf("parentHash: %w", err)
 	}
-	if b.Time, err = parseQuantity(v.Timestamp); err != nil {
+	if b.Time, err = parseQuantity(stamp); err != nil {
 		return nil, fmt.Errorf("timestamp: %w", err)
 	}
-	bloom, err := hexBytes(v.LogsBloom, 256)
-	if err != nil {
+	if bloom, err = hexBytes(bloom, 256); err != nil {
 		return nil, fmt.Errorf("logsBloom: %w", err)
 	}
 	b.Bloom, _ = hex.DecodeString(bloom[2:])
-	for i, t := range v.Transactions {
+	for i, t := range txs {
 		if !full {
 			var h string
 			if json.Unmarshal(t, &h) != nil {
