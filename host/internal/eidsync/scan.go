@@ -112,8 +112,10 @@ func or[T comparable](v, def T) T {
 	return v
 }
 
-// SinkError is a failure of the sink, or a reorganisation the sink cannot
-// follow: Run returns it, where it retries the upstream's failures.
+// SinkError is what a scan cannot go on from by asking again: a failure
+// of the sink, a reorganisation the sink cannot follow, or a chain with no
+// DID contract built in and none given. Run returns it, where it retries
+// the upstream's failures.
 type SinkError struct{ Err error }
 
 func (e *SinkError) Error() string { return "eidsync: " + e.Err.Error() }
