@@ -239,9 +239,12 @@ func (c *fakeChain) receipt(out []byte, tx fakeTx) []byte {
 		c.from, emptyBloom, status, tx.to, tx.hash, tx.index)
 }
 
+// handler returns c's JSON-RPC handler.
+func (c *fakeChain) handler() http.Handler { return http.HandlerFunc(c.serve) }
+
 // start serves c on loopback until the test ends and returns its URL.
 func (c *fakeChain) start(t testing.TB) string {
-	s := httptest.NewServer(http.HandlerFunc(c.serve))
+	s := httptest.NewServer(c.handler())
 	t.Cleanup(s.Close)
 	return s.URL
 }
