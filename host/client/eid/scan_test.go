@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,10 @@ import (
 	"github.com/didlight/didlight/host/client/eid"
 	"github.com/didlight/didlight/host/internal/eidtest"
 )
+
+// TestMain stops the live EID node TestScanReads starts with EID_GETH
+// set, and removes its files.
+func TestMain(m *testing.M) { os.Exit(eidtest.Main(m)) }
 
 // TestScanReads reads the recorded scenario's chain as a scan does, in
 // batches: every block from genesis to the head, linked by parent hashes,
