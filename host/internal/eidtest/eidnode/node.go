@@ -28,6 +28,10 @@ type Config struct {
 	Dir  string // an empty directory for the node's files; its data directory is Dir/geth-test
 	// Period is clique's block period in seconds; 0 means 1.
 	Period uint64
+	// OnDemand seals a block only when a transaction waits (clique's
+	// period 0), as fast as they come: a long chain in minutes. Start then
+	// returns once the node answers, at block 0.
+	OnDemand bool
 }
 
 // Node is a running private EID node.
@@ -53,7 +57,10 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 	if err := PrivateNetwork(); err != nil {
 		return nil, err
 	}
-	if cfg.Period == 0 {
+	switch {
+	case cfg.OnDemand:
+		cfg.Period = 0
+	case cfg.Period == 0:
 		cfg.Period = 1
 	}
 	data := filepath.Join(cfg.Dir, "geth-test") // "geth-test" keeps geth from forcing the mainnet genesis (EID cmd/utils/flags.go)
@@ -109,21 +116,27 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 	}
 	n := &Node{Client: Client{URL: fmt.Sprintf("http://127.0.0.1:%d/", rpcPort)}, Signer: signer, Genesis: genesis, Dir: cfg.Dir, cmd: cmd, exited: make(chan error, 1)}
 	go func() { n.exited <- cmd.Wait() }()
-	if err := n.waitForBlocks(ctx, 60*time.Second); err != nil {
+	if err := n.waitForBlocks(ctx, 60*time.Second, !cfg.OnDemand); err != nil {
 		n.Stop()
 		return nil, fmt.Errorf("%w (see %s)", err, logFile.Name())
 	}
 	return n, nil
 }
 
-// waitForBlocks waits until the node answers eth_blockNumber with a height
-// above 0: it serves and it seals.
-func (n *Node) waitForBlocks(ctx context.Context, limit time.Duration) error {
+// waitForBlocks waits until the node answers eth_blockNumber, with a
+// height above 0 when sealed is set: it serves, and it seals. Otherwise it
+// waits until the signer signs (eth_sign): geth unlocks it after its RPC
+// starts, and a block comes only after the first transaction.
+func (n *Node) waitForBlocks(ctx context.Context, limit time.Duration, sealed bool) error {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	for {
 		var height string
-		if err := n.Call(ctx, &height, "eth_blockNumber"); err == nil && height != "0x0" {
+		if sealed {
+			if err := n.Call(ctx, &height, "eth_blockNumber"); err == nil && height != "0x0" {
+				return nil
+			}
+		} else if err := n.Call(ctx, &height, "eth_sign", n.Signer, "0x00"); err == nil {
 			return nil
 		}
 		select {
