@@ -9,8 +9,10 @@ import { readFile } from 'node:fs/promises';
 import { WASI } from 'node:wasi';
 import { bind, hostImports } from './api.js';
 import { hostCrypto as nodeCrypto } from './p256.js';
+import { resolverFor } from './resolver.js';
 
 export { DidlightError, EndpointError } from './api.js';
+export { networks } from './resolver.js';
 
 /**
  * load instantiates the module and returns its API (see api.js).
@@ -33,6 +35,9 @@ export async function load({ wasm = new URL('./didlight.wasm', import.meta.url),
   wasi.initialize(instance);
   return bind(instance);
 }
+
+/** getResolver returns the did:elastos method for did-resolver (see resolver.js), loading the module on its first resolve. */
+export const getResolver = resolverFor(load);
 
 async function bytes(wasm) {
   if (wasm instanceof URL || typeof wasm === 'string') return readFile(wasm);
