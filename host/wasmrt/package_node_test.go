@@ -1,0 +1,226 @@
+package wasmrt_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/client/clienttest"
+	"github.com/didlight/didlight/host/internal/eidtest"
+	"github.com/didlight/didlight/host/internal/testenv"
+)
+
+// consumerPackages are what a fresh project installs beside the packed
+// didlight package, from the npm registry: the published did-resolver,
+// Veramo's resolver plugin (which brings did-resolver 4) and TypeScript.
+var consumerPackages = []string{"did-resolver@6.0.0", "@veramo/did-resolver@7.0.1", "typescript@5.9.3"}
+
+// packResult is what resolve.mjs writes for one DID: the result of
+// did-resolver's Resolver and of Veramo's plugin.
+type packResult struct {
+	Resolver, Veramo packResolution
+}
+
+type packResolution struct {
+	DIDResolutionMetadata struct {
+		Error        string
+		ContentType  string
+		Verification struct {
+			Outcome, Rule, Endpoint string
+			Checked, Trusted        []string
+		}
+	}
+	DIDDocument *struct {
+		ID string
+	}
+	DIDDocumentMetadata struct {
+		VersionID   string
+		Deactivated bool
+	}
+}
+
+// TestPackage packs wasm/js with npm as it would be published, installs
+// the tarball in a fresh project beside the published did-resolver and
+// Veramo's plugin, type-checks a TypeScript user of it, and resolves
+// through it the recorded EID node's DIDs, a tampered answer, and a
+// didlight devnet node's demo DIDs.
+func TestPackage(t *testing.T) {
+	node := loaderNode(t)
+	npm, err := testenv.LookPath("npm", "install Node.js 20 or later with npm")
+	testenv.Check(t, err)
+	project := installPackage(t, npm)
+	if b, err := exec.Command(node, filepath.Join(project, "node_modules/typescript/bin/tsc"), "-p", project).CombinedOutput(); err != nil {
+		t.Fatalf("tsc --noEmit on consumer.ts: %v\n%s", err, b)
+	}
+
+	u := eidtest.NewUpstream(t, eidtest.Options{})
+	m := u.Manifest
+	long := longest(m)
+	tampered := eidtest.NewUpstream(t, eidtest.Options{Tamper: func(method string, params json.RawMessage, answer []byte) []byte {
+		if method == "did_resolveDID" && bytes.Contains(params, []byte(long)) {
+			return tamper(t, answer, tampering[0].change)
+		}
+		return answer
+	}})
+	n, stop, err := clienttest.RunWith(clienttest.Options{Demo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stop() })
+	var page struct{ Document []struct{ ID string } }
+	eidResult(t, eidAsk(t, n.RPC, "query", map[string]any{"query": "{}", "limit": 3}), &page)
+
+	type check func(t *testing.T, r packResolution)
+	type pcase struct {
+		endpoint, did string
+		check         check
+	}
+	var cases []pcase
+	for _, d := range m.DIDs {
+		want := decidedOf(t, m, d.DID)
+		cases = append(cases, pcase{u.URL, d.DID, func(t *testing.T, r packResolution) {
+			meta := r.DIDResolutionMetadata
+			if want.status == int(resolve.NotFound) {
+				if meta.Error != "notFound" || r.DIDDocument != nil {
+					t.Errorf("a DID the node does not know: error %q", meta.Error)
+				}
+				return
+			}
+			if meta.Error != "" || r.DIDDocument == nil || r.DIDDocument.ID != d.DID {
+				t.Fatalf("error %q, document %+v", meta.Error, r.DIDDocument)
+			}
+			if meta.Verification.Outcome != "verified" || meta.Verification.Endpoint != u.URL || len(meta.Verification.Trusted) == 0 {
+				t.Errorf("verification %+v", meta.Verification)
+			}
+			if want.txids[0] != r.DIDDocumentMetadata.VersionID && !r.DIDDocumentMetadata.Deactivated {
+				t.Errorf("versionId %s, the node's latest %s", r.DIDDocumentMetadata.VersionID, want.txids[0])
+			}
+			if r.DIDDocumentMetadata.Deactivated != (want.status == int(resolve.Deactivated)) {
+				t.Errorf("deactivated %v, status %d", r.DIDDocumentMetadata.Deactivated, want.status)
+			}
+		}})
+	}
+	cases = append(cases, pcase{tampered.URL, long, func(t *testing.T, r packResolution) {
+		meta := r.DIDResolutionMetadata
+		if meta.Error != "notVerified" || r.DIDDocument != nil || meta.Verification.Outcome != "refused" || meta.Verification.Rule != string(tampering[0].rule) {
+			t.Errorf("a tampered answer: error %q, verification %+v", meta.Error, meta.Verification)
+		}
+	}})
+	for _, d := range page.Document {
+		cases = append(cases, pcase{n.RPC, d.ID, func(t *testing.T, r packResolution) {
+			if r.DIDResolutionMetadata.Error != "" || r.DIDDocument == nil || r.DIDDocument.ID != d.ID || r.DIDResolutionMetadata.Verification.Outcome != "verified" {
+				t.Errorf("a didlight node's demo DID: %+v", r)
+			}
+		}})
+	}
+	cases = append(cases, pcase{n.RPC, "did:elastos:", func(t *testing.T, r packResolution) {
+		if r.DIDResolutionMetadata.Error != "invalidDid" {
+			t.Errorf("an invalid DID: error %q", r.DIDResolutionMetadata.Error)
+		}
+	}})
+	if len(page.Document) == 0 || len(cases) < 5 {
+		t.Fatalf("%d cases, %d demo DIDs", len(cases), len(page.Document))
+	}
+
+	in := make([]map[string]string, len(cases))
+	for i, c := range cases {
+		in[i] = map[string]string{"endpoint": c.endpoint, "did": c.did}
+	}
+	results := runInProject(t, node, project, in)
+	if len(results) != len(cases) {
+		t.Fatalf("resolve.mjs answered %d of %d", len(results), len(cases))
+	}
+	for i, c := range cases {
+		t.Run(c.did, func(t *testing.T) {
+			c.check(t, results[i].Resolver)
+			c.check(t, results[i].Veramo)
+		})
+	}
+}
+
+// installPackage packs wasm/js with the module this test built and
+// installs it in a fresh project with consumerPackages, returning the
+// project's folder.
+func installPackage(t *testing.T, npm string) string {
+	t.Helper()
+	src, pkg, project := "../../wasm/js", t.TempDir(), t.TempDir()
+	var manifest struct{ Files []string }
+	b, err := os.ReadFile(filepath.Join(src, "package.json"))
+	if err != nil || json.Unmarshal(b, &manifest) != nil {
+		t.Fatalf("wasm/js/package.json: %v", err)
+	}
+	for _, f := range append(manifest.Files, "package.json", "README.md") {
+		if f == "didlight.wasm" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(pkg, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "didlight.wasm"), module(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runIn(t, pkg, npm, "pack", "--pack-destination", project)
+	for _, f := range []string{"consumer.ts", "resolve.mjs", "tsconfig.json"} {
+		b, err := os.ReadFile(filepath.Join("testdata/package", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(project, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(project, "package.json"), []byte(`{"name": "consumer", "private": true, "type": "module"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tarballs, err := filepath.Glob(filepath.Join(project, "didlight-*.tgz"))
+	if err != nil || len(tarballs) != 1 {
+		t.Fatalf("npm pack wrote %v", tarballs)
+	}
+	if fi, err := os.Stat(tarballs[0]); err == nil {
+		t.Logf("%s: %d bytes", filepath.Base(tarballs[0]), fi.Size())
+	}
+	runIn(t, project, npm, append([]string{"install", "--no-audit", "--no-fund", "--ignore-scripts", tarballs[0]}, consumerPackages...)...)
+	return project
+}
+
+// runInProject runs resolve.mjs in the project on the cases.
+func runInProject(t *testing.T, node, project string, cases []map[string]string) []packResult {
+	t.Helper()
+	in, out := filepath.Join(project, "cases.json"), filepath.Join(project, "results.json")
+	b, err := json.Marshal(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runIn(t, project, node, "--no-warnings", "resolve.mjs", in, out)
+	b, err = os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results []packResult
+	if err := json.Unmarshal(b, &results); err != nil {
+		t.Fatalf("results.json: %v", err)
+	}
+	return results
+}
+
+// runIn runs a command in dir, failing the test with its output.
+func runIn(t *testing.T, dir, name string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", filepath.Base(name), args, err, b)
+	}
+}
