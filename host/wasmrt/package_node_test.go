@@ -3,13 +3,20 @@ package wasmrt_test
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/client/clienttest"
+	"github.com/didlight/didlight/host/internal/browsertest"
 	"github.com/didlight/didlight/host/internal/eidtest"
 	"github.com/didlight/didlight/host/internal/testenv"
 )
@@ -22,7 +29,8 @@ var consumerPackages = []string{"did-resolver@6.0.0", "@veramo/did-resolver@7.0.
 // packResult is what resolve.mjs writes for one DID: the result of
 // did-resolver's Resolver and of Veramo's plugin.
 type packResult struct {
-	Resolver, Veramo packResolution
+	Resolver packResolution
+	Veramo   *packResolution // not in Chromium
 }
 
 type packResolution struct {
@@ -47,7 +55,8 @@ type packResolution struct {
 // the tarball in a fresh project beside the published did-resolver and
 // Veramo's plugin, type-checks a TypeScript user of it, and resolves
 // through it the recorded EID node's DIDs, a tampered answer, and a
-// didlight devnet node's demo DIDs.
+// didlight devnet node's demo DIDs: in Node (did-resolver and Veramo) and
+// in Chromium (a page importing the installed packages by an import map).
 func TestPackage(t *testing.T) {
 	node := loaderNode(t)
 	npm, err := testenv.LookPath("npm", "install Node.js 20 or later with npm")
@@ -74,7 +83,10 @@ func TestPackage(t *testing.T) {
 	var page struct{ Document []struct{ ID string } }
 	eidResult(t, eidAsk(t, n.RPC, "query", map[string]any{"query": "{}", "limit": 3}), &page)
 
-	type check func(t *testing.T, r packResolution)
+	// Endpoints by name: the URLs Node asks; the page asks the same
+	// through its own origin (see servePage).
+	upstreams := map[string]string{"eid": u.URL, "tampered": tampered.URL, "node": n.RPC}
+	type check func(t *testing.T, r packResolution, endpoint string)
 	type pcase struct {
 		endpoint, did string
 		check         check
@@ -82,7 +94,7 @@ func TestPackage(t *testing.T) {
 	var cases []pcase
 	for _, d := range m.DIDs {
 		want := decidedOf(t, m, d.DID)
-		cases = append(cases, pcase{u.URL, d.DID, func(t *testing.T, r packResolution) {
+		cases = append(cases, pcase{"eid", d.DID, func(t *testing.T, r packResolution, endpoint string) {
 			meta := r.DIDResolutionMetadata
 			if want.status == int(resolve.NotFound) {
 				if meta.Error != "notFound" || r.DIDDocument != nil {
@@ -93,8 +105,8 @@ func TestPackage(t *testing.T) {
 			if meta.Error != "" || r.DIDDocument == nil || r.DIDDocument.ID != d.DID {
 				t.Fatalf("error %q, document %+v", meta.Error, r.DIDDocument)
 			}
-			if meta.Verification.Outcome != "verified" || meta.Verification.Endpoint != u.URL || len(meta.Verification.Trusted) == 0 {
-				t.Errorf("verification %+v", meta.Verification)
+			if meta.Verification.Outcome != "verified" || meta.Verification.Endpoint != endpoint || len(meta.Verification.Trusted) == 0 {
+				t.Errorf("verification %+v, asked of %s", meta.Verification, endpoint)
 			}
 			if want.txids[0] != r.DIDDocumentMetadata.VersionID && !r.DIDDocumentMetadata.Deactivated {
 				t.Errorf("versionId %s, the node's latest %s", r.DIDDocumentMetadata.VersionID, want.txids[0])
@@ -104,20 +116,20 @@ func TestPackage(t *testing.T) {
 			}
 		}})
 	}
-	cases = append(cases, pcase{tampered.URL, long, func(t *testing.T, r packResolution) {
+	cases = append(cases, pcase{"tampered", long, func(t *testing.T, r packResolution, _ string) {
 		meta := r.DIDResolutionMetadata
 		if meta.Error != "notVerified" || r.DIDDocument != nil || meta.Verification.Outcome != "refused" || meta.Verification.Rule != string(tampering[0].rule) {
 			t.Errorf("a tampered answer: error %q, verification %+v", meta.Error, meta.Verification)
 		}
 	}})
 	for _, d := range page.Document {
-		cases = append(cases, pcase{n.RPC, d.ID, func(t *testing.T, r packResolution) {
+		cases = append(cases, pcase{"node", d.ID, func(t *testing.T, r packResolution, _ string) {
 			if r.DIDResolutionMetadata.Error != "" || r.DIDDocument == nil || r.DIDDocument.ID != d.ID || r.DIDResolutionMetadata.Verification.Outcome != "verified" {
 				t.Errorf("a didlight node's demo DID: %+v", r)
 			}
 		}})
 	}
-	cases = append(cases, pcase{n.RPC, "did:elastos:", func(t *testing.T, r packResolution) {
+	cases = append(cases, pcase{"node", "did:elastos:", func(t *testing.T, r packResolution, _ string) {
 		if r.DIDResolutionMetadata.Error != "invalidDid" {
 			t.Errorf("an invalid DID: error %q", r.DIDResolutionMetadata.Error)
 		}
@@ -126,20 +138,72 @@ func TestPackage(t *testing.T) {
 		t.Fatalf("%d cases, %d demo DIDs", len(cases), len(page.Document))
 	}
 
-	in := make([]map[string]string, len(cases))
-	for i, c := range cases {
-		in[i] = map[string]string{"endpoint": c.endpoint, "did": c.did}
+	// checkAll runs each case's check on the results, the endpoints
+	// named by at.
+	checkAll := func(t *testing.T, results []packResult, at map[string]string) {
+		if len(results) != len(cases) {
+			t.Fatalf("%d results of %d cases", len(results), len(cases))
+		}
+		for i, c := range cases {
+			t.Run(c.endpoint+"/"+c.did, func(t *testing.T) {
+				c.check(t, results[i].Resolver, at[c.endpoint])
+				if results[i].Veramo != nil {
+					c.check(t, *results[i].Veramo, at[c.endpoint])
+				}
+			})
+		}
 	}
-	results := runInProject(t, node, project, in)
-	if len(results) != len(cases) {
-		t.Fatalf("resolve.mjs answered %d of %d", len(results), len(cases))
+	in := func(at map[string]string) []map[string]string {
+		out := make([]map[string]string, len(cases))
+		for i, c := range cases {
+			out[i] = map[string]string{"endpoint": at[c.endpoint], "did": c.did}
+		}
+		return out
 	}
-	for i, c := range cases {
-		t.Run(c.did, func(t *testing.T) {
-			c.check(t, results[i].Resolver)
-			c.check(t, results[i].Veramo)
-		})
+	t.Run("node", func(t *testing.T) {
+		results := runInProject(t, node, project, in(upstreams))
+		for _, r := range results {
+			if r.Veramo == nil {
+				t.Fatal("resolve.mjs gave no Veramo result")
+			}
+		}
+		checkAll(t, results, upstreams)
+	})
+	t.Run("chromium", func(t *testing.T) {
+		site, at := servePage(t, project, upstreams)
+		tab := browsertest.NewTab(t)
+		tab.Do(chromedp.Navigate(site))
+		tab.Wait(`document.body.dataset.ready === 'true'`)
+		casesJSON, err := json.Marshal(in(at))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAll(t, browsertest.Eval[[]packResult](tab, "resolveAll("+string(casesJSON)+")"), at)
+	})
+}
+
+// servePage serves the project's folder (index.html and node_modules) and
+// fronts each upstream at /<name> on the same origin, so that the page
+// needs no CORS. It returns the page's URL and the endpoints' URLs.
+func servePage(t *testing.T, project string, upstreams map[string]string) (string, map[string]string) {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir(project)))
+	for name, up := range upstreams {
+		target, err := url.Parse(up)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := httputil.NewSingleHostReverseProxy(target)
+		mux.Handle("/"+name, http.StripPrefix("/"+name, p))
 	}
+	s := httptest.NewServer(mux)
+	t.Cleanup(s.Close)
+	at := map[string]string{}
+	for name := range upstreams {
+		at[name] = s.URL + "/" + name
+	}
+	return s.URL + "/index.html", at
 }
 
 // installPackage packs wasm/js with the module this test built and
@@ -169,7 +233,7 @@ func installPackage(t *testing.T, npm string) string {
 		t.Fatal(err)
 	}
 	runIn(t, pkg, npm, "pack", "--pack-destination", project)
-	for _, f := range []string{"consumer.ts", "resolve.mjs", "tsconfig.json"} {
+	for _, f := range []string{"consumer.ts", "resolve.mjs", "tsconfig.json", "index.html"} {
 		b, err := os.ReadFile(filepath.Join("testdata/package", f))
 		if err != nil {
 			t.Fatal(err)
