@@ -1,7 +1,7 @@
 // The didlight loader for Node: the module under node:wasi, with
 // node:crypto verifying signatures and hashing for it.
 //
-//   import { load } from 'didlight-wasm';
+//   import { load } from 'didlight';
 //   const didlight = await load();
 //   const v = await didlight.verifyResolveResult(resultJSON);
 
