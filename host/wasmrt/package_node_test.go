@@ -3,6 +3,7 @@ package wasmrt_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -252,7 +253,12 @@ func installPackage(t *testing.T, npm string) string {
 	if fi, err := os.Stat(tarballs[0]); err == nil {
 		t.Logf("%s: %d bytes", filepath.Base(tarballs[0]), fi.Size())
 	}
-	runIn(t, project, npm, append([]string{"install", "--no-audit", "--no-fund", "--ignore-scripts", tarballs[0]}, consumerPackages...)...)
+	install := exec.Command(npm, append([]string{"install", "--no-audit", "--no-fund", "--ignore-scripts", tarballs[0]}, consumerPackages...)...)
+	install.Dir = project
+	if b, err := install.CombinedOutput(); err != nil {
+		// Most likely the npm registry cannot be reached from here.
+		testenv.Check(t, fmt.Errorf("%w: npm install %v: %v\n%s", testenv.ErrMissing, consumerPackages, err, b))
+	}
 	return project
 }
 
