@@ -47,8 +47,8 @@ type packResolution struct {
 		ID string
 	}
 	DIDDocumentMetadata struct {
-		VersionID   string
-		Deactivated bool
+		VersionID, NextVersionID string
+		Deactivated              bool
 	}
 }
 
@@ -116,6 +116,15 @@ func TestPackage(t *testing.T) {
 				t.Errorf("deactivated %v, status %d", r.DIDDocumentMetadata.Deactivated, want.status)
 			}
 		}})
+	}
+	if txids := decidedOf(t, m, long).txids; len(txids) > 1 {
+		cases = append(cases, pcase{"eid", long + "?versionId=" + txids[1], func(t *testing.T, r packResolution, _ string) {
+			if md := r.DIDDocumentMetadata; r.DIDResolutionMetadata.Error != "" || md.VersionID != txids[1] || md.NextVersionID != txids[0] {
+				t.Errorf("the version before the latest: error %q, versionId %s, nextVersionId %s; want %s then %s", r.DIDResolutionMetadata.Error, md.VersionID, md.NextVersionID, txids[1], txids[0])
+			}
+		}})
+	} else {
+		t.Fatalf("the recording's longest history, %s, has %d operations", long, len(txids))
 	}
 	cases = append(cases, pcase{"tampered", long, func(t *testing.T, r packResolution, _ string) {
 		meta := r.DIDResolutionMetadata
