@@ -105,6 +105,15 @@ test('errors as did-resolver names them, never an exception', async () => {
   }
 });
 
+test('a module that does not load is an internalError, each time', async () => {
+  const r = getResolver({ endpoint, fetch: upstream().fetch, wasm: new Uint8Array([0, 97, 115, 109]) });
+  for (let i = 0; i < 2; i++) {
+    const res = await resolveWith(r, controllers[0]);
+    assert.equal(res.didResolutionMetadata.error, 'internalError');
+    assert.match(res.didResolutionMetadata.problemDetails.detail, /WebAssembly|wasm/i);
+  }
+});
+
 test('the named networks need no chain id question', async () => {
   const seen = [];
   const fetch = async (url, init) => {
