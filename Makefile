@@ -6,7 +6,7 @@ PKGS      ?= ./...
 FUZZTIME  ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run build noshim test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest sdkinterop sdkbench loadbench w3cbench lightbench scalebench wrk eidrecord eidtest eidgeth eidbench
+.PHONY: run build noshim test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest npmpack sdkinterop sdkbench loadbench w3cbench lightbench scalebench wrk eidrecord eidtest eidgeth eidbench
 
 ## run: start a node on the embedded default store with demo data (and the browser app, with its module).
 run: build
@@ -110,6 +110,10 @@ wasm:
 ## jstest: the JS loader's tests in Node (npm ci first on a fresh checkout).
 jstest: wasm jsdeps
 	cd wasm/js && node --test
+
+## npmpack: the npm package didlight (wasm/js/README.md) as a tarball in wasm/js, from the module just built.
+npmpack: wasm jsdeps
+	cd wasm/js && npm pack
 
 ## sdkinterop: the official Elastos DID JS SDK against a fresh `didlight node --mem`, verbosely (`unit` runs it too).
 sdkinterop:

@@ -15,6 +15,7 @@ import (
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/browsertest"
 	"github.com/didlight/didlight/host/internal/eidtest"
 	"github.com/didlight/didlight/host/internal/wasmbuild"
 	"github.com/didlight/didlight/host/wasmrt"
@@ -35,6 +36,7 @@ var shared struct {
 
 func TestMain(m *testing.M) {
 	code := eidtest.Main(m)
+	browsertest.Close()
 	ctx := context.Background()
 	if shared.host != nil {
 		shared.host.Close(ctx)

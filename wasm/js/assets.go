@@ -40,10 +40,10 @@ var ErrNotEmbedded = errors.New("this didlight binary was built without its WebA
 var ErrNoShim = errors.New("this didlight binary was built without the WASI shim browsers run its module with " +
 	"(npm was missing): install Node.js 20 or later with npm, then `make build`")
 
-//go:embed api.js browser.js endpoint.js
+//go:embed api.js browser.js endpoint.js resolver.js
 var loader embed.FS
 
 // Loader returns the browser loader's modules: api.js, endpoint.js (which
-// api.js imports) and browser.js, which imports the shim by its package name, @bjorn3/browser_wasi_shim (a page
+// api.js imports), resolver.js and browser.js, which imports the shim by its package name, @bjorn3/browser_wasi_shim (a page
 // maps that name to the shim's dist/index.js with an import map).
 func Loader() fs.FS { return loader }

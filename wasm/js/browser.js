@@ -9,8 +9,10 @@
 
 import { WASI, OpenFile, File, ConsoleStdout } from '@bjorn3/browser_wasi_shim';
 import { bind, hostImports } from './api.js';
+import { resolverFor } from './resolver.js';
 
 export { DidlightError, EndpointError } from './api.js';
+export { networks } from './resolver.js';
 
 /**
  * load instantiates the module and returns its API (see api.js).
@@ -34,6 +36,9 @@ export async function load({ wasm = new URL('./didlight.wasm', import.meta.url),
   wasi.initialize(instance);
   return bind(instance);
 }
+
+/** getResolver returns the did:elastos method for did-resolver (see resolver.js), loading the module on its first resolve. */
+export const getResolver = resolverFor(load);
 
 async function instantiate(wasm, imports) {
   if (wasm instanceof WebAssembly.Module) return WebAssembly.instantiate(wasm, imports);

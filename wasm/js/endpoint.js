@@ -259,6 +259,15 @@ export function withEndpoints(api) {
 
   return {
     /**
+     * head returns the endpoint's head block, whose time the calls judge
+     * expiry at: {number, time, source} (see Tip).
+     * @param {string} url
+     * @param {{fetch?: typeof fetch, timeout?: number}} [opts]
+     * @returns {Promise<Tip>}
+     */
+    head: (url, opts = {}) => tip(url, opts),
+
+    /**
      * resolveVerified resolves did from an endpoint (did_resolveDID, as the
      * SDKs ask) and verifies the answer in the module, with the
      * controllers' histories and the transactions verification asks for.

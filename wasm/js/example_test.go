@@ -12,5 +12,5 @@ import (
 func ExampleLoader() {
 	names, err := fs.Glob(js.Loader(), "*.js")
 	fmt.Println(names, err)
-	// Output: [api.js browser.js endpoint.js] <nil>
+	// Output: [api.js browser.js endpoint.js resolver.js] <nil>
 }

@@ -27,7 +27,8 @@ func imports(src []byte) []string {
 // import map must provide.
 func TestLoader(t *testing.T) {
 	for name, want := range map[string][]string{
-		"browser.js":  {"@bjorn3/browser_wasi_shim", "./api.js", "./api.js"},
+		"browser.js":  {"@bjorn3/browser_wasi_shim", "./api.js", "./resolver.js", "./api.js", "./resolver.js"},
+		"resolver.js": nil,
 		"api.js":      {"./endpoint.js", "./endpoint.js"},
 		"endpoint.js": nil,
 	} {

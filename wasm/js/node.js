@@ -1,7 +1,7 @@
 // The didlight loader for Node: the module under node:wasi, with
 // node:crypto verifying signatures and hashing for it.
 //
-//   import { load } from 'didlight-wasm';
+//   import { load } from 'didlight';
 //   const didlight = await load();
 //   const v = await didlight.verifyResolveResult(resultJSON);
 
@@ -9,8 +9,10 @@ import { readFile } from 'node:fs/promises';
 import { WASI } from 'node:wasi';
 import { bind, hostImports } from './api.js';
 import { hostCrypto as nodeCrypto } from './p256.js';
+import { resolverFor } from './resolver.js';
 
 export { DidlightError, EndpointError } from './api.js';
+export { networks } from './resolver.js';
 
 /**
  * load instantiates the module and returns its API (see api.js).
@@ -33,6 +35,9 @@ export async function load({ wasm = new URL('./didlight.wasm', import.meta.url),
   wasi.initialize(instance);
   return bind(instance);
 }
+
+/** getResolver returns the did:elastos method for did-resolver (see resolver.js), loading the module on its first resolve. */
+export const getResolver = resolverFor(load);
 
 async function bytes(wasm) {
   if (wasm instanceof URL || typeof wasm === 'string') return readFile(wasm);
