@@ -100,8 +100,9 @@ func start(srv *api.Server, run func(context.Context) error, cfg Config) (*Node,
 		stopServing() // a producer that stopped on its own stops the node
 	}()
 	go func() {
-		n.served <- srv.Serve(serveCtx)
-		close(n.done)
+		err := srv.Serve(serveCtx)
+		close(n.done) // before served, so that Done is closed when StopServing returns
+		n.served <- err
 	}()
 	return n, nil
 }
