@@ -55,14 +55,39 @@ func Seed(ctx context.Context, c *chain.Chain) (Report, error) {
 	}
 	rep := Report{DIDs: len(people)}
 	s := seeder{c: c, epoch: c.Epoch()}
+	tips, stop := c.Subscribe()
+	defer stop()
 	for i := range people {
-		n, err := people[i].seed(ctx, s)
+		n, err := s.seedWaiting(ctx, &people[i], tips)
 		rep.Published += n
 		if err != nil {
 			return rep, err
 		}
 	}
 	return rep, nil
+}
+
+// seedWaiting seeds p, waiting for a block each time the chain refuses an
+// operation because p's DID or credential has one in the pool already:
+// one an earlier seeding sent before a reset or revert stopped it, which
+// the chain kept. Once that is in a block, p's history shows it.
+func (s seeder) seedWaiting(ctx context.Context, p *person, tips <-chan uint32) (int, error) {
+	published := 0
+	for {
+		n, err := p.seed(ctx, s)
+		published += n
+		if idop.RuleOf(err) != idop.RulePending {
+			return published, err
+		}
+		select {
+		case _, ok := <-tips:
+			if !ok {
+				return published, err
+			}
+		case <-ctx.Done():
+			return published, ctx.Err()
+		}
+	}
 }
 
 // seeder publishes on a chain in the epoch it found it in.
