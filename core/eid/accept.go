@@ -1,6 +1,7 @@
 package eid
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/didlight/didlight/core/did"
@@ -15,7 +16,16 @@ type Recorded struct {
 	Block uint64
 	Time  time.Time
 	From  string // 0x and 40 hex digits, any case
+	// Earlier reports that an earlier operation of the same block was on
+	// the same DID.
+	Earlier bool
 }
+
+// RuleSameBlock is the rule EID holds DID operations to beyond idop's:
+// no two on one DID in one block. Reading a DID's last transaction fails
+// once the block's state holds a DID log of that DID, "allready create
+// did" (core/state/state_did_db.go, GetLastDIDTxData).
+const RuleSameBlock idop.Rule = "same-block"
 
 // Accept checks an operation EID recorded against the state of its DID (st,
 // nil when the DID does not exist) or of its credential id (cst) before it,
@@ -29,6 +39,9 @@ type Recorded struct {
 func (n Network) Accept(op *idop.Op, st *idop.State, cst *idop.CredentialState, docs did.Lookup, v keys.Verifier, at Recorded) (resolve.Waiver, error) {
 	if op.Request.Header.Specification == idop.SpecCredential {
 		return resolve.WaiveNone, idop.ValidateCredential(op, cst, docs, v, at.Time)
+	}
+	if at.Earlier {
+		return resolve.WaiveNone, &idop.RuleError{Rule: RuleSameBlock, Err: fmt.Errorf("%s has an operation earlier in block %d", op.DID, at.Block)}
 	}
 	err := idop.Validate(op, st, docs, v, at.Time)
 	operation := op.Request.Header.Operation

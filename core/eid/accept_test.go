@@ -40,16 +40,17 @@ func TestAccept(t *testing.T) {
 		waiver resolve.Waiver
 		rule   idop.Rule // "" for accepted
 	}{
-		{"a create without proof, from the window's sender in it", Mainnet, migrated[0].req, -1, Recorded{100, migrated[0].at, sender}, resolve.WaiveMigrated, ""},
-		{"the same create after the window", Mainnet, migrated[0].req, -1, Recorded{Mainnet.MigrationEnd + 1, migrated[0].at, sender}, resolve.WaiveNone, idop.RuleDocProof},
-		{"the same create from another sender", Mainnet, migrated[0].req, -1, Recorded{100, migrated[0].at, other}, resolve.WaiveNone, idop.RuleDocProof},
-		{"the same create on a chain with no window", private, migrated[0].req, -1, Recorded{1, migrated[0].at, sender}, resolve.WaiveNone, idop.RuleDocProof},
-		{"an update naming an ID chain txid, in the window", Mainnet, migrated[1].req, 0, Recorded{200, migrated[1].at, sender}, resolve.WaiveMigrated, ""},
-		{"the same update after it", Mainnet, migrated[1].req, 0, Recorded{40_000, migrated[1].at, sender}, resolve.WaiveNone, idop.RulePreviousTxid},
-		{"an update checked in full", Mainnet, migrated[2].req, 1, Recorded{50_000, migrated[2].at, other}, resolve.WaiveNone, ""},
-		{"an expired document below CustomizeDIDHeight", Mainnet, expired, -1, Recorded{2_000_000, october, other}, resolve.WaiveExpiry, ""},
-		{"an expired document at it", Mainnet, expired, -1, Recorded{Mainnet.CustomizeDIDHeight, october, other}, resolve.WaiveExpiry, ""},
-		{"an expired document above it", Mainnet, expired, -1, Recorded{Mainnet.CustomizeDIDHeight + 1, october, other}, resolve.WaiveNone, idop.RuleExpired},
+		{"a create without proof, from the window's sender in it", Mainnet, migrated[0].req, -1, Recorded{Block: 100, Time: migrated[0].at, From: sender}, resolve.WaiveMigrated, ""},
+		{"the same create after the window", Mainnet, migrated[0].req, -1, Recorded{Block: Mainnet.MigrationEnd + 1, Time: migrated[0].at, From: sender}, resolve.WaiveNone, idop.RuleDocProof},
+		{"the same create from another sender", Mainnet, migrated[0].req, -1, Recorded{Block: 100, Time: migrated[0].at, From: other}, resolve.WaiveNone, idop.RuleDocProof},
+		{"the same create on a chain with no window", private, migrated[0].req, -1, Recorded{Block: 1, Time: migrated[0].at, From: sender}, resolve.WaiveNone, idop.RuleDocProof},
+		{"an update naming an ID chain txid, in the window", Mainnet, migrated[1].req, 0, Recorded{Block: 200, Time: migrated[1].at, From: sender}, resolve.WaiveMigrated, ""},
+		{"the same update after it", Mainnet, migrated[1].req, 0, Recorded{Block: 40_000, Time: migrated[1].at, From: sender}, resolve.WaiveNone, idop.RulePreviousTxid},
+		{"an update checked in full", Mainnet, migrated[2].req, 1, Recorded{Block: 50_000, Time: migrated[2].at, From: other}, resolve.WaiveNone, ""},
+		{"an expired document below CustomizeDIDHeight", Mainnet, expired, -1, Recorded{Block: 2_000_000, Time: october, From: other}, resolve.WaiveExpiry, ""},
+		{"an expired document at it", Mainnet, expired, -1, Recorded{Block: Mainnet.CustomizeDIDHeight, Time: october, From: other}, resolve.WaiveExpiry, ""},
+		{"a second operation on the DID in its block", Mainnet, migrated[2].req, 1, Recorded{Block: 50_000, Time: migrated[2].at, From: other, Earlier: true}, resolve.WaiveNone, RuleSameBlock},
+		{"an expired document above it", Mainnet, expired, -1, Recorded{Block: Mainnet.CustomizeDIDHeight + 1, Time: october, From: other}, resolve.WaiveNone, idop.RuleExpired},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			op, err := idop.Decode(tc.req)
