@@ -163,20 +163,36 @@ func or[T comparable](v, def T) T {
 }
 
 // call calls method with params (nil: an empty list) and returns its
-// result, raw, once check (nil: none) accepts it. It asks the endpoints in
-// their order, round after round, until one answers, waiting with backoff
-// between rounds. An endpoint whose answer is unusable (garbled, too
-// large, another request's, refused by check, or an error that says it
-// does not serve the method) is not asked again in the call; one that
-// answers with another error ends it. subject names the value asked about
-// in errors.
+// result, raw, once check (nil: none) accepts it, as [Client.retry] asks.
 func (c *Client) call(ctx context.Context, method, subject string, params any, check func(json.RawMessage) error) (json.RawMessage, error) {
-	ctx, cancel := context.WithTimeoutCause(ctx, c.callTimeout, &deadlineError{c.callTimeout})
-	defer cancel()
 	p, err := json.Marshal(params)
 	if err != nil {
 		return nil, fmt.Errorf("eid: %s params: %w", method, err)
 	}
+	var result json.RawMessage
+	err = c.retry(ctx, method, subject, 1, func(ctx context.Context, e *endpoint) *attempt {
+		raw, a := c.t.call(ctx, e.url, method, p)
+		if a == nil && check != nil {
+			if err := check(raw); err != nil {
+				return &attempt{err: &client.UnreachableError{URL: e.url, Err: fmt.Errorf("%s answered %s: %w", method, excerpt.Bytes(raw), err)}}
+			}
+		}
+		result = raw
+		return a
+	})
+	return result, err
+}
+
+// retry sends a request of cost requests (a batch costs one a call) with
+// send, asking the endpoints in their order, round after round, until one
+// answers, waiting with backoff between rounds. An endpoint whose answer
+// is unusable (garbled, too large, another request's, refused by a check,
+// or an error that says it does not serve the method) is not asked again
+// in the call; one that answers with another error ends it. method and
+// subject name the request in errors.
+func (c *Client) retry(ctx context.Context, method, subject string, cost int, send func(context.Context, *endpoint) *attempt) error {
+	ctx, cancel := context.WithTimeoutCause(ctx, c.callTimeout, &deadlineError{c.callTimeout})
+	defer cancel()
 	c.probeIfDue(ctx)
 	ce := &CallError{Method: method, Subject: subject}
 	tries := map[*endpoint]int{}
@@ -190,19 +206,17 @@ func (c *Client) call(ctx context.Context, method, subject string, params any, c
 				continue
 			}
 			tries[e]++
-			raw, a := c.ask(ctx, e, method, p)
-			if a == nil && check != nil {
-				if err := check(raw); err != nil {
-					a = &attempt{err: &client.UnreachableError{URL: e.url, Err: fmt.Errorf("%s answered %s: %w", method, excerpt.Bytes(raw), err)}}
-				}
+			a := c.turn(ctx, e, cost)
+			if a == nil {
+				a = send(ctx, e)
 			}
 			if a == nil {
 				c.answered(e)
-				return raw, nil
+				return nil
 			}
 			if re, ok := a.err.(*client.RPCError); ok && !unserved(re.Code) {
 				c.answered(e)
-				return nil, &CallError{Method: method, Subject: subject, Failures: []Failure{{e.url, tries[e], a.err}}}
+				return &CallError{Method: method, Subject: subject, Failures: []Failure{{e.url, tries[e], a.err}}}
 			}
 			if ctx.Err() != nil {
 				if _, ok := a.err.(*client.UnreachableError); ok {
@@ -225,7 +239,7 @@ func (c *Client) call(ctx context.Context, method, subject string, params any, c
 	if cause := context.Cause(ctx); cause != nil && !errors.Is(ce, cause) {
 		ce.Err = cause
 	}
-	return nil, ce
+	return ce
 }
 
 // unserved reports whether a JSON-RPC error code says that the endpoint
@@ -254,18 +268,10 @@ func (e *CallError) note(f Failure) {
 	e.Failures = append(e.Failures, f)
 }
 
-// ask sends one request to e once its budget and any Retry-After allow.
-func (c *Client) ask(ctx context.Context, e *endpoint, method string, params json.RawMessage) (json.RawMessage, *attempt) {
-	if a := c.turn(ctx, e); a != nil {
-		return nil, a
-	}
-	return c.t.call(ctx, e.url, method, params)
-}
-
-// turn waits until e may be sent a request: after what its last 429 or
-// 503 asked for, within its budget. It fails at once when that is past
-// ctx's deadline.
-func (c *Client) turn(ctx context.Context, e *endpoint) *attempt {
+// turn waits until e may be sent a request that costs n requests of its
+// budget: after what its last 429 or 503 asked for, within its budget. It
+// fails at once when that is past ctx's deadline.
+func (c *Client) turn(ctx context.Context, e *endpoint, n int) *attempt {
 	if ctx.Err() != nil {
 		return &attempt{err: context.Cause(ctx)}
 	}
@@ -280,11 +286,30 @@ func (c *Client) turn(ctx context.Context, e *endpoint) *attempt {
 			return &attempt{err: err}
 		}
 	}
-	if err := e.limiter.Wait(ctx); err != nil {
+	if err := spend(ctx, e.limiter, n); err != nil {
 		if ctx.Err() != nil {
 			return &attempt{err: context.Cause(ctx)}
 		}
 		return &attempt{err: &client.UnreachableError{URL: e.url, Err: fmt.Errorf("%w: %v a second allow no request before the call's deadline", ErrBudget, e.limiter.Limit())}, local: true}
+	}
+	return nil
+}
+
+// spend waits until l allows n events, taking them in bursts when n is
+// more than l's burst (a batch larger than the burst).
+func spend(ctx context.Context, l *rate.Limiter, n int) error {
+	if d, ok := ctx.Deadline(); ok && l.Limit() != rate.Inf && n > l.Burst() {
+		need := time.Duration((float64(n) - l.Tokens()) / float64(l.Limit()) * float64(time.Second))
+		if time.Now().Add(need).After(d) {
+			return fmt.Errorf("%d requests need %v of the budget", n, need.Round(time.Millisecond))
+		}
+	}
+	for n > 0 {
+		k := min(n, max(l.Burst(), 1))
+		if err := l.WaitN(ctx, k); err != nil {
+			return err
+		}
+		n -= k
 	}
 	return nil
 }

@@ -182,3 +182,69 @@ func depth(b []byte) int {
 	}
 	return most
 }
+
+// FuzzDecodeBatch checks the reading of any answer to a batch: results
+// only when each request is answered exactly once, every other answer one
+// of the client's errors.
+func FuzzDecodeBatch(f *testing.F) {
+	ids := []string{"0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210"}
+	a := func(id, rest string) string { return `{"jsonrpc":"2.0","id":"` + id + `",` + rest + `}` }
+	for _, s := range []string{
+		`[` + a(ids[1], `"result":null`) + `,` + a(ids[0], `"result":"0x1"`) + `]`,
+		`[` + a(ids[0], `"result":1`) + `]`,
+		`[` + a(ids[0], `"result":1`) + `,` + a(ids[0], `"result":1`) + `]`,
+		`[` + a(ids[0], `"result":1`) + `,` + a(ids[1], `"error":{"code":-32000,"message":"x"}`) + `]`,
+		a(ids[0], `"result":1`), `[]`, `[1,2]`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		results, err := decodeBatch(b, ids, "http://127.0.0.1:1")
+		if err == nil {
+			for i, r := range results {
+				if !json.Valid(r) || !bytes.Contains(b, []byte(`"`+ids[i]+`"`)) {
+					t.Fatalf("batch answer %q gave results %q", b, results)
+				}
+			}
+			if len(results) != len(ids) {
+				t.Fatalf("batch answer %q gave %d results", b, len(results))
+			}
+			return
+		}
+		_, rpc := err.(*client.RPCError)
+		_, unreachable := err.(*client.UnreachableError)
+		if !rpc && !(unreachable && (errors.Is(err, ErrNotJSONRPC) || errors.Is(err, ErrWrongID))) {
+			t.Fatalf("batch answer %q: error %T %v", b, err, err)
+		}
+	})
+}
+
+// FuzzScanAnswers checks that a block with its transactions and a
+// receipt are taken only well formed, and only the ones asked for.
+func FuzzScanAnswers(f *testing.F) {
+	hash := "0x" + strings.Repeat("ab", 32)
+	addr := "0x" + strings.Repeat("12", 20)
+	f.Add([]byte(`{"number":"0x10","hash":"` + hash + `","parentHash":"` + hash + `","timestamp":"0x60cb7400","transactions":[{"hash":"` + hash + `","blockHash":"` + hash + `","transactionIndex":"0x0","from":"` + addr + `","to":null}]}`))
+	f.Add([]byte(`{"transactionHash":"` + hash + `","blockHash":"` + hash + `","blockNumber":"0x10","transactionIndex":"0x0","status":"0x1","didLog":{"did":"did:elastos:x","operation":"create","data":"AA==","removed":false}}`))
+	f.Add([]byte(`{"transactionHash":"` + hash + `","blockHash":"` + hash + `","blockNumber":"0x10","transactionIndex":"0x3","status":"0x0"}`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if b, err := decodeTxBlock(raw, 16); err == nil && b != nil {
+			if b.Number != 16 || len(b.Hash) != 66 || len(b.ParentHash) != 66 {
+				t.Fatalf("block %+v from %q", b, raw)
+			}
+			for i, tx := range b.Txs {
+				if tx.Index != uint32(i) || len(tx.Hash) != 66 || len(tx.From) != 42 || (tx.To != "" && len(tx.To) != 42) {
+					t.Fatalf("transaction %d %+v from %q", i, tx, raw)
+				}
+			}
+		}
+		r, err := decodeReceipt(raw, hash)
+		if err != nil || r == nil {
+			return
+		}
+		if r.TxHash != hash || len(r.BlockHash) != 66 || r.Status > 1 || (r.DIDLog != nil && (r.Status != 1 || r.DIDLog.Data == "")) {
+			t.Fatalf("receipt %+v from %q", r, raw)
+		}
+	})
+}

@@ -183,7 +183,7 @@ func (c *Client) probeOne(ctx context.Context, e *endpoint) probe {
 		c.setErr(e, err)
 		return probe{}
 	}
-	if a := c.turn(ctx, e); a != nil {
+	if a := c.turn(ctx, e, 1); a != nil {
 		c.setErr(e, a.err)
 		return probe{}
 	}
@@ -213,7 +213,7 @@ func (c *Client) checkChain(ctx context.Context, e *endpoint) error {
 	if known {
 		return wrong
 	}
-	if a := c.turn(ctx, e); a != nil {
+	if a := c.turn(ctx, e, 1); a != nil {
 		return a.err
 	}
 	raw, a := c.t.call(ctx, e.url, "eth_chainId", nil)

@@ -244,12 +244,18 @@ func readCode(d *sdkjson.Decoder) int {
 // url: its result, or a *client.RPCError, or a *client.UnreachableError
 // for anything else.
 func decodeAnswer(b []byte, id, url string) (json.RawMessage, error) {
-	garbled := func(format string, args ...any) error {
-		return &client.UnreachableError{URL: url, Err: fmt.Errorf(format, args...)}
-	}
 	a, err := readAnswer(b)
 	if err != nil {
-		return nil, garbled("%w: %s", ErrNotJSONRPC, excerpt.Bytes(b))
+		return nil, &client.UnreachableError{URL: url, Err: fmt.Errorf("%w: %s", ErrNotJSONRPC, excerpt.Bytes(b))}
+	}
+	return a.check(b, id, url)
+}
+
+// check returns a's result if a, read from b, answers the request with
+// id; otherwise as decodeAnswer does.
+func (a *answer) check(b []byte, id, url string) (json.RawMessage, error) {
+	garbled := func(format string, args ...any) error {
+		return &client.UnreachableError{URL: url, Err: fmt.Errorf(format, args...)}
 	}
 	if a.JSONRPC != "2.0" {
 		return nil, garbled("%w: jsonrpc is %s: %s", ErrNotJSONRPC, excerpt.Quote(a.JSONRPC), excerpt.Bytes(b))
