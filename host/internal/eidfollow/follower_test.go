@@ -147,8 +147,8 @@ func TestFollowRecorded(t *testing.T) {
 	state := get(t, n.RESTURL()+"/node/state")
 	var st struct {
 		Light struct {
-			Mode   string
-			Synced struct{ Number uint64 }
+			Mode       string
+			Synced     struct{ Number uint64 }
 			Operations struct{ Applied uint64 }
 		}
 	}
