@@ -53,21 +53,18 @@ func startFollower(t *testing.T) (*node.Node, *eidtest.Upstream) {
 func post(t *testing.T, url string, body []byte) map[string]json.RawMessage {
 	t.Helper()
 	resp, err := http.Post(url, "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("%v: %s", err, b)
-	}
-	return m
+	return decode(t, resp, err)
 }
 
 func get(t *testing.T, url string) map[string]json.RawMessage {
 	t.Helper()
 	resp, err := http.Get(url)
+	return decode(t, resp, err)
+}
+
+// decode reads an answer's JSON object.
+func decode(t *testing.T, resp *http.Response, err error) map[string]json.RawMessage {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,11 +86,8 @@ const maxNumber = 1<<32 - 1
 
 // update runs fn in a store Update, unless the index is closed.
 func (ix *Index) update(fn func(store.Tx) error) error {
-	ix.mu.RLock()
-	closed := ix.closed
-	ix.mu.RUnlock()
-	if closed {
-		return fmt.Errorf("eidindex: %w", store.ErrClosed)
+	if err := ix.open(); err != nil {
+		return err
 	}
 	return ix.db.Update(fn)
 }

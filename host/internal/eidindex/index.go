@@ -200,13 +200,20 @@ func (ix *Index) HashAt(number uint64) (eidsync.Hash, bool) {
 
 // view runs fn in a read transaction, unless the index is closed.
 func (ix *Index) view(fn func(store.Tx) error) error {
-	ix.mu.RLock()
-	closed := ix.closed
-	ix.mu.RUnlock()
-	if closed {
-		return fmt.Errorf("eidindex: %w", store.ErrClosed)
+	if err := ix.open(); err != nil {
+		return err
 	}
 	return ix.db.View(fn)
+}
+
+// open returns an error wrapping store.ErrClosed once the index is closed.
+func (ix *Index) open() error {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return fmt.Errorf("eidindex: %w", store.ErrClosed)
+	}
+	return nil
 }
 
 // readSource is the index as a didreads.Source: its tip is the head.
