@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	eidclient "github.com/didlight/didlight/host/client/eid"
 	"github.com/didlight/didlight/host/internal/api"
 	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/host/internal/follow"
@@ -20,7 +21,8 @@ const followCheckWait = 5 * time.Second
 
 // followFlag defines --follow.
 func followFlag(fs *flag.FlagSet, c *nodeConfig) {
-	fs.StringVar(&c.follow, "follow", "", "follow the node whose REST API is at this URL (http://host:20334 or .../api/v1): sync and verify its blocks, serve reads, relay writes to it; no blocks are made here")
+	fs.StringVar(&c.follow, "follow", "", "follow the node at this URL: a didlight node's REST API (http://host:20334 or .../api/v1): sync and verify its blocks, serve reads, relay writes to it; or an EID node's JSON-RPC: index its DID operations and serve the DID reads and query; no blocks are made here")
+	eidFollowFlags(fs, c)
 }
 
 // checkFollow refuses a malformed --follow URL and the flags a follower
@@ -30,10 +32,13 @@ func (c *nodeConfig) checkFollow(set map[string]bool) error {
 		return nil
 	}
 	base, err := follow.ParseUpstream(c.follow)
-	if err != nil {
+	if _, eidErr := eidclient.ParseNetwork(c.follow); err != nil && eidErr != nil {
 		return err // it names the flag's value
 	}
-	c.follow = base
+	c.eidFollow.url = c.follow // kept as given: an EID node's URL may have any path
+	if err == nil {
+		c.follow = base
+	}
 	switch {
 	case c.demo:
 		return errors.New("--follow and --demo exclude each other: a follower publishes nothing; seed the upstream with --demo instead")

@@ -26,7 +26,8 @@ func TestFollowFlags(t *testing.T) {
 		{[]string{"--mem"}, map[string]string{"DIDLIGHT_FOLLOW": "https://node.example/api/v1/"}, "https://node.example/api/v1", true},
 		{[]string{"--mem"}, nil, "", true},
 		{[]string{"--follow", "10.0.0.7:20334"}, nil, `follow: upstream "10.0.0.7:20334" has no scheme`, false},
-		{[]string{"--follow", "http://h:1/api/v2"}, nil, `path "/api/v2" is not the REST API's base`, false},
+		{[]string{"--follow", "http://h:1/eid"}, nil, "http://h:1/eid", true}, // maybe an EID node's: asked at start (followsEID)
+		{[]string{"--follow", "ftp://h:1/"}, nil, `scheme "ftp"`, false},
 		{[]string{"--follow", "http://h:1", "--demo"}, nil, "--follow and --demo exclude each other", false},
 		{[]string{"--follow", "http://h:1", "--block-time", "0"}, nil, "--follow and --block-time exclude each other", false},
 		{[]string{"--block-time", "1s"}, map[string]string{"DIDLIGHT_FOLLOW": "http://h:1"}, "--follow and --block-time exclude each other", false},

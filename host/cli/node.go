@@ -61,6 +61,12 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 	if len(cfg.light.endpoints.urls) > 0 {
 		return serveLight(ctx, cfg, stdout, log)
 	}
+	if eidNode, err := followsEID(ctx, cfg); err != nil || eidNode {
+		if err != nil {
+			return err
+		}
+		return serveEIDFollower(ctx, cfg, stdout, log)
+	}
 	mod, err := loadModule(cfg)
 	if err != nil {
 		return err

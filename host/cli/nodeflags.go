@@ -27,17 +27,18 @@ type nodeConfig struct {
 	// adminTokenFile, corsOrigins and warnings: see nodeaccess.go.
 	adminTokenFile  string
 	corsOrigins     originList
-	warnings        []string    // what the node logs at start, about its settings
-	engine          string      // engineNative or engineWasm
-	modulePath      string      // the module to use instead of the embedded one
-	follow          string      // the upstream's REST base URL; "" makes blocks here (follow.go)
-	genesisTime     time.Time   // a new chain's genesis time (nodetime.go); zero for the default
-	importFile      string      // a fixture file to begin the chain from (devnet.go)
-	fork            string      // the upstream's REST base URL to fork from (fork.go)
-	forkHeight      uint        // the height to fork at; 0 for the upstream's tip
-	mapBudgetMB     int         // the store's mapped pages kept at most (node.KeepMapped); 0 keeps all
-	light           lightConfig // a light node's upstream and settings (light.go); no endpoints for a node with a chain
-	requireUpstream bool        // refuse to start a node that neither follows nor is light
+	warnings        []string        // what the node logs at start, about its settings
+	engine          string          // engineNative or engineWasm
+	modulePath      string          // the module to use instead of the embedded one
+	follow          string          // the upstream's REST base URL; "" makes blocks here (follow.go)
+	eidFollow       eidFollowConfig // --follow of an EID node (follow_eid.go)
+	genesisTime     time.Time       // a new chain's genesis time (nodetime.go); zero for the default
+	importFile      string          // a fixture file to begin the chain from (devnet.go)
+	fork            string          // the upstream's REST base URL to fork from (fork.go)
+	forkHeight      uint            // the height to fork at; 0 for the upstream's tip
+	mapBudgetMB     int             // the store's mapped pages kept at most (node.KeepMapped); 0 keeps all
+	light           lightConfig     // a light node's upstream and settings (light.go); no endpoints for a node with a chain
+	requireUpstream bool            // refuse to start a node that neither follows nor is light
 }
 
 // The engines --engine chooses between: core run natively, or the

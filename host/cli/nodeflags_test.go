@@ -66,7 +66,7 @@ func TestParseNodeFlags(t *testing.T) {
 			c.light.endpoints, c.dataDir, c.requireUpstream = endpointList{urls: []string{"testnet"}, fromEnv: true}, "/data", true
 		}},
 		{"an upstream required, and followed", []string{"--require-upstream", "--follow", "http://127.0.0.1:20334"}, nil, func(c *nodeConfig) {
-			c.requireUpstream, c.follow = true, "http://127.0.0.1:20334/api/v1"
+			c.requireUpstream, c.follow, c.eidFollow.url = true, "http://127.0.0.1:20334/api/v1", "http://127.0.0.1:20334"
 		}},
 		{"origins on the command line replace env's", []string{"--cors-origin", "http://c.example"}, map[string]string{"DIDLIGHT_CORS_ORIGIN": "http://a.example"}, func(c *nodeConfig) {
 			c.corsOrigins.origins = []string{"http://c.example"}
@@ -79,7 +79,7 @@ func TestParseNodeFlags(t *testing.T) {
 			}
 			want := defaults
 			tc.want(&want)
-			if diff := cmp.Diff(want, got, cmp.AllowUnexported(nodeConfig{}, originList{}, lightConfig{}, endpointList{})); diff != "" {
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(nodeConfig{}, originList{}, lightConfig{}, endpointList{}, eidFollowConfig{})); diff != "" {
 				t.Errorf("config (-want +got):\n%s", diff)
 			}
 		})

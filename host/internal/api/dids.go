@@ -12,6 +12,7 @@ import (
 	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/jsonrpc"
 	"github.com/didlight/didlight/core/w3c"
+	"github.com/didlight/didlight/host/internal/chain"
 )
 
 // DIDReader answers the DID reads of both APIs: resolvedid and
@@ -55,6 +56,21 @@ type Light interface {
 	Status() any
 }
 
+// Querier answers query (see chain.Query): a chain, or an EID follower's
+// index.
+type Querier interface {
+	Query(ctx context.Context, q chain.Query) ([]byte, error)
+}
+
+// EIDFollower is an EID follower: a [Light] whose DID reads come from an
+// index of the EID chain it keeps itself, which answers query too. Its
+// Head is the last EID block indexed. A server made with [NewEIDFollower]
+// serves the DID reads and query through it, and nothing of a ledger.
+type EIDFollower interface {
+	Light
+	Querier
+}
+
 // rpcFailure is an error of a [DIDReader] that says how JSON-RPC answers it
 // (the light resolver's: an upstream that did not answer, an answer that
 // failed verification, or the upstream's own error answer). Its source
@@ -73,9 +89,12 @@ func asRPCFailure(err error) (*jsonrpc.Error, bool) {
 	return nil, false
 }
 
-// notServed says why a light node does not serve what was asked: it has no
-// chain, so no ledger to read or write.
+// notServed says why a node without a ledger (a light node, an EID
+// follower) does not serve what was asked.
 func (s *Server) notServed(what string) string {
+	if s.queries != nil {
+		return fmt.Sprintf("%s is not served by an EID follower: it indexes the DID operations of an EID chain, not a ledger, and serves the DID reads (resolvedid, did_resolveDID, the credential methods, /1.0/identifiers) and query", excerpt.Cut(what))
+	}
 	return fmt.Sprintf("%s is not served by a light node: it has no chain of its own, and serves only the DID reads (resolvedid, did_resolveDID, the credential methods, /1.0/identifiers), each verified from its upstream", excerpt.Cut(what))
 }
 

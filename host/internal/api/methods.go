@@ -25,7 +25,14 @@ type method func(s *Server, ctx context.Context, params json.RawMessage) (any, *
 type rpcMethod struct {
 	serve  method
 	access access
-	light  bool // a light node serves it too (see NewLight)
+	light  bool // a light node and an EID follower serve it too (see NewLight)
+	query  bool // a node that answers query serves it: an EID follower too (see NewEIDFollower)
+}
+
+// serves reports whether the server serves m: a chain serves every
+// method; a light node those marked light; an EID follower query too.
+func (s *Server) serves(m rpcMethod) bool {
+	return s.light == nil || m.light || m.query && s.queries != nil
 }
 
 // methods are the JSON-RPC methods. The DID methods are served under the
@@ -40,7 +47,7 @@ var methods = map[string]rpcMethod{
 	// of every document.
 	"resolvedid":            {serve: (*Server).resolveDID, light: true},
 	"did_resolveDID":        {serve: (*Server).resolveDIDForSDK, light: true},
-	"query":                 {serve: (*Server).query},
+	"query":                 {serve: (*Server).query, query: true},
 	"resolvecredential":     {serve: (*Server).resolveCredential, light: true},
 	"did_resolveCredential": {serve: (*Server).resolveCredential, light: true},
 	"listcredentials":       {serve: (*Server).listCredentials, light: true},

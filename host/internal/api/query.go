@@ -32,7 +32,7 @@ func (s *Server) query(ctx context.Context, params json.RawMessage) (any, *jsonr
 	if err != nil {
 		return nil, err
 	}
-	result, cerr := s.chain.Query(ctx, q)
+	result, cerr := s.queries.Query(ctx, q)
 	if cerr != nil {
 		return nil, s.chainFailure("query", jsonrpc.QueryParamsInvalid, cerr)
 	}

@@ -119,7 +119,7 @@ func (s *Server) answer(ctx context.Context, dst []byte, c jsonrpc.Call) []byte 
 	switch {
 	case !ok:
 		return appendResponse(dst, c.ID, nil, jsonrpc.MethodNotFound(c.Method))
-	case s.light != nil && !m.light:
+	case !s.serves(m):
 		return appendResponse(dst, c.ID, nil, s.notServedRPC(c.Method))
 	}
 	result, err := m.serve(s, ctx, c.Params)
@@ -129,7 +129,7 @@ func (s *Server) answer(ctx context.Context, dst []byte, c jsonrpc.Call) []byte 
 // notify makes a notification's call and drops its answer. A read is not
 // made at all: no one would see what it finds.
 func (s *Server) notify(ctx context.Context, c jsonrpc.Call) {
-	if m, ok := methods[c.Method]; ok && m.access != read && (s.light == nil || m.light) {
+	if m, ok := methods[c.Method]; ok && m.access != read && s.serves(m) {
 		m.serve(s, ctx, c.Params)
 	}
 }

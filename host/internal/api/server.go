@@ -57,12 +57,13 @@ type Options struct {
 // Server serves a chain's REST API on one listener and its JSON-RPC API and
 // DID-SDK endpoints on another; or a light node's, which has no chain.
 type Server struct {
-	chain  *chain.Chain // nil on a light node
-	dids   DIDReader    // answers the DID reads: the chain, or the light resolver
-	light  Light        // nil but on a light node
-	opts   Options
-	log    *slog.Logger
-	policy policy // the browser policy; its ports are set by Listen
+	chain   *chain.Chain // nil on a light node
+	dids    DIDReader    // answers the DID reads: the chain, or the light resolver
+	light   Light        // nil but on a light node or an EID follower
+	queries Querier      // answers query: the chain, or an EID follower; nil on a light node
+	opts    Options
+	log     *slog.Logger
+	policy  policy // the browser policy; its ports are set by Listen
 
 	rest, rpc *listener
 	restart   chan struct{} // a restart request, taken by Serve
@@ -90,12 +91,26 @@ func New(c *chain.Chain, opts Options) *Server { return newServer(c, c, nil, opt
 // Serve.
 func NewLight(l Light, opts Options) *Server { return newServer(nil, l, l, opts) }
 
+// NewEIDFollower returns an EID follower's server: the DID reads and query
+// answered from f's index, the node's state with how far f has synced,
+// and for the rest (the ledger, writes, devnet controls) an error saying
+// an EID follower does not serve them, as a light node does. opts'
+// Follower and Peers must be nil. Call Listen, then Serve.
+func NewEIDFollower(f EIDFollower, opts Options) *Server {
+	s := newServer(nil, f, f, opts)
+	s.queries = f
+	return s
+}
+
 func newServer(c *chain.Chain, dids DIDReader, l Light, opts Options) *Server {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{chain: c, dids: dids, light: l, opts: opts, log: log, restart: make(chan struct{}, 1)}
+	if c != nil {
+		s.queries = c
+	}
 	for _, o := range opts.CORSOrigins {
 		if origin, err := ParseOrigin(o); err == nil {
 			s.policy.origins = append(s.policy.origins, origin)

@@ -17,6 +17,7 @@ import (
 	"github.com/didlight/didlight/host/internal/answers"
 	"github.com/didlight/didlight/host/internal/chain/internal/wal"
 	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/didreads"
 	"github.com/didlight/didlight/host/internal/ledgerstore"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
@@ -101,6 +102,8 @@ type Chain struct {
 	poolInMemory bool     // the store is not durable and there is no log: the mempool is kept in memory only (poollog.go)
 	cache        answers.Cache
 	index        *didindex.Index // the DID index; stateless, its state in db and cache
+
+	*didreads.Reads // the DID reads, over index and cache (didreads.go)
 
 	manual    atomic.Bool   // Run makes no block (Config.NoMining, SetMining)
 	received  atomic.Uint64 // transactions SubmitTx was given
@@ -196,6 +199,7 @@ func (cfg *Config) chain() *Chain {
 		done:      make(chan struct{}),
 	}
 	c.index = didindex.New(cfg.Engine.DecodeOperation, &c.cache, cfg.Logger)
+	c.Reads = newReads(c)
 	for i := range cfg.Arbiters {
 		c.arbiters = append(c.arbiters, ArbiterKey(cfg.DevSeed, i))
 	}

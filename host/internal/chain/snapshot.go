@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/didlight/didlight/host/internal/chain/internal/undo"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/undo"
 )
 
 // A devnet snapshot (Snapshot, Revert) is a mark in an undo log kept in

@@ -155,3 +155,18 @@ func (n *Node) Stop() error {
 	})
 	return n.stopErr
 }
+
+// EIDFollower is what StartEIDFollower serves and runs: an
+// api.EIDFollower whose Run keeps its index following the EID chain.
+type EIDFollower interface {
+	api.EIDFollower
+	Run(ctx context.Context) error
+}
+
+// StartEIDFollower serves an EID follower, whose DID reads and query f
+// answers from its index, with f.Run scanning the EID chain into it,
+// until Stop. cfg.Run is for chains and must be nil. It fails, having
+// started nothing, when a listener cannot open.
+func StartEIDFollower(f EIDFollower, cfg Config) (*Node, error) {
+	return start(api.NewEIDFollower(f, cfg.API), f.Run, cfg)
+}

@@ -1,4 +1,4 @@
-package chain
+package didreads
 
 import (
 	"context"
@@ -7,7 +7,9 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/w3c"
 	"github.com/didlight/didlight/host/internal/answers"
+	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
 )
 
 // ResolveW3C answers a W3C DID resolution or DID URL dereferencing request
@@ -15,14 +17,14 @@ import (
 // header, as w3c.ParseRequest reads them) from the whole history of the DID
 // it names, at the tip's height and block time, in one read of the store,
 // and keeps the answer for the tip it was built at (see answers), which
-// answers the same request again while the chain is at that tip. A request
+// answers the same request again while the source is at that tip. A request
 // w3c could not parse is answered with its error, the store unread. The
 // error is a failure of the store; the Response is then the INTERNAL_ERROR
 // answer. ctx is not consulted, as for ResolveDID.
-func (c *Chain) ResolveW3C(_ context.Context, id, options, accept string) (w3c.Response, error) {
+func (r *Reads) ResolveW3C(_ context.Context, id, options, accept string) (w3c.Response, error) {
 	k := answers.W3CKey{ID: id, Options: options, Accept: accept}
-	_, at, _ := c.Tip()
-	if resp, ok := c.cache.W3C(at, k); ok {
+	_, at, _ := r.src.Tip()
+	if resp, ok := r.cache.W3C(at, k); ok {
 		return resp, nil
 	}
 	req := w3c.ParseRequest(id, options, accept)
@@ -32,12 +34,11 @@ func (c *Chain) ResolveW3C(_ context.Context, id, options, accept string) (w3c.R
 	}
 	var resp w3c.Response
 	var tip record.Tip
-	err := c.view(func(s snapshot) error {
+	err := r.view(func(tx store.Tx, dids didindex.Reader) error {
 		var err error
-		if tip, err = readTip(s.tx); err != nil {
+		if tip, err = r.src.ReadTip(tx); err != nil {
 			return err
 		}
-		dids := s.dids()
 		h, err := dids.History(d.Key())
 		if err != nil {
 			return err
@@ -53,6 +54,6 @@ func (c *Chain) ResolveW3C(_ context.Context, id, options, accept string) (w3c.R
 		return resp, err
 	}
 	resp.Body = slices.Clip(resp.Body)
-	c.cache.KeepW3C(tip.Hash, k, resp)
+	r.cache.KeepW3C(tip.Hash, k, resp)
 	return resp, nil
 }

@@ -159,3 +159,29 @@ func raw(tx store.Tx) store.Tx {
 	}
 	return tx
 }
+
+// Drop deletes, within tx, the entries up to and including mark: the
+// writes before it can no longer be undone, and a mark at or before it
+// must not be given to Undo again. It returns how many it dropped.
+func (l Log) Drop(tx store.Tx, mark uint64) (int, error) {
+	entries, err := raw(tx).Bucket(l.Name)
+	if err != nil {
+		return 0, err
+	}
+	var keys [][]byte
+	for k := range entries.Scan(store.Range{}) { // copies: deleted after the scan
+		if len(k) != 8 {
+			return 0, fmt.Errorf("undo: entry key %x: %w", k, store.ErrCorrupt)
+		}
+		if binary.BigEndian.Uint64(k) > mark {
+			break
+		}
+		keys = append(keys, k)
+	}
+	for _, k := range keys {
+		if err := entries.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
+}

@@ -1,10 +1,12 @@
-package chain
+package didreads
 
 import (
 	"context"
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/store"
 )
 
 // ResolveCredential returns the resolvecredential result object for the
@@ -12,11 +14,10 @@ import (
 // or not found (3). While the id is not declared, issuer (nil for none)
 // says whose revokes count. An unknown id is a result, not an error. ctx
 // is not consulted, as for ResolveDID.
-func (c *Chain) ResolveCredential(_ context.Context, id did.URL, issuer *did.DID) ([]byte, error) {
+func (r *Reads) ResolveCredential(_ context.Context, id did.URL, issuer *did.DID) ([]byte, error) {
 	key := id.Key() // before the store read: nothing but reading goes on in one
 	var out []byte
-	err := c.view(func(s snapshot) error {
-		dids := s.dids()
+	err := r.view(func(_ store.Tx, dids didindex.Reader) error {
 		h, err := dids.CredentialHistory(key)
 		if err != nil {
 			return err
@@ -34,11 +35,11 @@ func (c *Chain) ResolveCredential(_ context.Context, id did.URL, issuer *did.DID
 // ListCredentials returns the listcredentials result object for d (see
 // didindex.Reader.CredentialList). A negative skip or limit is an error
 // wrapping ErrQuery. ctx is not consulted, as for ResolveDID.
-func (c *Chain) ListCredentials(_ context.Context, d did.DID, skip, limit int) ([]byte, error) {
+func (r *Reads) ListCredentials(_ context.Context, d did.DID, skip, limit int) ([]byte, error) {
 	var out []byte
-	err := c.view(func(s snapshot) error {
+	err := r.view(func(_ store.Tx, dids didindex.Reader) error {
 		var err error
-		out, err = s.dids().CredentialList(d, skip, limit)
+		out, err = dids.CredentialList(d, skip, limit)
 		return err
 	})
 	return out, err

@@ -333,3 +333,43 @@ func TestUndoCorrupt(t *testing.T) {
 		t.Errorf("a failed undo changed the store:\n%s\nwant\n%s", got, before)
 	}
 }
+
+// Dropping the entries up to a mark leaves a later mark undoable to the
+// same state, and the log's size after the mark unchanged.
+func TestDrop(t *testing.T) {
+	for name, open := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			db := open()
+			run(t, db, []op{{kind: "put", bucket: "a", key: "1", value: "one"}, {kind: "next", bucket: "a"}})
+			early := mark(t, db)
+			run(t, db, []op{{kind: "put", bucket: "a", key: "1", value: "two"}, {kind: "put", bucket: "b", key: "2", value: "x"}})
+			late := mark(t, db)
+			want := dump(t, db)
+			run(t, db, []op{{kind: "delete", bucket: "a", key: "1"}, {kind: "next", bucket: "b"}})
+			var before, after, dropped int
+			err := db.Update(func(tx store.Tx) (err error) {
+				if before, _, err = testLog.Size(tx, late); err != nil {
+					return err
+				}
+				if dropped, err = testLog.Drop(tx, late); err != nil {
+					return err
+				}
+				after, _, err = testLog.Size(tx, 0)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if dropped != int(late) || after != before {
+				t.Errorf("dropped %d entries (want %d), %d left (want %d)", dropped, late, after, before)
+			}
+			if early == 0 || late <= early {
+				t.Fatalf("marks %d, %d: the updates logged nothing", early, late)
+			}
+			undo(t, db, late)
+			if got := dump(t, db); got != want {
+				t.Errorf("after Drop and Undo:\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/didlight/didlight/core/eid"
+	eidclient "github.com/didlight/didlight/host/client/eid"
+	"github.com/didlight/didlight/host/internal/api"
+	"github.com/didlight/didlight/host/internal/eidfollow"
+	"github.com/didlight/didlight/host/internal/eidindex"
+	"github.com/didlight/didlight/host/internal/eidsync"
+	"github.com/didlight/didlight/host/internal/node"
+)
+
+// eidFollowConfig is what --follow of an EID node takes.
+type eidFollowConfig struct {
+	url       string // --follow as given
+	fromBlock uint64
+	contract  string
+}
+
+// eidFollowFlags defines the flags of --follow to an EID node.
+func eidFollowFlags(fs *flag.FlagSet, c *nodeConfig) {
+	fs.Uint64Var(&c.eidFollow.fromBlock, "from-block", 0, "with --follow of an EID node: the first block scanned when the store is empty (default the chain's genesis); a store continues from its head")
+	fs.StringVar(&c.eidFollow.contract, "did-contract", "", "with --follow of an EID node: the DID contract's address (0x and 40 hex digits); mainnet's and testnet's are built in")
+}
+
+// followsEID reports whether --follow names an EID node, asking the URL
+// what it is (eid.Recognize, as a light node does). --from-block and
+// --did-contract are refused for a didlight upstream.
+func followsEID(ctx context.Context, cfg nodeConfig) (bool, error) {
+	if cfg.follow == "" {
+		if cfg.eidFollow.fromBlock != 0 || cfg.eidFollow.contract != "" {
+			return false, errors.New("--from-block and --did-contract need --follow of an EID node")
+		}
+		return false, nil
+	}
+	rctx, cancel := context.WithTimeout(ctx, followCheckWait)
+	up, err := eidclient.Recognize(rctx, cfg.eidFollow.url, nil)
+	cancel()
+	switch {
+	case err == nil && up.Kind == eidclient.EID:
+		return true, nil
+	case cfg.eidFollow.fromBlock != 0 || cfg.eidFollow.contract != "":
+		return false, fmt.Errorf("--from-block and --did-contract are for an EID node; %s is not one (%v)", cfg.eidFollow.url, err)
+	case !strings.HasSuffix(cfg.follow, "/api/v1"):
+		return false, fmt.Errorf("--follow %s: not an EID node's JSON-RPC (%v), nor a didlight node's REST API", cfg.eidFollow.url, err)
+	}
+	return false, nil // a didlight node, or one that does not answer yet: followed as before
+}
+
+// serveEIDFollower runs an EID follower until ctx ends: its index in the
+// node's store, fed by a scan of the EID node, served by its own server.
+func serveEIDFollower(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.Logger) (err error) {
+	network, err := eidclient.ParseNetwork(cfg.eidFollow.url)
+	if err != nil {
+		return err
+	}
+	client, err := eidclient.New(eidclient.Config{Network: network, Budget: -1, Logger: log})
+	if err != nil {
+		return err
+	}
+	id, err := client.ChainID(ctx)
+	if err != nil {
+		return fmt.Errorf("--follow %s: the chain id: %w", cfg.eidFollow.url, err)
+	}
+	db, where, err := openStore(cfg)
+	if err != nil {
+		return err
+	}
+	defer closeWith(&err, db.Close)
+	ix, err := eidindex.Open(eidindex.Config{DB: db, Network: eid.NetworkOf(id), Logger: log})
+	if err != nil {
+		return err
+	}
+	defer closeWith(&err, ix.Close)
+	scan, err := eidsync.New(eidsync.Config{Upstream: client, Sink: ix, From: cfg.eidFollow.fromBlock, Contract: cfg.eidFollow.contract,
+		Report: func(p eidsync.Progress) { log.Info("EID scan", "line", eidsync.Line(p, false)) }, ReportEvery: 10 * time.Second})
+	if err != nil {
+		return err
+	}
+	mod, err := loadModule(cfg)
+	if err != nil {
+		return err
+	}
+	running, err := node.StartEIDFollower(eidfollow.New(ix, scan, cfg.eidFollow.url), node.Config{
+		API:      api.Options{AdminToken: cfg.adminToken, CORSOrigins: cfg.corsOrigins.origins, Version: version(), Logger: log, Web: webApp(mod)},
+		RESTAddr: cfg.restAddr, RPCAddr: cfg.rpcAddr,
+	})
+	if err != nil {
+		return err
+	}
+	defer closeWith(&err, running.Stop)
+	srv := running.Server
+	fmt.Fprintf(stdout, `didlight node %s
+  REST API     %s
+  JSON-RPC     %s
+  W3C          %s1.0/identifiers/{did}
+  mode         EID follower: indexes the DID operations of the EID chain, verified as EID checked them; serves the DID reads and query
+  upstream     %s (chain id %d)
+  store        %s
+ready; Ctrl-C stops the node
+`, version(), srv.RESTURL(), srv.RPCURL(), strings.TrimSuffix(srv.RESTURL(), "api/v1"), cfg.eidFollow.url, id, where)
+	select {
+	case <-ctx.Done():
+	case <-running.Done():
+	}
+	log.Info("stopping: HTTP first, then the scan; then the store closes")
+	return nil
+}
