@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/resolve"
@@ -15,20 +14,8 @@ import (
 // only) and expired documents up to CustomizeDIDHeight.
 func TestAccept(t *testing.T) {
 	migrated, _ := migratedHistory(t)
-	priv := privateKey(t, "user3.id.primary")
 	october := time.Date(2021, 10, 1, 0, 0, 0, 0, time.UTC)
-	doc, err := did.NewDocument(priv.Public(), october.AddDate(0, -1, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	def, _ := doc.DefaultKey()
-	if doc, err = doc.Sign(priv, def.ID, october.AddDate(-1, 0, 0)); err != nil {
-		t.Fatal(err)
-	}
-	expired, err := idop.NewCreate(doc, def.ID, priv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, expired := expiredCreate(t, october)
 	const sender, other = "0xfeca85ac94c1c9ef6e1293fc1f94486305420d7f", "0x14b1cf2ceecfd04006a57dd060692758aa1ca330"
 	private := Network{ChainID: 7203}
 	for _, tc := range []struct {

@@ -186,29 +186,37 @@ func TestVerifyDIDMigrationRefusals(t *testing.T) {
 	}
 }
 
-// Until CustomizeDIDHeight EID did not check a standard DID's expiry: an
-// operation publishing a document already expired is asked about, and
-// verified without its expiry when its block is below that height.
-func TestVerifyDIDEarlyExpiry(t *testing.T) {
+// expiredCreate returns a standard DID's document that expired a month
+// before at and the create publishing it, signed a year before at.
+func expiredCreate(t *testing.T, at time.Time) (*did.Document, idop.Request) {
+	t.Helper()
 	priv := privateKey(t, "user3.id.primary")
-	october := time.Date(2021, 10, 1, 0, 0, 0, 0, time.UTC)
-	doc, err := did.NewDocument(priv.Public(), october.AddDate(0, -1, 0))
+	doc, err := did.NewDocument(priv.Public(), at.AddDate(0, -1, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
 	def, _ := doc.DefaultKey()
-	if doc, err = doc.Sign(priv, def.ID, october.AddDate(-1, 0, 0)); err != nil {
+	if doc, err = doc.Sign(priv, def.ID, at.AddDate(-1, 0, 0)); err != nil {
 		t.Fatal(err)
 	}
 	req, err := idop.NewCreate(doc, def.ID, priv)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return doc, req
+}
+
+// Until CustomizeDIDHeight EID did not check a standard DID's expiry: an
+// operation publishing a document already expired is asked about, and
+// verified without its expiry when its block is below that height.
+func TestVerifyDIDEarlyExpiry(t *testing.T) {
+	october := time.Date(2021, 10, 1, 0, 0, 0, 0, time.UTC)
+	doc, req := expiredCreate(t, october)
 	h := history{{txid: evmTxid("expired create"), at: october, req: req}}
 	answer := eidAnswer(t, h, doc.Subject().String(), true)
 	e := env(t)
 	e.Now = october
-	_, err = VerifyDID(answer, Request{doc.Subject().String(), true}, e)
+	_, err := VerifyDID(answer, Request{doc.Subject().String(), true}, e)
 	var need *NeedError
 	if !errors.As(err, &need) || !slices.Equal(need.Txids, []string{h[0].txid}) {
 		t.Fatalf("first attempt: %v, want the create asked for", err)
