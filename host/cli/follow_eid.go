@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
+	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,11 +27,13 @@ type eidFollowConfig struct {
 	url       string // --follow as given
 	fromBlock uint64
 	contract  string
+	budget    float64 // --follow-budget; 0 for the default (budgetFor)
 }
 
 // eidFollowFlags defines the flags of --follow to an EID node.
 func eidFollowFlags(fs *flag.FlagSet, c *nodeConfig) {
 	fs.Uint64Var(&c.eidFollow.fromBlock, "from-block", 0, "with --follow of an EID node: the first block scanned when the store is empty (default the chain's genesis); a store continues from its head")
+	fs.Float64Var(&c.eidFollow.budget, "follow-budget", 0, "with --follow of an EID node: requests a second the upstream is sent at most, each block or receipt of a batch counted as one; -1 for no limit (default: no limit for an EID node on this machine, else "+strconv.Itoa(eidclient.DefaultBudget)+")")
 	fs.StringVar(&c.eidFollow.contract, "did-contract", "", "with --follow of an EID node: the DID contract's address (0x and 40 hex digits); mainnet's and testnet's are built in")
 }
 
@@ -37,8 +42,8 @@ func eidFollowFlags(fs *flag.FlagSet, c *nodeConfig) {
 // --did-contract are refused for a didlight upstream.
 func followsEID(ctx context.Context, cfg nodeConfig) (bool, error) {
 	if cfg.follow == "" {
-		if cfg.eidFollow.fromBlock != 0 || cfg.eidFollow.contract != "" {
-			return false, errors.New("--from-block and --did-contract need --follow of an EID node")
+		if cfg.eidFollow.fromBlock != 0 || cfg.eidFollow.contract != "" || cfg.eidFollow.budget != 0 {
+			return false, errors.New("--from-block, --did-contract and --follow-budget need --follow of an EID node")
 		}
 		return false, nil
 	}
@@ -48,8 +53,8 @@ func followsEID(ctx context.Context, cfg nodeConfig) (bool, error) {
 	switch {
 	case err == nil && up.Kind == eidclient.EID:
 		return true, nil
-	case cfg.eidFollow.fromBlock != 0 || cfg.eidFollow.contract != "":
-		return false, fmt.Errorf("--from-block and --did-contract are for an EID node; %s is not one (%v)", cfg.eidFollow.url, err)
+	case cfg.eidFollow.fromBlock != 0 || cfg.eidFollow.contract != "" || cfg.eidFollow.budget != 0:
+		return false, fmt.Errorf("--from-block, --did-contract and --follow-budget are for an EID node; %s is not one (%v)", cfg.eidFollow.url, err)
 	case !strings.HasSuffix(cfg.follow, "/api/v1"):
 		return false, fmt.Errorf("--follow %s: not an EID node's JSON-RPC (%v), nor a didlight node's REST API", cfg.eidFollow.url, err)
 	}
@@ -63,7 +68,11 @@ func serveEIDFollower(ctx context.Context, cfg nodeConfig, stdout io.Writer, log
 	if err != nil {
 		return err
 	}
-	client, err := eidclient.New(eidclient.Config{Network: network, Budget: -1, Logger: log})
+	budget, err := budgetFor(cfg.eidFollow.budget, network)
+	if err != nil {
+		return err
+	}
+	client, err := eidclient.New(eidclient.Config{Network: network, Budget: budget, Logger: log})
 	if err != nil {
 		return err
 	}
@@ -114,4 +123,23 @@ ready; Ctrl-C stops the node
 	}
 	log.Info("stopping: HTTP first, then the scan; then the store closes")
 	return nil
+}
+
+// budgetFor returns the request budget of an EID follower's upstream: the
+// one asked (-1 for none), or by default none for endpoints on this
+// machine, whose node is the operator's own, and the EID client's default
+// for any other, so that a public endpoint is not flooded.
+func budgetFor(asked float64, network eidclient.Network) (float64, error) {
+	switch {
+	case asked == -1 || asked > 0:
+		return asked, nil
+	case asked != 0 || math.IsNaN(asked):
+		return 0, fmt.Errorf("--follow-budget %v: want requests a second above 0, or -1 for no limit", asked)
+	}
+	for _, e := range network.Endpoints {
+		if u, err := url.Parse(e); err != nil || !api.IsLoopback(u.Hostname()) {
+			return eidclient.DefaultBudget, nil
+		}
+	}
+	return -1, nil
 }

@@ -138,7 +138,7 @@ func (p *policy) own(hostport, host string) bool {
 		return false
 	}
 	to := hostname(host)
-	return strings.EqualFold(h, to) || isLoopback(h) && isLoopback(to)
+	return strings.EqualFold(h, to) || IsLoopback(h) && IsLoopback(to)
 }
 
 // isLocalhost reports whether name is localhost, which browsers resolve to
@@ -148,7 +148,9 @@ func isLocalhost(name string) bool {
 	return name == "localhost" || strings.HasSuffix(name, ".localhost")
 }
 
-func isLoopback(name string) bool {
+// IsLoopback reports whether the host name (no port) names this machine:
+// localhost or a loopback address.
+func IsLoopback(name string) bool {
 	ip := net.ParseIP(name)
 	return isLocalhost(name) || ip != nil && ip.IsLoopback()
 }
