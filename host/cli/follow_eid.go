@@ -80,6 +80,9 @@ func serveEIDFollower(ctx context.Context, cfg nodeConfig, stdout io.Writer, log
 	if err != nil {
 		return fmt.Errorf("--follow %s: the chain id: %w", cfg.eidFollow.url, err)
 	}
+	if _, ok := eidsync.ContractOf(id); !ok && cfg.eidFollow.contract == "" {
+		return fmt.Errorf("--follow %s: chain id %d is neither mainnet's (22) nor testnet's (23), whose DID contracts are built in: give its contract with --did-contract", cfg.eidFollow.url, id)
+	}
 	db, where, err := openStore(cfg)
 	if err != nil {
 		return err
@@ -90,8 +93,14 @@ func serveEIDFollower(ctx context.Context, cfg nodeConfig, stdout io.Writer, log
 		return err
 	}
 	defer closeWith(&err, ix.Close)
+	report, every := func(p eidsync.Progress) { log.Info("EID scan", "line", eidsync.Line(p, false)) }, 10*time.Second
+	if (osTerminal{}).isTerminal(stdout) { // a bar under the banner; the log keeps stderr
+		bar := eidsync.NewRenderer(stdout, true)
+		defer bar.End()
+		report, every = bar.Show, time.Second
+	}
 	scan, err := eidsync.New(eidsync.Config{Upstream: client, Sink: ix, From: cfg.eidFollow.fromBlock, Contract: cfg.eidFollow.contract,
-		Report: func(p eidsync.Progress) { log.Info("EID scan", "line", eidsync.Line(p, false)) }, ReportEvery: 10 * time.Second})
+		Report: report, ReportEvery: every})
 	if err != nil {
 		return err
 	}
