@@ -165,12 +165,13 @@ eidrecord: eidgeth
 	unshare -n sh -c 'ip link set lo up && exec "$$0" -geth "$$1" -source "$$2"' $(EIDTEST_BIN)/eidrecord "$(EID_GETH)" "$(EID_SOURCE)"
 
 ## eidbench: side by side in one run, inside a network namespace of its own: a live private EID node (EID_GETH=/path/to/geth),
-## filled by the EID scenario, and a light node in front of it answering from what it kept; did_resolveDID as the SDKs send it,
-## requests/s and server CPU of each (loadbench -eid-geth -versus eid-did_resolveDID). LOADBENCH_FLAGS adds flags.
+## filled by the EID scenario, a light node in front of it answering from what it kept, and an EID follower of it answering from
+## its index; did_resolveDID as the SDKs send it (and the follower's query), requests/s and server CPU of each
+## (loadbench -eid-geth -eid-follow -versus eid-did_resolveDID). LOADBENCH_FLAGS adds flags.
 eidbench: eidgeth wrk build
 	mkdir -p $(EIDTEST_BIN)
 	$(GO) build -o $(EIDTEST_BIN)/loadbench ./host/internal/cmd/loadbench
-	unshare -n sh -c 'ip link set lo up && exec "$$0" -node ./didlight -eid-geth "$$1" -kinds eid-did_resolveDID,light-did_resolveDID,light-resolvedid -versus eid-did_resolveDID -open-share 0 $$2' \
+	unshare -n sh -c 'ip link set lo up && exec "$$0" -node ./didlight -eid-geth "$$1" -eid-follow -kinds eid-did_resolveDID,light-did_resolveDID,light-resolvedid,eidf-did_resolveDID,eidf-query -versus eid-did_resolveDID -open-share 0 $$2' \
 		$(EIDTEST_BIN)/loadbench "$(EID_GETH)" "$(LOADBENCH_FLAGS)"
 
 ## eidtest: the tests that take an EID upstream (those importing host/internal/eidtest), against a live private

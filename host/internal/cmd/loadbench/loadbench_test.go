@@ -217,7 +217,7 @@ func TestParseFlags(t *testing.T) {
 		t.Errorf("-open-share 0: %+v, %v", o.openLoad(40000), err)
 	}
 	for _, bad := range [][]string{{"-duration", "500ms"}, {"-rounds", "0"}, {"-dids", "0"}, {"-threads", "4", "-connections", "2"}, {"extra"},
-		{"-open-share", "1.5"}, {"-open-share", "-0.1"}, {"-open-rate", "-1"}, {"-open-conns", "0"}} {
+		{"-open-share", "1.5"}, {"-open-share", "-0.1"}, {"-open-rate", "-1"}, {"-open-conns", "0"}, {"-eid-follow"}} {
 		if _, err := parseFlags(bad, io.Discard); err == nil {
 			t.Errorf("parseFlags(%q): no error", bad)
 		}

@@ -24,7 +24,7 @@
 // Usage (make loadbench runs it with the defaults):
 //
 //	loadbench [-node BIN] [-datadir DIR] [-duration 10s] [-rounds 2] [-threads 2] [-connections 32] [-dids 256] [-kinds k1,k2] [-sized-ref]
-//		[-open-share 0.25] [-open-rate R] [-open-conns 256] [-json] [-light] [-eid-geth GETH]
+//		[-open-share 0.25] [-open-rate R] [-open-conns 256] [-json] [-light] [-eid-geth GETH] [-eid-follow]
 //
 // With -sized-ref the reference pads its answer to the mean size of the
 // node's answers to each kind, so that the ratios show what the node's
@@ -41,7 +41,10 @@
 // it and W3C resolution, answered from what it kept). With -eid-geth it
 // starts a private EID node instead, runs the scenario on it, and measures
 // it too (eid-did_resolveDID): only inside a network namespace of its own
-// (make eidbench). -versus then compares a light kind with resolvedid on
+// (make eidbench). With -eid-follow it also starts an EID follower of the
+// same upstream (`didlight node --follow`), waits until it has synced, and
+// measures it (eidf-*: did_resolveDID, resolvedid and a query page from its
+// index). -versus then compares a light or follower kind with resolvedid on
 // the devnet node, or with the EID node's did_resolveDID, in the same run.
 //
 // Linux only: server CPU time is read from /proc/<pid>/stat.
@@ -112,6 +115,7 @@ type options struct {
 	openConns     int
 	light         bool   // also a light node, in front of the recorded EID scenario's replay
 	eidGeth       string // also a live EID node with this geth, and a light node in front of it
+	eidFollow     bool   // also an EID follower of the EID upstream
 }
 
 // openLoad is the open-loop load of a kind in a round in which wrk drove
@@ -143,6 +147,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.Float64Var(&o.openRate, "open-rate", 0, "the open loop's fixed rate in requests per second, instead of -open-share")
 	fs.IntVar(&o.openConns, "open-conns", 256, "keep-alive connections the open loop's generator sends on, each request due on an idle one; too few and requests wait for one (the run is marked invalid)")
 	fs.BoolVar(&o.light, "light", false, "also start a light node (didlight node --light) in front of the recorded EID scenario's replay, served by this program, and measure it: the light-* kinds")
+	fs.BoolVar(&o.eidFollow, "eid-follow", false, "with -light or -eid-geth: also start an EID follower (didlight node --follow) of the same EID upstream, once it has synced, and measure it: the eidf-* kinds")
 	fs.StringVar(&o.eidGeth, "eid-geth", "", "also start a private EID node with this geth, run the EID scenario on it, and measure it (eid-did_resolveDID) and a light node in front of it (light-*); only inside a network namespace of its own (make eidbench)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -164,6 +169,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, fmt.Errorf("-open-rate %v: want a rate of 0 or more", o.openRate)
 	case o.openConns < 1:
 		return o, fmt.Errorf("-open-conns %d: want at least 1", o.openConns)
+	case o.eidFollow && !o.light && o.eidGeth == "":
+		return o, errors.New("-eid-follow: give -light or -eid-geth, the EID upstream it follows")
 	}
 	return o, nil
 }
@@ -230,6 +237,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer light.stop()
 		servers["light"], servers["eid"] = light, up.eid
 		all = append(all, lightKinds(up.dids, up.live, up.eid != nil)...)
+		if o.eidFollow {
+			follower, err := startFollower(ctx, bin, up, logf)
+			if err != nil {
+				return fail(err)
+			}
+			defer follower.stop()
+			servers["eidf"] = follower
+			all = append(all, followerKinds(up.dids)...)
+		}
 	}
 	ks, err := selectKinds(all, o.kinds)
 	if err != nil {
