@@ -90,7 +90,7 @@ func Close() {
 // Tab is a page of the shared browser. When its test fails, a screenshot
 // of it is written and its console is logged.
 type Tab struct {
-	T   *testing.T
+	T   testing.TB
 	ctx context.Context
 
 	mu      sync.Mutex
@@ -102,7 +102,7 @@ var screenshots = filepath.Join(os.TempDir(), "didlight-web-screenshots")
 
 // NewTab opens a tab for the test, closed when it ends; the test fails
 // when the page throws.
-func NewTab(t *testing.T) *Tab {
+func NewTab(t testing.TB) *Tab {
 	t.Helper()
 	browser.once.Do(func() { browser.err = startBrowser() })
 	testenv.Check(t, browser.err)
