@@ -137,7 +137,8 @@ func moduleHandler(o Options) http.Handler {
 	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
 	gz := sync.OnceValue(func() []byte {
 		var b bytes.Buffer
-		zw := gzip.NewWriter(&b)
+		// Best compression: done once per process, and about 1 % smaller.
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
 		zw.Write(o.Module)
 		zw.Close()
 		return b.Bytes()
