@@ -102,7 +102,7 @@ fuzz:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)
 
-## wasm: build the WebAssembly module into wasm/js/didlight.wasm; report its size raw and gzipped, and what it is made of.
+## wasm: build the WebAssembly module into wasm/js/didlight.wasm, and its brotli form (served to browsers) beside it; report its size and what it is made of.
 wasm:
 	GOOS=wasip1 GOARCH=wasm $(GO) vet ./wasm
 	$(GO) run ./host/internal/cmd/wasmbuild -o wasm/js/didlight.wasm

@@ -5,6 +5,7 @@ go 1.26.0
 tool honnef.co/go/tools/cmd/staticcheck
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/chromedp/chromedp v0.22.1
 	github.com/google/go-cmp v0.7.0
 	github.com/mr-tron/base58 v1.3.0

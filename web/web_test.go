@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/andybalholm/brotli"
 	"github.com/didlight/didlight/web"
 )
 
@@ -33,22 +34,37 @@ func body(t *testing.T, r *http.Response) string {
 	return string(b)
 }
 
-// The module is served gzipped to browsers that accept it, as it is to the
-// others, with an ETag that spares a second download.
+// The module is served with brotli or gzip to browsers that accept them,
+// as it is to the others, with an ETag that spares a second download.
 func TestModuleServed(t *testing.T) {
 	module := bytes.Repeat([]byte("\x00asm didlight "), 1000)
-	h := web.Handler(web.Options{Module: module, Shim: fstest.MapFS{"dist/index.js": {Data: []byte("export {}")}}})
+	h := web.Handler(web.Options{Module: module, ModuleBrotli: brotliOf(module), Shim: fstest.MapFS{"dist/index.js": {Data: []byte("export {}")}}})
 	plain := get(h, "GET", "/wasm/didlight.wasm")
 	if got := body(t, plain); plain.StatusCode != 200 || got != string(module) || plain.Header.Get("Content-Type") != "application/wasm" {
 		t.Fatalf("plain: %s %q, %d bytes", plain.Status, plain.Header.Get("Content-Type"), len(got))
 	}
-	gz := get(h, "GET", "/wasm/didlight.wasm", "Accept-Encoding", "br, gzip;q=0.8")
-	zr, err := gzip.NewReader(gz.Body)
-	if err != nil || gz.Header.Get("Content-Encoding") != "gzip" {
-		t.Fatalf("gzip: %v, Content-Encoding %q", err, gz.Header.Get("Content-Encoding"))
-	}
-	if unzipped, _ := io.ReadAll(zr); !bytes.Equal(unzipped, module) || gz.ContentLength >= int64(len(module)) {
-		t.Errorf("gzip: %d bytes unzip to %d, want fewer unzipping to the module's %d", gz.ContentLength, len(unzipped), len(module))
+	for _, tc := range []struct {
+		accept, coding string
+		decode         func(io.Reader) (io.Reader, error)
+	}{
+		{"br, gzip;q=0.8", "br", func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil }},
+		{"gzip, deflate, br, zstd", "br", func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil }},
+		{"gzip", "gzip", func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) }},
+		{"br;q=0, gzip", "gzip", func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) }},
+	} {
+		t.Run(tc.accept, func(t *testing.T) {
+			r := get(h, "GET", "/wasm/didlight.wasm", "Accept-Encoding", tc.accept)
+			if got := r.Header.Get("Content-Encoding"); got != tc.coding || r.Header.Get("Vary") != "Accept-Encoding" || r.Header.Get("Content-Type") != "application/wasm" {
+				t.Fatalf("Content-Encoding %q, want %q; Vary %q, Content-Type %q", got, tc.coding, r.Header.Get("Vary"), r.Header.Get("Content-Type"))
+			}
+			dec, err := tc.decode(r.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := io.ReadAll(dec); !bytes.Equal(got, module) || r.ContentLength >= int64(len(module)) {
+				t.Errorf("%d bytes decode to %d, want fewer decoding to the module's %d", r.ContentLength, len(got), len(module))
+			}
+		})
 	}
 	if r := get(h, "GET", "/wasm/didlight.wasm", "Accept-Encoding", "gzip;q=0"); r.Header.Get("Content-Encoding") != "" {
 		t.Errorf("gzip refused (q=0), yet Content-Encoding %q", r.Header.Get("Content-Encoding"))
@@ -60,6 +76,33 @@ func TestModuleServed(t *testing.T) {
 	if r := get(h, "GET", "/wasm/shim/dist/index.js"); r.StatusCode != 200 || body(t, r) != "export {}" {
 		t.Errorf("shim: %s", r.Status)
 	}
+}
+
+// A brotli form that is not the module's (stale, of another build, or
+// damaged) is never sent: the browser gets gzip.
+func TestModuleBrotliChecked(t *testing.T) {
+	module := bytes.Repeat([]byte("\x00asm didlight "), 1000)
+	for name, br := range map[string][]byte{
+		"another module's": brotliOf(bytes.Repeat([]byte("\x00asm other "), 1000)),
+		"damaged":          brotliOf(module)[:50],
+		"not brotli":       module,
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := web.Handler(web.Options{Module: module, ModuleBrotli: br})
+			if r := get(h, "GET", "/wasm/didlight.wasm", "Accept-Encoding", "br, gzip"); r.Header.Get("Content-Encoding") != "gzip" {
+				t.Errorf("Content-Encoding %q, want gzip", r.Header.Get("Content-Encoding"))
+			}
+		})
+	}
+}
+
+// brotliOf compresses b with brotli.
+func brotliOf(b []byte) []byte {
+	var out bytes.Buffer
+	w := brotli.NewWriter(&out)
+	w.Write(b)
+	w.Close()
+	return out.Bytes()
 }
 
 // Without the module and shim their URLs answer 503 with why; the app

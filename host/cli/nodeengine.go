@@ -22,6 +22,7 @@ import (
 // why.
 type nodeModule struct {
 	bytes   []byte
+	brotli  []byte // the module compressed with brotli, when the build wrote it beside the module (FILE.br for --module FILE); nil for none
 	from    string // "embedded" or the file's path
 	missing string
 }
@@ -34,13 +35,15 @@ func loadModule(cfg nodeConfig) (nodeModule, error) {
 		if err != nil {
 			return nodeModule{}, fmt.Errorf("--module: %w", err)
 		}
-		return nodeModule{bytes: b, from: cfg.modulePath}, nil
+		br, _ := os.ReadFile(cfg.modulePath + ".br") // optional; the web app checks it is b's
+		return nodeModule{bytes: b, brotli: br, from: cfg.modulePath}, nil
 	}
 	b, err := js.Module()
 	if err != nil {
 		return nodeModule{missing: err.Error() + ", or give the node one with --module FILE"}, nil
 	}
-	return nodeModule{bytes: b, from: "embedded"}, nil
+	br, _ := js.ModuleBrotli() // optional, as above
+	return nodeModule{bytes: b, brotli: br, from: "embedded"}, nil
 }
 
 // startEngine returns the chain's engine for --engine, and what closes it
@@ -94,7 +97,7 @@ func every(interval time.Duration, f func()) (stop func()) {
 // its WASI shim; without them it still serves, and says why it cannot
 // verify.
 func webApp(m nodeModule) http.Handler {
-	o := web.Options{Module: m.bytes, Missing: m.missing}
+	o := web.Options{Module: m.bytes, ModuleBrotli: m.brotli, Missing: m.missing}
 	if shim, err := js.Shim(); err == nil {
 		o.Shim = shim
 	} else if o.Missing == "" {

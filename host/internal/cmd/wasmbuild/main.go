@@ -1,5 +1,6 @@
-// Command wasmbuild builds the didlight WebAssembly module and reports its
-// size: in bytes and gzipped, its code and data, and the code of the
+// Command wasmbuild builds the didlight WebAssembly module, with its brotli
+// form beside it (the -o file with .br added), and reports its size: in
+// bytes, gzipped and with brotli, its code and data, and the code of the
 // largest Go packages in it. `make wasm` runs it.
 //
 //	go run ./host/internal/cmd/wasmbuild [-o wasm/js/didlight.wasm] [-top 20]
@@ -36,7 +37,11 @@ func main() {
 	if err := os.WriteFile(*out, stripped, 0o644); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%s: %d bytes, %d gzipped (%.2f MB gzipped)\n", *out, sizes.Module.Raw, sizes.Module.Gzip, float64(sizes.Module.Gzip)/1e6)
+	br := wasmbuild.Brotli(stripped)
+	if err := os.WriteFile(*out+".br", br, 0o644); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s: %d bytes, %d gzipped (%.2f MB gzipped), %d with brotli (%s.br)\n", *out, sizes.Module.Raw, sizes.Module.Gzip, float64(sizes.Module.Gzip)/1e6, len(br), *out)
 	fmt.Printf("%10s %10s  part\n", "bytes", "gzipped")
 	for _, p := range []wasmbuild.Part{sizes.Code, sizes.Data, sizes.Other} {
 		fmt.Printf("%10d %10d  %s\n", p.Raw, p.Gzip, p.Name)
