@@ -4,7 +4,7 @@
 // it must satisfy against the outputs it spends ([Params.CheckSpends]: assets,
 // amounts that balance with the minimum fee, locks and coinbase maturity),
 // the shape and reward of a coinbase, how blocks are built and checked
-// ([Params.NewBlock], [Params.Genesis], [Params.CheckBlock], [Room], [CheckNext], a development
+// ([Params.NewBlock], [Params.Genesis], [Params.CheckBlock], [BlockLimits], [CheckNext], a development
 // chain's [Clock]), what a transaction pool adds ([Pool]: no conflicts among
 // pooled transactions, one pending operation per DID) and how a DPoS confirm
 // is checked ([Arbiters]). It does no I/O: the node looks the spent outputs

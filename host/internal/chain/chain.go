@@ -83,8 +83,8 @@ type Chain struct {
 	producer  ela.ProgramHash // who every coinbase pays: arbiter 0, or the dev account (metaPayDev); written by Open and with mining held
 	genesis   *ela.Block      // written by Open and by Reset, with mining held
 	nodeID    uint64
-	follower  *follower   // nil unless Config.Follower
-	room      ledger.Room // what one block takes at most
+	follower  *follower          // nil unless Config.Follower
+	limits    ledger.BlockLimits // the most one block holds
 
 	mining sync.Mutex // the block producer (see above; lockControl takes it for the devnet controls)
 
@@ -194,7 +194,7 @@ func (cfg *Config) chain() *Chain {
 		now:       cfg.Now,
 		blockTime: cfg.BlockTime,
 		dev:       newAccount(DevKey(cfg.DevSeed), cfg.DevSeed),
-		room:      ledger.MaxRoom(),
+		limits:    ledger.MaxBlockLimits(),
 		wake:      make(chan struct{}, 1),
 		done:      make(chan struct{}),
 	}

@@ -282,17 +282,17 @@ func TestResetRefusesQueued(t *testing.T) {
 	checkIndexes(t, f.c)
 }
 
-// A block takes no more transactions than it has room for, by count and
+// A block holds no more transactions than its limits allow, by count and
 // by bytes; the rest wait in the mempool, stored (a transaction the block
 // took from the commit queue included), in their order, for the next
 // blocks.
-func TestBlockRoom(t *testing.T) {
+func TestBlockLimits(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		room func(txBytes int) ledger.Room
+		name   string
+		limits func(txBytes int) ledger.BlockLimits
 	}{
-		{"transactions", func(int) ledger.Room { return ledger.Room{Txs: 3, Bytes: 1 << 20} }},
-		{"bytes", func(n int) ledger.Room { return ledger.Room{Txs: 100, Bytes: 2*n + n/2} }},
+		{"transactions", func(int) ledger.BlockLimits { return ledger.BlockLimits{Txs: 3, Bytes: 1 << 20} }},
+		{"bytes", func(n int) ledger.BlockLimits { return ledger.BlockLimits{Txs: 100, Bytes: 2*n + n/2} }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, Config{DB: onDisk{mem.New()}})
@@ -303,7 +303,7 @@ func TestBlockRoom(t *testing.T) {
 			}
 			last := f.transfer(f.dev(), f.dev().ph, ela.OneELA)
 			want = append(want, last.Hash())
-			f.c.room = tc.room(len(last.Bytes()))
+			f.c.limits = tc.limits(len(last.Bytes()))
 			errc := submitHeld(f, last.Bytes())
 			var got []ela.Hash
 			for i, pooled := range []int{3, 1, 0} {

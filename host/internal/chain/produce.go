@@ -255,7 +255,7 @@ func (c *Chain) build(tx store.Tx, m *newTip, entries []*entry, prev *ela.Header
 	var fees ela.Fixed64
 	size := 0
 	for i, e := range entries {
-		if !c.room.Takes(len(txs), size, len(e.raw)) {
+		if !c.limits.Fits(len(txs), size, len(e.raw)) {
 			m.left = entries[i:]
 			break
 		}

@@ -8,8 +8,8 @@ import (
 	"github.com/didlight/didlight/core/ledger"
 )
 
-func TestRoom(t *testing.T) {
-	r := ledger.Room{Txs: 3, Bytes: 100}
+func TestBlockLimits(t *testing.T) {
+	l := ledger.BlockLimits{Txs: 3, Bytes: 100}
 	for i, c := range []struct {
 		txs, size, n int
 		want         bool
@@ -21,13 +21,13 @@ func TestRoom(t *testing.T) {
 		{3, 0, 1, false},
 	} {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if got := r.Takes(c.txs, c.size, c.n); got != c.want {
-				t.Errorf("Takes(%d, %d, %d) = %v, want %v", c.txs, c.size, c.n, got, c.want)
+			if got := l.Fits(c.txs, c.size, c.n); got != c.want {
+				t.Errorf("Fits(%d, %d, %d) = %v, want %v", c.txs, c.size, c.n, got, c.want)
 			}
 		})
 	}
-	if m := ledger.MaxRoom(); m.Txs != ela.MaxTxPerBlock || m.Bytes != ela.MaxBlockSize-ledger.BlockReserve {
-		t.Errorf("MaxRoom = %+v", m)
+	if m := ledger.MaxBlockLimits(); m.Txs != ela.MaxTxPerBlock || m.Bytes != ela.MaxBlockSize-ledger.BlockReserve {
+		t.Errorf("MaxBlockLimits = %+v", m)
 	}
 }
 

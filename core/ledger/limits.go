@@ -10,18 +10,20 @@ import (
 // [ela.MaxBlockSize] for its header and coinbase.
 const BlockReserve = 64 << 10
 
-// Room is how much a block may take in: transactions (the coinbase
+// BlockLimits are the most a block may hold: transactions (the coinbase
 // included) and bytes of transactions.
-type Room struct{ Txs, Bytes int }
+type BlockLimits struct{ Txs, Bytes int }
 
-// MaxRoom is the room of a block a node makes: ela's limits, less
+// MaxBlockLimits are the limits of a block a node makes: ela's, less
 // [BlockReserve], so that no node reading the block (a follower) must refuse
 // it as too large.
-func MaxRoom() Room { return Room{Txs: ela.MaxTxPerBlock, Bytes: ela.MaxBlockSize - BlockReserve} }
+func MaxBlockLimits() BlockLimits {
+	return BlockLimits{Txs: ela.MaxTxPerBlock, Bytes: ela.MaxBlockSize - BlockReserve}
+}
 
-// Takes reports whether a block holding txs transactions (the coinbase
-// counted) of size bytes has room for one more of n bytes.
-func (r Room) Takes(txs, size, n int) bool { return txs < r.Txs && size+n <= r.Bytes }
+// Fits reports whether one more transaction of n bytes fits in a block
+// that holds txs transactions (the coinbase counted) of size bytes.
+func (l BlockLimits) Fits(txs, size, n int) bool { return txs < l.Txs && size+n <= l.Bytes }
 
 // CheckNext refuses to make a block after prev when prev carries
 // [MaxBlockTime], the last time a block can: block times strictly increase.
