@@ -6,7 +6,6 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/internal/didindex"
-	"github.com/didlight/didlight/host/internal/store"
 )
 
 // ResolveCredential returns the resolvecredential result object for the
@@ -17,7 +16,7 @@ import (
 func (r *Reads) ResolveCredential(_ context.Context, id did.URL, issuer *did.DID) ([]byte, error) {
 	key := id.Key() // before the store read: nothing but reading goes on in one
 	var out []byte
-	err := r.view(func(_ store.Tx, dids didindex.Reader) error {
+	err := r.view(func(dids didindex.Reader) error {
 		h, err := dids.CredentialHistory(key)
 		if err != nil {
 			return err
@@ -37,7 +36,7 @@ func (r *Reads) ResolveCredential(_ context.Context, id did.URL, issuer *did.DID
 // wrapping ErrQuery. ctx is not consulted, as for ResolveDID.
 func (r *Reads) ListCredentials(_ context.Context, d did.DID, skip, limit int) ([]byte, error) {
 	var out []byte
-	err := r.view(func(_ store.Tx, dids didindex.Reader) error {
+	err := r.view(func(dids didindex.Reader) error {
 		var err error
 		out, err = dids.CredentialList(d, skip, limit)
 		return err

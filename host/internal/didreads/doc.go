@@ -44,6 +44,21 @@ func New(src Source, index *didindex.Index, cache *answers.Cache) *Reads {
 
 // view runs fn with a reader of the index in a read transaction of the
 // source.
-func (r *Reads) view(fn func(tx store.Tx, dids didindex.Reader) error) error {
-	return r.src.View(func(tx store.Tx) error { return fn(tx, r.index.Read(tx)) })
+func (r *Reads) view(fn func(dids didindex.Reader) error) error {
+	return r.src.View(func(tx store.Tx) error { return fn(r.index.Read(tx)) })
+}
+
+// viewAtTip is view for an answer built at the tip: fn also gets the tip
+// the transaction holds, which viewAtTip returns, so that the answer is
+// kept for the tip it was built at.
+func (r *Reads) viewAtTip(fn func(dids didindex.Reader, tip record.Tip) error) (record.Tip, error) {
+	var tip record.Tip
+	err := r.src.View(func(tx store.Tx) error {
+		var err error
+		if tip, err = r.src.ReadTip(tx); err != nil {
+			return err
+		}
+		return fn(r.index.Read(tx), tip)
+	})
+	return tip, err
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/didlight/didlight/host/internal/answers"
 	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/record"
-	"github.com/didlight/didlight/host/internal/store"
 )
 
 // Query returns the query result object (see resolve.QueryResult): how many
@@ -29,12 +28,8 @@ func (r *Reads) Query(ctx context.Context, q didindex.Query) ([]byte, error) {
 		return out, nil
 	}
 	var out []byte
-	var tip record.Tip
-	err := r.view(func(tx store.Tx, dids didindex.Reader) error {
+	tip, err := r.viewAtTip(func(dids didindex.Reader, _ record.Tip) error {
 		var err error
-		if tip, err = r.src.ReadTip(tx); err != nil {
-			return err
-		}
 		out, err = dids.Page(ctx, q)
 		return err
 	})
@@ -57,7 +52,7 @@ func pageKey(q *didindex.Query) answers.PageKey {
 // Explain says how Query answers a condition (see didindex.Reader.Explain).
 func (r *Reads) Explain(cond *find.Condition) (string, error) {
 	var out string
-	err := r.view(func(_ store.Tx, dids didindex.Reader) error {
+	err := r.view(func(dids didindex.Reader) error {
 		var err error
 		out, err = dids.Explain(cond)
 		return err

@@ -8,7 +8,6 @@ import (
 	"github.com/didlight/didlight/host/internal/answers"
 	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/record"
-	"github.com/didlight/didlight/host/internal/store"
 )
 
 // ResolveDID returns the resolvedid result object for d (see
@@ -39,13 +38,9 @@ func (r *Reads) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte
 	}
 	key := d.Key() // before the store read: nothing but reading goes on in one
 	var out []byte
-	var tip record.Tip
-	err := r.view(func(tx store.Tx, dids didindex.Reader) error {
-		var err error
-		if tip, err = r.src.ReadTip(tx); err != nil {
-			return err
-		}
+	tip, err := r.viewAtTip(func(dids didindex.Reader, built record.Tip) error {
 		var h []resolve.Entry
+		var err error
 		if all {
 			h, err = dids.History(key)
 		} else {
@@ -54,7 +49,7 @@ func (r *Reads) resolveDID(dialect resolve.Dialect, d did.DID, all bool) ([]byte
 		if err != nil {
 			return err
 		}
-		out, err = dialect.Result(d, h, all, int64(tip.Time))
+		out, err = dialect.Result(d, h, all, int64(built.Time))
 		return err
 	})
 	if err != nil {

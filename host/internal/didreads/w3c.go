@@ -9,7 +9,6 @@ import (
 	"github.com/didlight/didlight/host/internal/answers"
 	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/record"
-	"github.com/didlight/didlight/host/internal/store"
 )
 
 // ResolveW3C answers a W3C DID resolution or DID URL dereferencing request
@@ -33,18 +32,13 @@ func (r *Reads) ResolveW3C(_ context.Context, id, options, accept string) (w3c.R
 		return w3c.Resolve(req, w3c.History{}, w3c.Tip{})
 	}
 	var resp w3c.Response
-	var tip record.Tip
-	err := r.view(func(tx store.Tx, dids didindex.Reader) error {
-		var err error
-		if tip, err = r.src.ReadTip(tx); err != nil {
-			return err
-		}
+	tip, err := r.viewAtTip(func(dids didindex.Reader, built record.Tip) error {
 		h, err := dids.History(d.Key())
 		if err != nil {
 			return err
 		}
 		docs := func(i int) (*did.Document, error) { return dids.EntryDocument(&h[i]) }
-		resp, err = w3c.Resolve(req, w3c.History{Entries: h, Document: docs}, w3c.Tip{Height: tip.Height, Time: int64(tip.Time)})
+		resp, err = w3c.Resolve(req, w3c.History{Entries: h, Document: docs}, w3c.Tip{Height: built.Height, Time: int64(built.Time)})
 		return err
 	})
 	if err != nil {
