@@ -109,7 +109,7 @@ func serveEIDFollower(ctx context.Context, cfg nodeConfig, stdout io.Writer, log
 		return err
 	}
 	running, err := node.StartEIDFollower(eidfollow.New(ix, scan, cfg.eidFollow.url), node.Config{
-		API:      api.Options{AdminToken: cfg.adminToken, CORSOrigins: cfg.corsOrigins.origins, Version: version(), Logger: log, Web: webApp(mod)},
+		API:      cfg.apiOptions(log, mod),
 		RESTAddr: cfg.restAddr, RPCAddr: cfg.rpcAddr,
 	})
 	if err != nil {

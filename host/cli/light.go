@@ -125,7 +125,7 @@ func serveLight(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog
 		return err
 	}
 	running, err := node.StartLight(r, node.Config{
-		API:      api.Options{AdminToken: cfg.adminToken, CORSOrigins: cfg.corsOrigins.origins, Version: version(), Logger: log, Web: webApp(mod)},
+		API:      cfg.apiOptions(log, mod),
 		RESTAddr: cfg.restAddr, RPCAddr: cfg.rpcAddr,
 	})
 	if err != nil {

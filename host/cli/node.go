@@ -103,7 +103,7 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 	}
 	mapped, _ := db.(node.MappedStore) // a store in memory maps nothing
 	running, err := node.Start(c, node.Config{
-		API:      serverOptions(api.Options{AdminToken: cfg.adminToken, CORSOrigins: cfg.corsOrigins.origins, Version: version(), Logger: log, Web: webApp(mod)}, f),
+		API:      serverOptions(cfg.apiOptions(log, mod), f),
 		RESTAddr: cfg.restAddr, RPCAddr: cfg.rpcAddr,
 		Run:    func(ctx context.Context) error { return runChain(ctx, c, f) },
 		Mapped: mapped, MapBudget: int64(cfg.mapBudgetMB) << 20,

@@ -39,6 +39,7 @@ type nodeConfig struct {
 	mapBudgetMB     int             // the store's mapped pages kept at most (node.KeepMapped); 0 keeps all
 	light           lightConfig     // a light node's upstream and settings (light.go); no endpoints for a node with a chain
 	requireUpstream bool            // refuse to start a node that neither follows nor is light
+	service         serviceConfig   // readiness, metrics, caching, rate limits (nodeservice.go)
 }
 
 // The engines --engine chooses between: core run natively, or the
@@ -81,6 +82,7 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	genesisTimeFlag(fs, &c)
 	forkFlags(fs, &c)
 	lightFlags(fs, &c)
+	serviceFlags(fs, &c.service)
 	fs.StringVar(&c.importFile, "import", "", "begin the chain from this fixture file (didlight devnet export), validating every block; the store must hold no chain yet (use --mem, or a new --datadir). Its dev seed is taken unless --dev-seed is given")
 	fs.IntVar(&c.mapBudgetMB, "map-budget", node.DefaultMapBudget>>20, "MB of the store's file the node keeps mapped (resident) before it drops its pages, which stay in the kernel's page cache (Linux; see docs/scale.md); 0 never drops them")
 	fs.StringVar(&c.modulePath, "module", "", "didlight.wasm to use (for --engine wasm and the browser app) instead of the module embedded in the binary")

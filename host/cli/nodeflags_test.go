@@ -16,7 +16,8 @@ import (
 
 func TestParseNodeFlags(t *testing.T) {
 	defaults := nodeConfig{dataDir: "./didlight-data", restAddr: "127.0.0.1:20334", rpcAddr: "127.0.0.1:20336", arbiters: 1, devSeed: "didlight", engine: "native", mapBudgetMB: 128,
-		light: lightConfig{cacheMB: 64, poll: 2 * time.Second, budget: 10, timeout: 10 * time.Second}}
+		light:   lightConfig{cacheMB: 64, poll: 2 * time.Second, budget: 10, timeout: 10 * time.Second},
+		service: serviceConfig{readyMaxLag: 5}}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -28,7 +29,7 @@ func TestParseNodeFlags(t *testing.T) {
 			"--dev-seed", "s", "--demo", "--admin-token", "t", "--engine", "wasm", "--module", "m.wasm"}, nil, func(c *nodeConfig) {
 			*c = nodeConfig{mem: true, dataDir: "./didlight-data", restAddr: ":1", rpcAddr: ":2", blockTime: 2 * time.Second,
 				arbiters: 3, devSeed: "s", demo: true, adminToken: "t", engine: "wasm", modulePath: "m.wasm", warnings: []string{tokenWarning}, mapBudgetMB: 128,
-				light: defaults.light}
+				light: defaults.light, service: defaults.service}
 		}},
 		{"single dash", []string{"-datadir", "/d"}, nil, func(c *nodeConfig) { c.dataDir = "/d" }},
 		{"env", nil, map[string]string{"DIDLIGHT_DATADIR": "/e", "DIDLIGHT_REST_ADDR": ":9", "DIDLIGHT_BLOCK_TIME": "1m",
@@ -39,6 +40,8 @@ func TestParseNodeFlags(t *testing.T) {
 		{"flag wins over env", []string{"--rest-addr", ":7"}, map[string]string{"DIDLIGHT_REST_ADDR": ":9"}, func(c *nodeConfig) { c.restAddr = ":7" }},
 		{"map budget", []string{"--map-budget", "0"}, nil, func(c *nodeConfig) { c.mapBudgetMB = 0 }},
 		{"map budget from env", nil, map[string]string{"DIDLIGHT_MAP_BUDGET": "512"}, func(c *nodeConfig) { c.mapBudgetMB = 512 }},
+		{"ready max lag", []string{"--ready-max-lag", "0"}, nil, func(c *nodeConfig) { c.service.readyMaxLag = 0 }},
+		{"ready max lag from env", nil, map[string]string{"DIDLIGHT_READY_MAX_LAG": "20"}, func(c *nodeConfig) { c.service.readyMaxLag = 20 }},
 		{"mem from env", nil, map[string]string{"DIDLIGHT_MEM": "1"}, func(c *nodeConfig) { c.mem = true }},
 		{"genesis time", []string{"--genesis-time", "2025-06-01T12:00:00.9+02:00"}, nil, func(c *nodeConfig) {
 			c.genesisTime = time.Date(2025, 6, 1, 10, 0, 0, 0, time.UTC)
@@ -79,7 +82,7 @@ func TestParseNodeFlags(t *testing.T) {
 			}
 			want := defaults
 			tc.want(&want)
-			if diff := cmp.Diff(want, got, cmp.AllowUnexported(nodeConfig{}, originList{}, lightConfig{}, endpointList{}, eidFollowConfig{})); diff != "" {
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(nodeConfig{}, originList{}, lightConfig{}, endpointList{}, eidFollowConfig{}, serviceConfig{})); diff != "" {
 				t.Errorf("config (-want +got):\n%s", diff)
 			}
 		})

@@ -54,6 +54,10 @@ type Light interface {
 	// Light member: the upstream, its head, and the counts of answers
 	// served, verified and refused. It must marshal to a JSON object.
 	Status() any
+	// Sync returns the height its answers are at, the upstream's head as
+	// last learned, and, while it cannot keep up with the upstream (the
+	// upstream does not answer, or has not yet), why: for GET /ready.
+	Sync() (height, upstream uint64, err error)
 }
 
 // Querier answers query (see chain.Query): a chain, or an EID follower's

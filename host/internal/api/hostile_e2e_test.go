@@ -210,6 +210,7 @@ func (n *node) checkAnswer(what, listener, access, set string, status int, body 
 	case listener == "rest" && status == http.StatusOK && len(shape) == 1 && has("elastos"): // the Universal Resolver's companion endpoints
 	case status == http.StatusOK && has("openapi", "paths"): // GET /openapi.json, which reads no input
 	case listener == "rpc" && (has("jsonrpc", "error", "id") || has("code", "message")):
+	case has("status") && len(shape) == 1 || has("ready", "height", "lag"): // /health and /ready, on both
 	default:
 		n.t.Errorf("%s: status %d, the answer is not the %s listener's error shape: %.300s", what, status, listener, body)
 	}

@@ -62,6 +62,7 @@ func (s *stubLight) ResolveW3C(_ context.Context, id, _, _ string) (w3c.Response
 func (s *stubLight) Head() (uint64, time.Time, bool) { return 4_000_000_123, time.Unix(1e9, 0), true }
 func (s *stubLight) ChainID() (uint64, bool)         { return 22, true }
 func (s *stubLight) Status() any                     { return map[string]string{"Mode": "light"} }
+func (s *stubLight) Sync() (uint64, uint64, error)   { return 4_000_000_123, 4_000_000_123, nil }
 
 // lightServes are the JSON-RPC methods a light node serves: the DID reads
 // but query, and the node's own reads and probes.
@@ -135,7 +136,7 @@ func TestLightServer(t *testing.T) {
 		t.Errorf("a refused answer: %s", body)
 	}
 
-	served := regexp.MustCompile(`^GET /api/v1/(node/state|node/connectioncount|block/height|restart)$|^OPTIONS |^(GET|POST) /1\.0/|^GET /openapi\.json$|^/$|^/api/$|^POST /(\{\$\}|resolve)$|^/$`)
+	served := regexp.MustCompile(`^GET /api/v1/(node/state|node/connectioncount|block/height|restart)$|^OPTIONS |^(GET|POST) /1\.0/|^GET /openapi\.json$|^/$|^/api/$|^POST /(\{\$\}|resolve)$|^/$|^GET /(health|ready)$`)
 	filled := strings.NewReplacer("{height}", "1", "{hash}", strings.Repeat("ab", 32), "{assetid}", strings.Repeat("ab", 32),
 		"{addr}", "EYGSgJEYrhjKe3vgiazVWR8RnAtiqERGjK", "{identifier...}", alice, "{$}", "")
 	for _, rt := range srv.Routes() {

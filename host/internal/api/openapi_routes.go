@@ -36,6 +36,8 @@ var (
 	w3cOptions      = map[string]string{"versionId": "a resolution option: the version published by that transaction", "versionTime": "a resolution option: the latest version at or before that time"}
 	anyPath         = "Answers every method on every path under it that no other route serves"
 	preflightDoc    = routeDoc{summary: "A CORS preflight", description: "Allows GET, POST and OPTIONS with Accept, Content-Type and Authorization from any origin.", responses: map[string]string{"204": "Allowed."}}
+	healthDoc       = routeDoc{summary: "The process serves: {\"status\":\"ok\"}", description: "A liveness probe: cheap, never cached (docs/service.md).", media: jsonMedia}
+	readyDoc        = routeDoc{summary: "Whether to send this node traffic: {ready, height, lag}, and the reason when not ready", description: "A readiness probe for load balancers: a devnet is ready while it serves; a follower or light node while its upstream answers and it is at most --ready-max-lag blocks behind (docs/service.md, docs/operations.md).", media: jsonMedia, responses: map[string]string{"200": "Ready.", "503": "Not ready: the reason says why."}}
 	openAPIDoc      = routeDoc{summary: "This document", description: "The OpenAPI 3.1 document of this listener's routes.", media: jsonMedia}
 	uniResDoc       = "The shape of the Universal Resolver's (decentralized-identity/universal-resolver openapi/openapi.yaml); this node resolves did:elastos only."
 	jsonRPCDoc      = `A JSON-RPC 2.0 request or batch (at most 100; a body at most 1 MiB); requests without jsonrpc, or with it empty, are answered as 2.0. Every answer is HTTP 200 with a JSON-RPC response, a notification 204 (docs/api.md).`
@@ -72,6 +74,8 @@ var restDocs = map[string]routeDoc{
 	"GET " + testIdentifiersPath:                     {summary: "DIDs this node resolves, keyed by method: the first created that are not deactivated (none on a light node)", description: uniResDoc, media: jsonMedia},
 	"GET " + traitsPath:                              {summary: "did:elastos's DID traits, keyed by method", description: uniResDoc, media: jsonMedia},
 	"GET " + openAPIPath:                             openAPIDoc,
+	"GET " + healthPath:                              healthDoc,
+	"GET " + readyPath:                               readyDoc,
 }
 
 // rpcDocs describes the JSON-RPC listener's routes.
@@ -83,6 +87,8 @@ var rpcDocs = map[string]routeDoc{
 	"OPTIONS /":          preflightDoc,
 	"/":                  {summary: "Not a JSON-RPC endpoint", description: anyPath + ": 404 with a JSON-RPC error.", media: jsonMedia},
 	"GET " + openAPIPath: openAPIDoc,
+	"GET " + healthPath:  healthDoc,
+	"GET " + readyPath:   readyDoc,
 }
 
 // methodDocs describes the JSON-RPC methods; the route test keeps it equal

@@ -42,6 +42,7 @@ func (s *Server) restHandler() http.Handler {
 			writeConfirm(w, result, err)
 		})
 	}
+	s.probes(rt)
 	rt.handle("GET "+identifiersPath+"{identifier...}", read, s.serveIdentifier)
 	rt.handle("OPTIONS "+identifiersPath, read, preflight)
 	s.routeUniversalResolver(rt)

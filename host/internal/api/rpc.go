@@ -28,6 +28,7 @@ func (s *Server) rpcHandler() http.Handler {
 	rt.handle("POST /resolve", read, s.serveRPC)
 	rt.handle("POST /idtx", control, s.sdkHandler(s.serveIDTx))
 	rt.handle("POST /reset", control, s.sdkHandler(s.serveReset))
+	s.probes(rt)
 	rt.handle("OPTIONS /", read, preflight)
 	rt.handle("GET "+openAPIPath, read, serveOpenAPI(openAPIDocument("didlight JSON-RPC", rpcAPIDoc, s.opts.Version, rpcDocs)))
 	rt.handle("/", read, rpcNotFound)

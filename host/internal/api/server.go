@@ -52,6 +52,10 @@ type Options struct {
 	// Peers, when set, records the followers polling the REST API (by
 	// [follow.Header]) and lists them as neighbors in the node state.
 	Peers *follow.Peers
+	// ReadyMaxLag is how many blocks a follower or light node may be
+	// behind its upstream's head, as last learned, and still answer
+	// GET /ready with 200 (the command's default is DefaultReadyMaxLag).
+	ReadyMaxLag uint64
 }
 
 // Server serves a chain's REST API on one listener and its JSON-RPC API and
