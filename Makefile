@@ -6,7 +6,7 @@ PKGS      ?= ./...
 FUZZTIME  ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run build noshim test deps chromium jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest npmpack sdkinterop sdkbench loadbench w3cbench lightbench scalebench wrk eidrecord eidtest eidgeth eidbench
+.PHONY: run build noshim test deps chromium haproxy clustertest jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest npmpack sdkinterop sdkbench loadbench w3cbench lightbench scalebench wrk eidrecord eidtest eidgeth eidbench
 
 ## run: start a node on the embedded default store with demo data (and the browser app, with its module).
 run: build
@@ -76,6 +76,13 @@ wrk:
 		$$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends wrk; \
 	fi
 
+haproxy:
+	@if ! command -v haproxy >/dev/null; then \
+		echo "installing Debian's haproxy for the cluster test"; \
+		sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends haproxy; \
+	fi
+
 jsdeps:
 	@command -v npm >/dev/null || { echo "npm not found: the loader's tests and the browser's WASI shim need Node.js 20+ with npm"; exit 1; }
 	cd wasm/js && { [ -d node_modules ] || npm ci --no-audit --no-fund; }
@@ -130,6 +137,12 @@ sdkbench: wasm jsdeps
 ## LOADBENCH_FLAGS passes flags (-duration, -rounds, -connections, -dids, -kinds, -versus, -sized-ref, -open-share, -open-rate, -datadir, -json).
 loadbench: wrk
 	$(GO) run ./host/internal/cmd/loadbench $(LOADBENCH_FLAGS)
+
+## clustertest: a producer, three followers and HAProxy (deploy/haproxy.cfg, as deploy/compose.yaml runs them) as processes, driven by wrk
+## through the balancer: a follower killed with SIGKILL and started again, a follower whose upstream link is slowed, then cut; fails on a request
+## failed outside the balancer's check window, or a follower not taken out by /ready and put back (docs/operations.md). CLUSTERTEST_FLAGS adds flags.
+clustertest: wrk haproxy
+	$(GO) run ./host/internal/cmd/clustertest $(CLUSTERTEST_FLAGS)
 
 ## w3cbench: W3C resolution (GET /1.0/identifiers/{did}) against resolvedid, both measured by loadbench in one run,
 ## with their ratio (-versus resolvedid); LOADBENCH_FLAGS adds flags (-duration, -rounds, …).

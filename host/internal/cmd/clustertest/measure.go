@@ -13,7 +13,8 @@ const costRound = 5 * time.Second
 type report struct {
 	Cost costReport
 	Kill killReport
-	Lag  lagReport
+	Lag  lagReport // the link slowed: the follower falls behind
+	Cut  lagReport // the link cut: the follower's upstream unreachable
 }
 
 // costReport compares one follower asked directly with the three behind
@@ -38,16 +39,17 @@ type killReport struct {
 	Retried       int        // requests HAProxy sent again (to another follower) in the phase
 }
 
-// lagReport is the lag phase: follower3 cut from the producer under load.
+// lagReport is a phase in which follower3's link to the producer fails
+// under load, slowed or cut.
 type lagReport struct {
 	Load          wrkResult
-	Cut           time.Time
+	Failed        time.Time // when the link failed
 	Out           transition
 	ReadyWhileOut string // its /ready answer while out
 	Restored      time.Time
 	Back          transition
 	ReadyWhenBack string
-	Failed        int
+	Failures      int // requests that failed
 	Retried       int
 }
 
@@ -81,16 +83,21 @@ func (cl *cluster) measure(ctx context.Context) (*report, error) {
 	if rep.Kill, err = cl.killPhase(ctx, dir, paths); err != nil {
 		return nil, err
 	}
-	if rep.Lag, err = cl.lagPhase(ctx, dir, paths); err != nil {
+	slow := func(on bool) {
+		cl.relay.setDelay(map[bool]time.Duration{true: slowLink}[on])
+	}
+	if rep.Lag, err = cl.linkPhase(ctx, dir, paths, slow); err != nil {
+		return nil, err
+	}
+	if rep.Cut, err = cl.linkPhase(ctx, dir, paths, cl.relay.setCut); err != nil {
 		return nil, err
 	}
 	return rep, nil
 }
 
-// underLoad runs wrk through the balancer for the phase's length while
-// act runs, and returns what wrk measured once both are done, and how many
+// underLoad runs wrk through the balancer for d while act runs, and returns what wrk measured once both are done, and how many
 // requests HAProxy sent again meanwhile.
-func (cl *cluster) underLoad(ctx context.Context, dir string, paths []string, act func() error) (wrkResult, int, error) {
+func (cl *cluster) underLoad(ctx context.Context, dir string, paths []string, d time.Duration, act func() error) (wrkResult, int, error) {
 	type result struct {
 		r   wrkResult
 		err error
@@ -102,7 +109,7 @@ func (cl *cluster) underLoad(ctx context.Context, dir string, paths []string, ac
 	before := retried()
 	done := make(chan result, 1)
 	go func() {
-		r, err := runWrk(ctx, dir, "http://"+cl.addr, paths, cl.cfg.connections, cl.cfg.phase)
+		r, err := runWrk(ctx, dir, "http://"+cl.addr, paths, cl.cfg.connections, d)
 		done <- result{r, err}
 	}()
 	actErr := act()
@@ -123,7 +130,7 @@ func (cl *cluster) killPhase(ctx context.Context, dir string, paths []string) (k
 	defer w.close()
 	var ok bool
 	var err error
-	k.Load, k.Retried, err = cl.underLoad(ctx, dir, paths, func() error {
+	k.Load, k.Retried, err = cl.underLoad(ctx, dir, paths, cl.cfg.phase, func() error {
 		time.Sleep(cl.cfg.phase / 4)
 		k.Killed = time.Now()
 		f.kill()
@@ -153,26 +160,33 @@ func (cl *cluster) killPhase(ctx context.Context, dir string, paths []string) (k
 	return k, nil
 }
 
-// lagPhase cuts follower3 from the producer, which mines on, until the
-// balancer takes it out; then restores the link and waits until it is put
-// back.
-func (cl *cluster) lagPhase(ctx context.Context, dir string, paths []string) (lagReport, error) {
+// slowLink is how long the slowed link holds each piece of an answer: at
+// a block a second, a follower that waits this long for each falls
+// behind by more than --ready-max-lag within seconds.
+const slowLink = 3 * time.Second
+
+// linkPhase makes follower3's link to the producer, which mines on, fail
+// (fail(true)) until the balancer takes it out; then restores it and
+// waits until it is put back.
+func (cl *cluster) linkPhase(ctx context.Context, dir string, paths []string, fail func(bool)) (lagReport, error) {
 	var l lagReport
 	f := cl.followers[2]
 	w := watch(cl.stats)
 	defer w.close()
 	var err error
-	l.Load, l.Retried, err = cl.underLoad(ctx, dir, paths, func() error {
+	// A slowed follower falls behind in seconds; so the load lasts twice
+	// the phase, to see it taken out and put back under load.
+	l.Load, l.Retried, err = cl.underLoad(ctx, dir, paths, 2*cl.cfg.phase, func() error {
 		time.Sleep(cl.cfg.phase / 5)
-		l.Cut = time.Now()
-		cl.relay.setCut(true)
+		l.Failed = time.Now()
+		fail(true)
 		var out bool
-		l.Out, out = w.until(f.name, "DOWN", l.Cut, cl.cfg.phase/2)
+		l.Out, out = w.until(f.name, "DOWN", l.Failed, cl.cfg.phase)
 		if out {
 			_, l.ReadyWhileOut = cl.ready(f.rest)
 		}
 		l.Restored = time.Now()
-		cl.relay.setCut(false)
+		fail(false)
 		if back, ok := w.until(f.name, "UP", l.Restored, cl.cfg.phase/2); ok {
 			l.Back = back
 			_, l.ReadyWhenBack = cl.ready(f.rest)
@@ -182,14 +196,14 @@ func (cl *cluster) lagPhase(ctx context.Context, dir string, paths []string) (la
 	if err != nil {
 		return l, err
 	}
-	l.Failed = len(l.Load.Failed) + int(l.Load.SockErrors)
+	l.Failures = len(l.Load.Failed) + int(l.Load.SockErrors)
 	return l, nil
 }
 
 // problems are the checks the run failed.
 func (r *report) problems() []string {
 	var out []string
-	k, l := r.Kill, r.Lag
+	k := r.Kill
 	if k.Out.At.IsZero() {
 		out = append(out, "the balancer never took the killed follower out")
 	}
@@ -199,14 +213,16 @@ func (r *report) problems() []string {
 	if k.OutsideWindow > 0 {
 		out = append(out, fmt.Sprintf("%d requests failed outside the check window of the kill", k.OutsideWindow))
 	}
-	if l.Out.At.IsZero() {
-		out = append(out, "the balancer never took the lagging follower out (does it serve /ready?)")
-	}
-	if l.Back.At.IsZero() {
-		out = append(out, "the balancer never put the lagging follower back once it caught up")
-	}
-	if l.Failed > 0 {
-		out = append(out, fmt.Sprintf("%d requests failed in the lag phase", l.Failed))
+	for name, l := range map[string]lagReport{"slowed": r.Lag, "cut": r.Cut} {
+		if l.Out.At.IsZero() {
+			out = append(out, "the balancer never took the follower whose link was "+name+" out (does it serve /ready?)")
+		}
+		if l.Back.At.IsZero() {
+			out = append(out, "the balancer never put the follower whose link was "+name+" back once it caught up")
+		}
+		if l.Failures > 0 {
+			out = append(out, fmt.Sprintf("%d requests failed while the link was %s", l.Failures, name))
+		}
 	}
 	return out
 }

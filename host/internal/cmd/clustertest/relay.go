@@ -4,18 +4,21 @@ import (
 	"io"
 	"net"
 	"sync"
+	"time"
 )
 
-// relay forwards TCP connections to a target until it is cut: then it
-// closes the connections it carries and every new one, as a link that went
-// down would, until it is restored. It stands between a follower and its
+// relay forwards TCP connections to a target. Cut, it closes the
+// connections it carries and every new one, as a link that went down
+// would; slowed, it holds each piece of the target's answers for a while,
+// as a congested link would. It stands between a follower and its
 // upstream, to make the follower fall behind while it still serves.
 type relay struct {
 	ln     net.Listener
 	target string
 
-	mu    sync.Mutex // guards cut and conns
+	mu    sync.Mutex // guards cut, delay and conns
 	cut   bool
+	delay time.Duration
 	conns map[net.Conn]struct{}
 }
 
@@ -61,11 +64,39 @@ func (r *relay) forward(c net.Conn) {
 	defer r.untrack(up)
 	done := make(chan struct{}, 2)
 	go func() { io.Copy(up, c); done <- struct{}{} }()
-	go func() { io.Copy(c, up); done <- struct{}{} }()
+	go func() { r.copySlowed(c, up); done <- struct{}{} }()
 	<-done
 	c.Close()
 	up.Close()
 	<-done
+}
+
+// copySlowed copies the target's answers to the client, each piece held
+// for the relay's delay at the time it arrives.
+func (r *relay) copySlowed(dst io.Writer, src io.Reader) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			r.mu.Lock()
+			d := r.delay
+			r.mu.Unlock()
+			time.Sleep(d)
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// setDelay slows the link by d for each piece of an answer; 0 restores it.
+func (r *relay) setDelay(d time.Duration) {
+	r.mu.Lock()
+	r.delay = d
+	r.mu.Unlock()
 }
 
 // track records a connection the relay carries; false once the link is cut.

@@ -28,9 +28,13 @@ func (r *report) write(w io.Writer) {
 	fmt.Fprintf(w, "  taken out %s after the kill; %d requests failed in that window, %d outside it; %d sent again by HAProxy\n", since(k.Killed, k.Out), k.InWindow, k.OutsideWindow, k.Retried)
 	fmt.Fprintf(w, "  started again, back in rotation %s later\n", since(k.Restarted, k.Back))
 
-	l := r.Lag
-	fmt.Fprintf(w, "follower3 cut from the producer under load (%d requests, %.0f req/s):\n", l.Load.Requests, l.Load.rate())
-	fmt.Fprintf(w, "  taken out %s after the cut; /ready then: %s\n", since(l.Cut, l.Out), l.ReadyWhileOut)
-	fmt.Fprintf(w, "  link restored, back in rotation %s later; /ready then: %s\n", since(l.Restored, l.Back), l.ReadyWhenBack)
-	fmt.Fprintf(w, "  %d requests failed; %d sent again by HAProxy\n", l.Failed, l.Retried)
+	for _, l := range []struct {
+		what string
+		lagReport
+	}{{"slowed (each answer held 3 s)", r.Lag}, {"cut", r.Cut}} {
+		fmt.Fprintf(w, "follower3's link to the producer %s under load (%d requests, %.0f req/s):\n", l.what, l.Load.Requests, l.Load.rate())
+		fmt.Fprintf(w, "  taken out %s after; /ready then: %s\n", since(l.Failed, l.Out), l.ReadyWhileOut)
+		fmt.Fprintf(w, "  link restored, back in rotation %s later; /ready then: %s\n", since(l.Restored, l.Back), l.ReadyWhenBack)
+		fmt.Fprintf(w, "  %d requests failed; %d sent again by HAProxy\n", l.Failures, l.Retried)
+	}
 }
