@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/find"
@@ -78,7 +79,7 @@ func (s *Server) routeUniversalResolver(rt *router) {
 	rt.handle("GET "+propertiesPath, read, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{didMethod: s.properties()})
 	})
-	rt.handle("GET "+testIdentifiersPath, read, s.serveTestIdentifiers)
+	rt.handle("GET "+testIdentifiersPath, read, s.serveTestIdentifiers(&testIdentifiers{}))
 	rt.handle("POST "+identifiersPath+"{identifier...}", read, s.servePostIdentifier)
 }
 
@@ -111,24 +112,40 @@ func (s *Server) kind() string {
 	}
 }
 
+// testIdentifiers keeps the DIDs /1.0/testIdentifiers listed, with the
+// height they were read at: finding them reads every document (a query
+// matching all), so they are read again only once the chain has moved.
+type testIdentifiers struct {
+	mu     sync.Mutex // guards the fields below, and serializes reads
+	height uint32
+	dids   []string // nil until read
+}
+
 // serveTestIdentifiers lists DIDs this node resolves: the first created
 // that are not deactivated, from its chain or index (a devnet's demo DIDs,
 // a follower's first DIDs). A light node keeps no index of the chain, so
 // it lists none.
-func (s *Server) serveTestIdentifiers(w http.ResponseWriter, r *http.Request) {
-	dids, err := s.testIdentifiers(r.Context())
-	if err != nil {
-		s.log.Error("listing test identifiers failed", "err", err)
-		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "the node could not read its DIDs; its log says why"})
-		return
+func (s *Server) serveTestIdentifiers(kept *testIdentifiers) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		dids, err := s.testIdentifiers(r.Context(), kept)
+		if err != nil {
+			s.log.Error("listing test identifiers failed", "err", err)
+			writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "the node could not read its DIDs; its log says why"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string][]string{didMethod: dids})
 	}
-	writeJSON(w, http.StatusOK, map[string][]string{didMethod: dids})
 }
 
-func (s *Server) testIdentifiers(ctx context.Context) ([]string, error) {
-	out := []string{}
+func (s *Server) testIdentifiers(ctx context.Context, kept *testIdentifiers) ([]string, error) {
 	if s.queries == nil {
-		return out, nil
+		return []string{}, nil
+	}
+	kept.mu.Lock()
+	defer kept.mu.Unlock()
+	height := s.height()
+	if kept.dids != nil && kept.height == height {
+		return kept.dids, nil
 	}
 	result, err := s.queries.Query(ctx, chain.Query{Condition: anyDID, Limit: testIdentifierCount})
 	if err != nil {
@@ -140,10 +157,12 @@ func (s *Server) testIdentifiers(ctx context.Context) ([]string, error) {
 	if err := json.Unmarshal(result, &page); err != nil {
 		return nil, fmt.Errorf("api: reading a query result: %w", err)
 	}
+	dids := []string{}
 	for _, d := range page.Document {
-		out = append(out, d.ID)
+		dids = append(dids, d.ID)
 	}
-	return out, nil
+	kept.height, kept.dids = height, dids
+	return dids, nil
 }
 
 // servePostIdentifier answers the POST form of the binding: the DID or DID

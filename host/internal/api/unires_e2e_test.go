@@ -46,7 +46,7 @@ func send(t *testing.T, method, url, body string, accept ...string) (int, string
 // (universal-resolver openapi/openapi.yaml): a list of methods, and maps
 // keyed by method of traits, properties and test identifiers: here the
 // DIDs on the chain that are not deactivated, in creation order, each of
-// which resolves.
+// which resolves, read again when the chain moves.
 func TestUniversalResolverCompanions(t *testing.T) {
 	n := startNode(t, 0)
 	base := strings.TrimSuffix(n.rest, "/api/v1")
@@ -56,6 +56,10 @@ func TestUniversalResolverCompanions(t *testing.T) {
 		id := newIdentity(t, name)
 		n.publish(id, id.create(far))
 		ids = append(ids, id.did.String())
+	}
+	// Listed, then deactivated: the list read again once the chain moved.
+	if _, _, body := send(t, "GET", base+"/1.0/testIdentifiers", ""); string(body) != fmt.Sprintf(`{"elastos":[%q,%q,%q]}`, ids[0], ids[1], ids[2]) {
+		t.Errorf("before bob's deactivate: %s", body)
 	}
 	bob := newIdentity(t, "ur bob")
 	n.publish(bob, bob.deactivate())
