@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // openAPIPath is where each listener serves the OpenAPI 3.1 document of
@@ -29,20 +30,29 @@ type routeDoc struct {
 	media       []string          // the media types of its answers; none: no body
 	responses   map[string]string // descriptions by status; nil: 200 alone
 	rpc         bool              // a JSON-RPC endpoint: the methods are its body's
+	optional    bool              // registered only when an option asks (/metrics): described only then
 }
 
 // pathParam matches a wildcard of an http.ServeMux pattern.
 var pathParam = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)(\.\.\.)?\}|\{\$\}`)
 
 // openAPIDocument is the OpenAPI 3.1 document of the routes described by
-// docs (keyed by their ServeMux patterns) on the listener named title.
+// docs (keyed by their ServeMux patterns) on the listener named title: all
+// but the optional ones not among routes, those the listener registered.
 // Each operation names its pattern in x-pattern, and a pattern without a
 // method (any method, any path under it not otherwise routed) is an
 // x-fallback of its path: the router's own words, which the route test
 // compares with the routes registered.
-func openAPIDocument(title, description, version string, docs map[string]routeDoc) []byte {
+func openAPIDocument(title, description, version string, docs map[string]routeDoc, routes []route) []byte {
+	registered := map[string]bool{}
+	for _, r := range routes {
+		registered[r.pattern] = true
+	}
 	paths := map[string]map[string]any{}
 	for pattern, d := range docs {
+		if d.optional && !registered[pattern] {
+			continue
+		}
 		method, path, hasMethod := strings.Cut(pattern, " ")
 		if !hasMethod {
 			method, path = "", pattern
@@ -180,7 +190,9 @@ func methodAccess(m rpcMethod) string {
 	return " (" + strings.Join(notes, "; ") + ")"
 }
 
-// serveOpenAPI serves doc, built once by the listener's handler.
-func serveOpenAPI(doc []byte) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) { writeBody(w, http.StatusOK, doc) }
+// serveOpenAPI serves the document build makes, once, at the first
+// request: by then the listener's router has every route.
+func serveOpenAPI(build func() []byte) http.HandlerFunc {
+	doc := sync.OnceValue(build)
+	return func(w http.ResponseWriter, r *http.Request) { writeBody(w, http.StatusOK, doc()) }
 }

@@ -75,6 +75,7 @@ var restDocs = map[string]routeDoc{
 	"GET " + traitsPath:                              {summary: "did:elastos's DID traits, keyed by method", description: uniResDoc, media: jsonMedia},
 	"GET " + openAPIPath:                             openAPIDoc,
 	"GET " + healthPath:                              healthDoc,
+	"GET /metrics":                                   {summary: "Prometheus metrics: requests, latencies, the chain and the Go runtime", description: "Served unless --no-metrics, to loopback clients and to the admin token (docs/service.md).", media: []string{"text/plain; version=0.0.4"}, optional: true},
 	"GET " + readyPath:                               readyDoc,
 }
 
