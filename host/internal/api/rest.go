@@ -46,7 +46,9 @@ func (s *Server) restHandler() http.Handler {
 	rt.handle("GET "+identifiersPath+"{identifier...}", read, s.serveIdentifier)
 	rt.handle("OPTIONS "+identifiersPath, read, preflight)
 	s.routeUniversalResolver(rt)
-	rt.handle("GET "+openAPIPath, read, serveOpenAPI(func() []byte { return openAPIDocument("didlight REST", restAPIDoc, s.opts.Version, restDocs, rt.routes) }))
+	rt.handle("GET "+openAPIPath, read, serveOpenAPI(func() []byte {
+		return openAPIDocument("didlight REST", restAPIDoc, s.opts.Version, restDocs, rt.routes)
+	}))
 	rt.handle("GET /api/v1/restart", control, s.serveRestart)
 	rt.handle("POST /api/v1/transaction", broadcast, s.ledgerHandler(s.serveBroadcast))
 	rt.handle("OPTIONS /api/v1/", read, preflight)

@@ -30,7 +30,9 @@ func (s *Server) rpcHandler() http.Handler {
 	rt.handle("POST /reset", control, s.sdkHandler(s.serveReset))
 	s.probes(rt)
 	rt.handle("OPTIONS /", read, preflight)
-	rt.handle("GET "+openAPIPath, read, serveOpenAPI(func() []byte { return openAPIDocument("didlight JSON-RPC", rpcAPIDoc, s.opts.Version, rpcDocs, rt.routes) }))
+	rt.handle("GET "+openAPIPath, read, serveOpenAPI(func() []byte {
+		return openAPIDocument("didlight JSON-RPC", rpcAPIDoc, s.opts.Version, rpcDocs, rt.routes)
+	}))
 	rt.handle("/", read, rpcNotFound)
 	return cors(rt)
 }
