@@ -86,10 +86,10 @@ func (cl *cluster) measure(ctx context.Context) (*report, error) {
 	slow := func(on bool) {
 		cl.relay.setDelay(map[bool]time.Duration{true: slowLink}[on])
 	}
-	if rep.Lag, err = cl.linkPhase(ctx, dir, paths, slow); err != nil {
+	if rep.Lag, err = cl.linkPhase(ctx, dir, paths, slow, linkWait); err != nil {
 		return nil, err
 	}
-	if rep.Cut, err = cl.linkPhase(ctx, dir, paths, cl.relay.setCut); err != nil {
+	if rep.Cut, err = cl.linkPhase(ctx, dir, paths, cl.relay.setCut, cl.cfg.phase); err != nil {
 		return nil, err
 	}
 	return rep, nil
@@ -165,23 +165,28 @@ func (cl *cluster) killPhase(ctx context.Context, dir string, paths []string) (k
 // behind by more than --ready-max-lag within seconds.
 const slowLink = 3 * time.Second
 
+// linkWait is how long a follower whose link is slowed may take to be out:
+// slowed, it reads the upstream's height every round, each answer held
+// slowLink, a block or two per round (about 15 s in the runs measured).
+const linkWait = 30 * time.Second
+
 // linkPhase makes follower3's link to the producer, which mines on, fail
-// (fail(true)) until the balancer takes it out; then restores it and
-// waits until it is put back.
-func (cl *cluster) linkPhase(ctx context.Context, dir string, paths []string, fail func(bool)) (lagReport, error) {
+// (fail(true)) until the balancer takes it out, for at most wait; then
+// restores it and waits until it is put back.
+func (cl *cluster) linkPhase(ctx context.Context, dir string, paths []string, fail func(bool), wait time.Duration) (lagReport, error) {
 	var l lagReport
 	f := cl.followers[2]
 	w := watch(cl.stats)
 	defer w.close()
 	var err error
-	// A slowed follower falls behind in seconds; so the load lasts twice
-	// the phase, to see it taken out and put back under load.
-	l.Load, l.Retried, err = cl.underLoad(ctx, dir, paths, 2*cl.cfg.phase, func() error {
+	// The load lasts the wait and the phase, to see the follower taken out
+	// and put back under load.
+	l.Load, l.Retried, err = cl.underLoad(ctx, dir, paths, wait+cl.cfg.phase, func() error {
 		time.Sleep(cl.cfg.phase / 5)
 		l.Failed = time.Now()
 		fail(true)
 		var out bool
-		l.Out, out = w.until(f.name, "DOWN", l.Failed, cl.cfg.phase)
+		l.Out, out = w.until(f.name, "DOWN", l.Failed, wait)
 		if out {
 			_, l.ReadyWhileOut = cl.ready(f.rest)
 		}
