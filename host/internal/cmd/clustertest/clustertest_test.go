@@ -4,11 +4,12 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/didlight/didlight/host/cli"
 )
 
 // A `show stat` answer as HAProxy 2.6 writes it (columns cut to those
@@ -176,12 +177,13 @@ func TestComposeMatchesConfig(t *testing.T) {
 		}
 	}
 	// Every DIDLIGHT_ variable the compose file sets is a flag of the node.
-	help, err := exec.Command("go", "run", "../../../../cmd/didlight", "node", "--help").CombinedOutput()
-	if err != nil {
-		t.Fatalf("didlight node --help: %v\n%s", err, help)
+	var help strings.Builder
+	cli.Run([]string{"node", "--help"}, &help, &help)
+	if !strings.Contains(help.String(), "(DIDLIGHT_FOLLOW,") {
+		t.Fatalf("didlight node --help does not list its flags:\n%s", help.String())
 	}
 	for _, m := range regexp.MustCompile(`(DIDLIGHT_[A-Z_]+):`).FindAllStringSubmatch(string(compose), -1) {
-		if !strings.Contains(string(help), "("+m[1]+",") {
+		if !strings.Contains(help.String(), "("+m[1]+",") {
 			t.Errorf("compose.yaml sets %s, which is no flag of didlight node", m[1])
 		}
 	}
