@@ -14,7 +14,7 @@ import (
 // envelope (the confirm endpoints: the JSON-RPC style one), including the
 // answer to a path or method it does not serve (42001).
 func (s *Server) restHandler() http.Handler {
-	rt := newRouter(&s.policy, refuseREST)
+	rt := newRouter("rest", s, refuseREST)
 	s.rest.routes = &rt.routes
 	get := func(path string, h func(*http.Request) (any, *restError)) {
 		rt.handle("GET "+path, read, func(w http.ResponseWriter, r *http.Request) {
@@ -43,6 +43,9 @@ func (s *Server) restHandler() http.Handler {
 		})
 	}
 	s.probes(rt)
+	if s.opts.Metrics != nil {
+		rt.handle("GET "+metricsPath, control, s.serveMetrics(s.opts.Metrics))
+	}
 	rt.handle("GET "+identifiersPath+"{identifier...}", read, s.serveIdentifier)
 	rt.handle("OPTIONS "+identifiersPath, read, preflight)
 	rt.handle("GET /api/v1/restart", control, s.serveRestart)

@@ -13,14 +13,16 @@ type route struct {
 // so that tests walk every one, and guards each with the browser policy
 // for its access: the one place a route says what it may do.
 type router struct {
-	mux    *http.ServeMux
-	policy *policy
-	refuse func(http.ResponseWriter, *refusal) // writes a refusal in the listener's error shape
-	routes []route
+	mux      *http.ServeMux
+	policy   *policy
+	refuse   func(http.ResponseWriter, *refusal) // writes a refusal in the listener's error shape
+	routes   []route
+	listener string   // "rest" or "rpc", as the metrics name it
+	metrics  *metrics // nil measures nothing
 }
 
-func newRouter(p *policy, refuse func(http.ResponseWriter, *refusal)) *router {
-	return &router{mux: http.NewServeMux(), policy: p, refuse: refuse}
+func newRouter(listener string, s *Server, refuse func(http.ResponseWriter, *refusal)) *router {
+	return &router{mux: http.NewServeMux(), policy: &s.policy, refuse: refuse, listener: listener, metrics: s.metrics}
 }
 
 // handle serves pattern with h, for requests the policy lets do what a
@@ -28,13 +30,13 @@ func newRouter(p *policy, refuse func(http.ResponseWriter, *refusal)) *router {
 // control; read is for routes that only read.
 func (rt *router) handle(pattern string, a access, h http.HandlerFunc) {
 	rt.routes = append(rt.routes, route{pattern, a})
-	rt.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+	rt.mux.HandleFunc(pattern, rt.metrics.instrument(rt.listener, pattern, func(w http.ResponseWriter, r *http.Request) {
 		if no := rt.policy.check(r, a); no != nil {
 			rt.refuse(w, no)
 			return
 		}
 		h(w, r)
-	})
+	}))
 }
 
 func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) { rt.mux.ServeHTTP(w, r) }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/jsonrpc"
@@ -22,7 +23,7 @@ const maxRPCBody = 1 << 20
 // endpoints. The JSON-RPC routes are read routes: the browser policy is
 // applied to each body by the methods it calls (see serveRPC).
 func (s *Server) rpcHandler() http.Handler {
-	rt := newRouter(&s.policy, refuseSDK)
+	rt := newRouter("rpc", s, refuseSDK)
 	s.rpc.routes = &rt.routes
 	rt.handle("POST /{$}", read, s.serveRPC)
 	rt.handle("POST /resolve", read, s.serveRPC)
@@ -111,20 +112,27 @@ func callsAccess(calls []jsonrpc.Call) access {
 	return a
 }
 
-// answer appends the response to one call.
+// answer appends the response to one call, and counts it in the metrics.
 func (s *Server) answer(ctx context.Context, dst []byte, c jsonrpc.Call) []byte {
+	start := time.Now()
+	result, err := s.call(ctx, c)
+	s.metrics.call(c.Method, start, err)
+	return appendResponse(dst, c.ID, result, err)
+}
+
+// call makes one call: its result, or its error.
+func (s *Server) call(ctx context.Context, c jsonrpc.Call) (any, *jsonrpc.Error) {
 	if c.Err != nil {
-		return appendResponse(dst, c.ID, nil, c.Err)
+		return nil, c.Err
 	}
 	m, ok := methods[c.Method]
 	switch {
 	case !ok:
-		return appendResponse(dst, c.ID, nil, jsonrpc.MethodNotFound(c.Method))
+		return nil, jsonrpc.MethodNotFound(c.Method)
 	case !s.serves(m):
-		return appendResponse(dst, c.ID, nil, s.notServedRPC(c.Method))
+		return nil, s.notServedRPC(c.Method)
 	}
-	result, err := m.serve(s, ctx, c.Params)
-	return appendResponse(dst, c.ID, result, err)
+	return m.serve(s, ctx, c.Params)
 }
 
 // notify makes a notification's call and drops its answer. A read is not

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/host/internal/follow"
 )
@@ -56,6 +58,12 @@ type Options struct {
 	// behind its upstream's head, as last learned, and still answer
 	// GET /ready with 200 (the command's default is DefaultReadyMaxLag).
 	ReadyMaxLag uint64
+	// Metrics, when set, is where the server registers its metrics (the
+	// requests of each route and JSON-RPC method, their durations, the
+	// node's height and lag), and what GET /metrics on the REST listener
+	// serves, to loopback clients and the admin token. Nil measures
+	// nothing and serves no /metrics.
+	Metrics *prometheus.Registry
 }
 
 // Server serves a chain's REST API on one listener and its JSON-RPC API and
@@ -67,7 +75,8 @@ type Server struct {
 	queries Querier      // answers query: the chain, or an EID follower; nil on a light node
 	opts    Options
 	log     *slog.Logger
-	policy  policy // the browser policy; its ports are set by Listen
+	policy  policy   // the browser policy; its ports are set by Listen
+	metrics *metrics // nil without Options.Metrics
 
 	rest, rpc *listener
 	restart   chan struct{} // a restart request, taken by Serve
@@ -119,6 +128,9 @@ func newServer(c *chain.Chain, dids DIDReader, l Light, opts Options) *Server {
 		if origin, err := ParseOrigin(o); err == nil {
 			s.policy.origins = append(s.policy.origins, origin)
 		}
+	}
+	if opts.Metrics != nil {
+		s.metrics = newMetrics(opts.Metrics, s)
 	}
 	s.rest, s.rpc = &listener{}, &listener{}
 	s.rest.handler, s.rpc.handler = s.restHandler(), s.rpcHandler()

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/didlight/didlight/core/eid"
 	eidclient "github.com/didlight/didlight/host/client/eid"
 	"github.com/didlight/didlight/host/internal/api"
@@ -270,25 +272,7 @@ func TestReadyLight(t *testing.T) {
 // EID node; not while that node is gone; ready again when it is back.
 func TestReadyEIDFollower(t *testing.T) {
 	var down atomic.Bool
-	up := eidtest.NewReplay(t, eidtest.Options{Fault: hangUpWhile(&down)})
-	client, err := eidclient.New(eidclient.Config{Network: eidclient.Network{Endpoints: []string{up.URL}}, Budget: -1,
-		RequestTimeout: time.Second, CallTimeout: time.Second, Retries: 1, Backoff: 10 * time.Millisecond, MaxBackoff: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := eidindex.Open(eidindex.Config{DB: mem.New(), Network: eid.NetworkOf(up.Manifest.ChainID)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	scan, err := eidsync.New(eidsync.Config{Upstream: client, Sink: ix, Contract: up.Manifest.Contract, Poll: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := node.StartEIDFollower(eidfollow.New(ix, scan, up.URL), node.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer n.Stop()
+	n, up, _ := startEIDFollower(t, &down, nil)
 	checkHealth(t, n)
 	head := up.Manifest.Checkpoints[len(up.Manifest.Checkpoints)-1].Head
 	if r := waitReady(t, n, true); *r.Height != head || *r.Lag != 0 {
@@ -302,6 +286,36 @@ func TestReadyEIDFollower(t *testing.T) {
 	checkHealth(t, n)
 	down.Store(false)
 	waitReady(t, n, true)
+}
+
+// startEIDFollower starts an EID follower of the replayed EID node, which
+// hangs up while down, with its metrics in reg when reg is not nil.
+func startEIDFollower(t *testing.T, down *atomic.Bool, reg func(*eidindex.Index, *eidsync.Scanner) *prometheus.Registry) (*node.Node, *eidtest.Upstream, *eidsync.Scanner) {
+	t.Helper()
+	up := eidtest.NewReplay(t, eidtest.Options{Fault: hangUpWhile(down)})
+	client, err := eidclient.New(eidclient.Config{Network: eidclient.Network{Endpoints: []string{up.URL}}, Budget: -1,
+		RequestTimeout: time.Second, CallTimeout: time.Second, Retries: 1, Backoff: 10 * time.Millisecond, MaxBackoff: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := eidindex.Open(eidindex.Config{DB: mem.New(), Network: eid.NetworkOf(up.Manifest.ChainID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scan, err := eidsync.New(eidsync.Config{Upstream: client, Sink: ix, Contract: up.Manifest.Contract, Poll: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opts api.Options
+	if reg != nil {
+		opts.Metrics = reg(ix, scan)
+	}
+	n, err := node.StartEIDFollower(eidfollow.New(ix, scan, up.URL), node.Config{API: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Stop() })
+	return n, up, scan
 }
 
 // hangUpWhile is an eidtest fault: hang up on every request while down.
