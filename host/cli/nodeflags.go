@@ -160,5 +160,8 @@ func (c *nodeConfig) check(extra []string, set map[string]bool) error {
 	if err := c.checkFork(set); err != nil {
 		return err
 	}
+	if err := c.service.check(); err != nil {
+		return err
+	}
 	return c.checkFollow(set)
 }

@@ -41,6 +41,9 @@ func TestParseNodeFlags(t *testing.T) {
 		{"map budget", []string{"--map-budget", "0"}, nil, func(c *nodeConfig) { c.mapBudgetMB = 0 }},
 		{"map budget from env", nil, map[string]string{"DIDLIGHT_MAP_BUDGET": "512"}, func(c *nodeConfig) { c.mapBudgetMB = 512 }},
 		{"ready max lag", []string{"--ready-max-lag", "0"}, nil, func(c *nodeConfig) { c.service.readyMaxLag = 0 }},
+		{"service", []string{"--no-metrics", "--no-compress", "--cache-max-age", "30s"}, nil, func(c *nodeConfig) {
+			c.service.noMetrics, c.service.noCompress, c.service.cacheMaxAge = true, true, 30*time.Second
+		}},
 		{"ready max lag from env", nil, map[string]string{"DIDLIGHT_READY_MAX_LAG": "20"}, func(c *nodeConfig) { c.service.readyMaxLag = 20 }},
 		{"mem from env", nil, map[string]string{"DIDLIGHT_MEM": "1"}, func(c *nodeConfig) { c.mem = true }},
 		{"genesis time", []string{"--genesis-time", "2025-06-01T12:00:00.9+02:00"}, nil, func(c *nodeConfig) {
@@ -105,6 +108,8 @@ func TestParseNodeFlagsRefuses(t *testing.T) {
 		{[]string{"--no-mining", "--follow", "http://127.0.0.1:20334"}, nil, "--no-mining and --follow exclude each other"},
 		{[]string{"--arbiters", "0"}, nil, "--arbiters 0: want 1 to 64"},
 		{[]string{"--map-budget", "-1"}, nil, "--map-budget -1 is negative"},
+		{[]string{"--cache-max-age", "-5s"}, nil, "--cache-max-age -5s is negative"},
+		{[]string{"--ready-max-lag", "-1"}, nil, "invalid value"},
 		{[]string{"--map-budget", "1G"}, nil, "invalid value \"1G\" for flag -map-budget"},
 		{[]string{"--arbiters", "65"}, nil, "--arbiters 65"},
 		{[]string{"--dev-seed", ""}, nil, "--dev-seed is empty"},

@@ -22,26 +22,38 @@ func (s *Server) restHandler() http.Handler {
 			writeREST(w, result, err)
 		})
 	}
+	// The answers of blocks and confirms depend on the path and the tip
+	// only: a cache may keep them (cache.go). The node's state, the
+	// mempool and what it holds (a transaction, an address's coins) change
+	// without a block.
+	cached := func(path string, h func(*http.Request) (any, *restError), write func(http.ResponseWriter, any, *restError)) {
+		rt.handle("GET "+path, read, func(w http.ResponseWriter, r *http.Request) {
+			if s.chain != nil && s.notModified(w, r, r.URL.Path) {
+				return
+			}
+			result, err := h(r)
+			if err != nil && err.code == internalError {
+				uncache(w)
+			}
+			write(w, result, err)
+		})
+	}
 	get("/api/v1/node/connectioncount", s.connectionCount)
 	get("/api/v1/node/state", s.nodeState)
-	get("/api/v1/block/height", s.blockHeight)
+	cached("/api/v1/block/height", s.blockHeight, writeREST)
 	get("/api/v1/transactionpool", s.ledger(s.transactionPool))
-	get("/api/v1/block/hash/{height}", s.ledger(s.blockHash))
-	get("/api/v1/block/details/height/{height}", s.ledger(s.blockByHeight))
-	get("/api/v1/block/details/hash/{hash}", s.ledger(s.blockByHash))
-	get("/api/v1/block/transactions/height/{height}", s.ledger(s.blockTransactions))
+	cached("/api/v1/block/hash/{height}", s.ledger(s.blockHash), writeREST)
+	cached("/api/v1/block/details/height/{height}", s.ledger(s.blockByHeight), writeREST)
+	cached("/api/v1/block/details/hash/{hash}", s.ledger(s.blockByHash), writeREST)
+	cached("/api/v1/block/transactions/height/{height}", s.ledger(s.blockTransactions), writeREST)
 	get("/api/v1/transaction/{hash}", s.ledger(s.transaction))
 	get("/api/v1/asset/balances/{addr}", s.ledger(s.balances))
 	get("/api/v1/asset/utxos/{addr}", s.ledger(s.utxos))
 	get("/api/v1/asset/{hash}", s.ledger(s.asset))
 	get("/api/v1/asset/balance/{addr}/{assetid}", s.ledger(s.balanceByAsset))
 	get("/api/v1/asset/utxo/{addr}/{assetid}", s.ledger(s.utxosByAsset))
-	for _, path := range []string{"/api/v1/confirm/details/height/{height}", "/api/v1/confirm/details/hash/{hash}"} {
-		rt.handle("GET "+path, read, func(w http.ResponseWriter, r *http.Request) {
-			result, err := s.ledger(s.confirm)(r)
-			writeConfirm(w, result, err)
-		})
-	}
+	cached("/api/v1/confirm/details/height/{height}", s.ledger(s.confirm), writeConfirm)
+	cached("/api/v1/confirm/details/hash/{hash}", s.ledger(s.confirm), writeConfirm)
 	s.probes(rt)
 	if s.opts.Metrics != nil {
 		rt.handle("GET "+metricsPath, control, s.serveMetrics(s.opts.Metrics))

@@ -19,10 +19,11 @@ type router struct {
 	routes   []route
 	listener string   // "rest" or "rpc", as the metrics name it
 	metrics  *metrics // nil measures nothing
+	compress bool     // compress JSON answers for clients that accept it
 }
 
 func newRouter(listener string, s *Server, refuse func(http.ResponseWriter, *refusal)) *router {
-	return &router{mux: http.NewServeMux(), policy: &s.policy, refuse: refuse, listener: listener, metrics: s.metrics}
+	return &router{mux: http.NewServeMux(), policy: &s.policy, refuse: refuse, listener: listener, metrics: s.metrics, compress: s.opts.Compress}
 }
 
 // handle serves pattern with h, for requests the policy lets do what a
@@ -30,13 +31,17 @@ func newRouter(listener string, s *Server, refuse func(http.ResponseWriter, *ref
 // control; read is for routes that only read.
 func (rt *router) handle(pattern string, a access, h http.HandlerFunc) {
 	rt.routes = append(rt.routes, route{pattern, a})
-	rt.mux.HandleFunc(pattern, rt.metrics.instrument(rt.listener, pattern, func(w http.ResponseWriter, r *http.Request) {
+	guarded := func(w http.ResponseWriter, r *http.Request) {
 		if no := rt.policy.check(r, a); no != nil {
 			rt.refuse(w, no)
 			return
 		}
 		h(w, r)
-	}))
+	}
+	if rt.compress {
+		guarded = compressing(guarded)
+	}
+	rt.mux.HandleFunc(pattern, rt.metrics.instrument(rt.listener, pattern, guarded))
 }
 
 func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) { rt.mux.ServeHTTP(w, r) }

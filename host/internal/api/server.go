@@ -64,6 +64,14 @@ type Options struct {
 	// serves, to loopback clients and the admin token. Nil measures
 	// nothing and serves no /metrics.
 	Metrics *prometheus.Registry
+	// Compress sends JSON answers of a kilobyte or more compressed, with
+	// brotli or gzip, to clients that accept either.
+	Compress bool
+	// CacheMaxAge is how long a cache may keep a DID resolution (W3C) or
+	// block answer without asking again (Cache-Control: max-age); 0 has
+	// caches ask each time, which a 304 answers when the answer has not
+	// changed (ETag).
+	CacheMaxAge time.Duration
 }
 
 // Server serves a chain's REST API on one listener and its JSON-RPC API and
@@ -77,6 +85,8 @@ type Server struct {
 	log     *slog.Logger
 	policy  policy   // the browser policy; its ports are set by Listen
 	metrics *metrics // nil without Options.Metrics
+
+	cacheControl []string // of the answers with an ETag (cache.go)
 
 	rest, rpc *listener
 	restart   chan struct{} // a restart request, taken by Serve
@@ -120,7 +130,7 @@ func newServer(c *chain.Chain, dids DIDReader, l Light, opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{chain: c, dids: dids, light: l, opts: opts, log: log, restart: make(chan struct{}, 1)}
+	s := &Server{chain: c, dids: dids, light: l, opts: opts, log: log, restart: make(chan struct{}, 1), cacheControl: cacheControl(opts.CacheMaxAge)}
 	if c != nil {
 		s.queries = c
 	}
