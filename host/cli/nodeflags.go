@@ -100,7 +100,7 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	if envErr != nil {
 		return c, envErr
 	}
-	c.corsOrigins.fromEnv, c.light.endpoints.fromEnv = set["cors-origin"], set["light"]
+	c.corsOrigins.fromEnv, c.light.endpoints.fromEnv, c.service.proxies.fromEnv = set["cors-origin"], set["light"], set["trusted-proxy"]
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		nodeUsage(fs, stderr)
 		return c, err

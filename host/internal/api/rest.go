@@ -59,10 +59,10 @@ func (s *Server) restHandler() http.Handler {
 		rt.handle("GET "+metricsPath, control, s.serveMetrics(s.opts.Metrics))
 	}
 	rt.handle("GET "+identifiersPath+"{identifier...}", read, s.serveIdentifier)
-	rt.handle("OPTIONS "+identifiersPath, read, preflight)
+	rt.handleUnlimited("OPTIONS "+identifiersPath, read, preflight)
 	rt.handle("GET /api/v1/restart", control, s.serveRestart)
 	rt.handle("POST /api/v1/transaction", broadcast, s.ledgerHandler(s.serveBroadcast))
-	rt.handle("OPTIONS /api/v1/", read, preflight)
+	rt.handleUnlimited("OPTIONS /api/v1/", read, preflight)
 	notEndpoint := func(w http.ResponseWriter, r *http.Request) {
 		writeREST(w, nil, fail(invalidMethod, fmt.Sprintf("%s %s is not an endpoint of this API", excerpt.Cut(r.Method), excerpt.Cut(r.URL.Path))))
 	}
@@ -83,10 +83,15 @@ func refuseREST(w http.ResponseWriter, no *refusal) {
 }
 
 // refusalCode is the ELA code of a refusal: 42003 (Verify token error) for
-// a page of another site, 41003 (Illegal Dataformat) for a form body.
+// a page of another site, 41003 (Illegal Dataformat) for a form body, -1
+// (ELA's Unclassified error, as it has no code for it) for a client over
+// the rate limit.
 func refusalCode(no *refusal) code {
-	if no.status == http.StatusUnsupportedMediaType {
+	switch no.status {
+	case http.StatusUnsupportedMediaType:
 		return illegalDataFormat
+	case http.StatusTooManyRequests:
+		return unclassified
 	}
 	return invalidToken
 }

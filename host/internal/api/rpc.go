@@ -25,12 +25,12 @@ const maxRPCBody = 1 << 20
 func (s *Server) rpcHandler() http.Handler {
 	rt := newRouter("rpc", s, refuseSDK)
 	s.rpc.routes = &rt.routes
-	rt.handle("POST /{$}", read, s.serveRPC)
-	rt.handle("POST /resolve", read, s.serveRPC)
+	rt.handleUnlimited("POST /{$}", read, s.serveRPC)
+	rt.handleUnlimited("POST /resolve", read, s.serveRPC)
 	rt.handle("POST /idtx", control, s.sdkHandler(s.serveIDTx))
 	rt.handle("POST /reset", control, s.sdkHandler(s.serveReset))
 	s.probes(rt)
-	rt.handle("OPTIONS /", read, preflight)
+	rt.handleUnlimited("OPTIONS /", read, preflight)
 	rt.handle("/", read, rpcNotFound)
 	return cors(rt)
 }
@@ -45,7 +45,8 @@ func refuseSDK(w http.ResponseWriter, no *refusal) {
 // are answered with HTTP 200, so that clients that treat any other status
 // as a network failure (the SDKs do) read them. A body whose calls the
 // browser policy refuses (one control is enough) is answered 403 or 415
-// with one error, and none of its calls is made. Notifications are made
+// with one error, and none of its calls is made; a body of reads over the
+// client's rate limit, 429. Notifications are made
 // but not answered: a body of notifications only is answered 204.
 func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 	buf := getBuffer()
@@ -59,11 +60,17 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		writeBody(w, http.StatusOK, appendResponse(nil, nil, nil, derr))
 		return
 	}
-	if no := s.policy.check(r, callsAccess(calls)); no != nil {
+	a := callsAccess(calls)
+	no := s.policy.check(r, a)
+	if no == nil && a == read {
+		no = s.limit.check(r, len(calls))
+	}
+	if no != nil {
 		var id json.RawMessage
 		if !batch {
 			id = calls[0].ID
 		}
+		setRetryAfter(w, no)
 		writeBody(w, no.status, appendResponse(nil, id, nil, jsonrpc.Refused(no.reason)))
 		return
 	}

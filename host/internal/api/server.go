@@ -72,6 +72,9 @@ type Options struct {
 	// caches ask each time, which a 304 answers when the answer has not
 	// changed (ETag).
 	CacheMaxAge time.Duration
+	// RateLimit limits the public reads of each client address; its zero
+	// value limits nothing.
+	RateLimit RateLimit
 }
 
 // Server serves a chain's REST API on one listener and its JSON-RPC API and
@@ -87,6 +90,7 @@ type Server struct {
 	metrics *metrics // nil without Options.Metrics
 
 	cacheControl []string // of the answers with an ETag (cache.go)
+	limit        *limiter // the rate limit of public reads; nil for none
 
 	rest, rpc *listener
 	restart   chan struct{} // a restart request, taken by Serve
@@ -130,7 +134,7 @@ func newServer(c *chain.Chain, dids DIDReader, l Light, opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{chain: c, dids: dids, light: l, opts: opts, log: log, restart: make(chan struct{}, 1), cacheControl: cacheControl(opts.CacheMaxAge)}
+	s := &Server{chain: c, dids: dids, light: l, opts: opts, log: log, restart: make(chan struct{}, 1), cacheControl: cacheControl(opts.CacheMaxAge), limit: newLimiter(opts.RateLimit)}
 	if c != nil {
 		s.queries = c
 	}
