@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/andybalholm/brotli"
 
@@ -18,21 +18,54 @@ import (
 // the bytes saved are worth.
 const compressFrom = 1 << 10
 
-// The levels answers are compressed at: the fastest of each, as answers
-// are compressed once per request (the module, once per process, is at
-// the best). A resolve answer of 5 KB shrinks to about a quarter
-// (docs/service.md has the figures).
+// The levels answers are compressed at, as answers are compressed once
+// per request (the module, once per process, is at the best): gzip's
+// fastest, and brotli's 2, which is faster than its 0 and 1 (they take
+// another path in andybalholm/brotli) and smaller than gzip's 1. A
+// resolution answer shrinks to a fifth to a third (docs/service.md has the
+// figures; BenchmarkCompress, the cost).
 const (
 	gzipLevel   = gzip.BestSpeed
-	brotliLevel = 1
+	brotliLevel = 2
 )
 
-// encoders recycle the compressors, which allocate tens of kilobytes of
-// state each.
+// The compressors answers are compressed with, kept between requests. A
+// compressor holds hundreds of kilobytes of tables: making one costs more
+// than compressing a resolution, so that a sync.Pool, which drops what it
+// holds at each garbage collection (every few milliseconds under load),
+// would make one for most requests.
 var (
-	gzipWriters   = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzipLevel); return w }}
-	brotliWriters = sync.Pool{New: func() any { return brotli.NewWriterLevel(nil, brotliLevel) }}
+	gzipWriters   = newSpares(func() *gzip.Writer { w, _ := gzip.NewWriterLevel(nil, gzipLevel); return w })
+	brotliWriters = newSpares(func() *brotli.Writer { return brotli.NewWriterLevel(nil, brotliLevel) })
 )
+
+// spares keeps up to two of a kind of compressor per CPU for reuse.
+type spares[T any] struct {
+	free  chan T
+	fresh func() T
+}
+
+func newSpares[T any](fresh func() T) spares[T] {
+	return spares[T]{free: make(chan T, 2*runtime.GOMAXPROCS(0)), fresh: fresh}
+}
+
+// get returns a spare compressor, or a new one when none is spare.
+func (s spares[T]) get() T {
+	select {
+	case w := <-s.free:
+		return w
+	default:
+		return s.fresh()
+	}
+}
+
+// put keeps w for reuse, unless enough are kept.
+func (s spares[T]) put(w T) {
+	select {
+	case s.free <- w:
+	default:
+	}
+}
 
 // compressing returns h answering JSON bodies of compressFrom bytes or
 // more compressed, with brotli or gzip, to clients that accept either
@@ -114,8 +147,16 @@ func (w *compressWriter) compressible(h http.Header, n int) bool {
 	if cl := h.Get("Content-Length"); cl != strconv.Itoa(n) {
 		return false // written in pieces: sent as it is
 	}
-	t := h.Get("Content-Type")
-	return strings.HasPrefix(t, "application/") && strings.Contains(t, "json")
+	return isJSON(h.Get("Content-Type"))
+}
+
+// isJSON reports whether a Content-Type is JSON's or one of the JSON
+// representations of DID resolution (application/did,
+// application/did-resolution, application/did-url-dereferencing; see
+// core/w3c).
+func isJSON(contentType string) bool {
+	return strings.HasPrefix(contentType, "application/") &&
+		(strings.Contains(contentType, "json") || strings.HasPrefix(contentType, "application/did"))
 }
 
 // finish sends a status held without a body.
@@ -132,18 +173,18 @@ func (w *compressWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter 
 // compress writes b compressed with coding to out.
 func compress(out *bytes.Buffer, coding string, b []byte) {
 	if coding == "br" {
-		bw := brotliWriters.Get().(*brotli.Writer)
+		bw := brotliWriters.get()
 		bw.Reset(out)
 		bw.Write(b)
 		bw.Close()
 		bw.Reset(nil)
-		brotliWriters.Put(bw)
+		brotliWriters.put(bw)
 		return
 	}
-	gw := gzipWriters.Get().(*gzip.Writer)
+	gw := gzipWriters.get()
 	gw.Reset(out)
 	gw.Write(b)
 	gw.Close()
 	gw.Reset(nil)
-	gzipWriters.Put(gw)
+	gzipWriters.put(gw)
 }
