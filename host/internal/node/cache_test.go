@@ -20,20 +20,8 @@ import (
 // answer with its body as sent (not decompressed).
 func fetch(t *testing.T, url string, headers ...string) (*http.Response, []byte) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", url, nil)
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, b
+	resp, body := send(t, "GET", url, "", headers...)
+	return resp, []byte(body)
 }
 
 // The answers that depend on the request and the head only (a DID

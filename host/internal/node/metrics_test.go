@@ -15,6 +15,7 @@ import (
 	"github.com/didlight/didlight/host/internal/api"
 	"github.com/didlight/didlight/host/internal/eidindex"
 	"github.com/didlight/didlight/host/internal/eidsync"
+	"github.com/didlight/didlight/host/internal/light"
 	"github.com/didlight/didlight/host/internal/metrics"
 	"github.com/didlight/didlight/host/internal/node"
 )
@@ -54,12 +55,7 @@ func scrape(t *testing.T, n *node.Node) map[string]float64 {
 // post sends a JSON-RPC body and drops the answer.
 func post(t *testing.T, url, body string) {
 	t.Helper()
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	send(t, "POST", url, body)
 }
 
 // A devnet's metrics count its requests by route and status, its JSON-RPC
@@ -142,16 +138,7 @@ func TestMetricsAccess(t *testing.T) {
 		{"a page of another site", []string{"Origin", "https://elsewhere.example", "Sec-Fetch-Site", "cross-site"}, http.StatusForbidden},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req, _ := http.NewRequest("GET", strings.TrimSuffix(n.RESTURL(), "/api/v1")+"/metrics", nil)
-			for i := 0; i+1 < len(tc.headers); i += 2 {
-				req.Header.Set(tc.headers[i], tc.headers[i+1])
-			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
+			resp, b := send(t, "GET", strings.TrimSuffix(n.RESTURL(), "/api/v1")+"/metrics", "", tc.headers...)
 			if resp.StatusCode != tc.want {
 				t.Errorf("status %d, want %d: %.200s", resp.StatusCode, tc.want, b)
 			}
@@ -186,5 +173,27 @@ func TestMetricsEIDFollower(t *testing.T) {
 	}
 	if _, ok := m[`didlight_operations_total{outcome="refused"}`]; !ok {
 		t.Error("no count of operations refused")
+	}
+}
+
+// A light node's metrics count its answers: asked of the upstream and
+// verified, then served from what it kept.
+func TestMetricsLight(t *testing.T) {
+	var down atomic.Bool
+	n, up := startLight(t, &down, func(r *light.Resolver) *prometheus.Registry { return metrics.NewRegistry(metrics.Light(r)) })
+	waitReady(t, n, true)
+	before := scrape(t, n)
+	body := `{"jsonrpc":"2.0","id":1,"method":"did_resolveDID","params":[{"did":"` + up.Manifest.DIDs[0].DID + `","all":true}]}`
+	post(t, n.RPCURL(), body)
+	post(t, n.RPCURL(), body)
+	after := scrape(t, n)
+	for _, outcome := range []string{"asked", "verified", "kept"} {
+		sample := `didlight_light_answers_total{outcome="` + outcome + `"}`
+		if after[sample] <= before[sample] {
+			t.Errorf("%s did not move: %v, then %v", sample, before[sample], after[sample])
+		}
+	}
+	if after[`didlight_rpc_calls_total{method="did_resolveDID",outcome="ok"}`] != 2 {
+		t.Errorf("did_resolveDID calls: %v, want 2", after[`didlight_rpc_calls_total{method="did_resolveDID",outcome="ok"}`])
 	}
 }
