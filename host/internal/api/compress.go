@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/andybalholm/brotli"
 
@@ -67,11 +68,54 @@ func (s spares[T]) put(w T) {
 	}
 }
 
-// compressing returns h answering JSON bodies of compressFrom bytes or
-// more compressed, with brotli or gzip, to clients that accept either
+// compressor compresses the answers of a server's routes. An answer with
+// an ETag (cache.go) is the same for every request that gets that ETag:
+// it is compressed once per coding and kept, up to packedBytes, so that
+// the answers a cache would keep cost no more compressed than not.
+type compressor struct {
+	mu     sync.Mutex // guards packed and bytes
+	packed map[packedKey][]byte
+	bytes  int
+}
+
+// packedKey is an answer kept compressed: its ETag and the coding.
+type packedKey struct{ etag, coding string }
+
+// packedBytes is how much the compressed answers kept take at most; when
+// a new one would go beyond, all are dropped (they are mostly of an
+// earlier head by then).
+const packedBytes = 8 << 20
+
+// kept returns the answer with ETag etag compressed with coding, if kept.
+func (c *compressor) kept(k packedKey) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.packed[k]
+	return b, ok
+}
+
+// keep keeps b, the answer with ETag etag compressed with coding. b is
+// not changed afterwards.
+func (c *compressor) keep(k packedKey, b []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.packed == nil || c.bytes+len(b) > packedBytes {
+		c.packed, c.bytes = map[packedKey][]byte{}, 0
+	}
+	if _, ok := c.packed[k]; !ok {
+		c.packed[k] = b
+		c.bytes += len(b) + len(k.etag)
+	}
+}
+
+// wrap returns h answering JSON bodies of compressFrom bytes or more
+// compressed, with brotli or gzip, to clients that accept either
 // (Accept-Encoding). Other answers, and every answer to a client that
-// accepts neither, pass as they are.
-func compressing(h http.HandlerFunc) http.HandlerFunc {
+// accepts neither, pass as they are. c may be nil: h is returned as it is.
+func (c *compressor) wrap(h http.HandlerFunc) http.HandlerFunc {
+	if c == nil {
+		return h
+	}
 	return func(w http.ResponseWriter, r *http.Request) {
 		coding := ""
 		switch {
@@ -85,7 +129,7 @@ func compressing(h http.HandlerFunc) http.HandlerFunc {
 			h(w, r)
 			return
 		}
-		cw := &compressWriter{ResponseWriter: w, coding: coding}
+		cw := &compressWriter{ResponseWriter: w, coding: coding, c: c}
 		h(cw, r)
 		cw.finish()
 	}
@@ -97,6 +141,7 @@ func compressing(h http.HandlerFunc) http.HandlerFunc {
 type compressWriter struct {
 	http.ResponseWriter
 	coding  string
+	c       *compressor
 	status  int  // held by WriteHeader; 0 until then
 	decided bool // the header has gone down
 }
@@ -125,17 +170,34 @@ func (w *compressWriter) Write(b []byte) (int, error) {
 		w.ResponseWriter.WriteHeader(w.status)
 		return w.ResponseWriter.Write(b)
 	}
-	out := getBuffer()
-	defer putBuffer(out)
-	compress(out, w.coding, b)
+	packed := w.packed(h, b)
 	h["Content-Encoding"] = []string{w.coding}
-	h["Content-Length"] = []string{strconv.Itoa(out.Len())}
+	h["Content-Length"] = []string{strconv.Itoa(len(packed))}
 	h.Add("Vary", "Accept-Encoding")
 	w.ResponseWriter.WriteHeader(w.status)
-	if _, err := w.ResponseWriter.Write(out.Bytes()); err != nil {
+	if _, err := w.ResponseWriter.Write(packed); err != nil {
 		return 0, err
 	}
 	return len(b), nil
+}
+
+// packed returns b compressed: as kept for the answer's ETag, or
+// compressed now (and kept, when it has an ETag).
+func (w *compressWriter) packed(h http.Header, b []byte) []byte {
+	k := packedKey{etag: h.Get("Etag"), coding: w.coding}
+	if k.etag != "" {
+		if p, ok := w.c.kept(k); ok {
+			return p
+		}
+	}
+	out := getBuffer()
+	defer putBuffer(out)
+	compress(out, w.coding, b)
+	p := bytes.Clone(out.Bytes())
+	if k.etag != "" {
+		w.c.keep(k, p)
+	}
+	return p
 }
 
 // compressible reports whether an answer with header h and an n-byte body,

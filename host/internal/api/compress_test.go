@@ -63,3 +63,26 @@ func BenchmarkCompress(b *testing.B) {
 		})
 	}
 }
+
+// The compressed answers kept take at most packedBytes: past it, all are
+// dropped and the new one kept.
+func TestCompressorKeeps(t *testing.T) {
+	var c compressor
+	big := make([]byte, packedBytes/4)
+	for i := range 10 {
+		k := packedKey{etag: fmt.Sprintf(`W/"%d"`, i), coding: "br"}
+		c.keep(k, big)
+		if got, ok := c.kept(k); !ok || len(got) != len(big) {
+			t.Fatalf("answer %d not kept", i)
+		}
+		if c.bytes > packedBytes {
+			t.Fatalf("after %d answers, %d bytes kept, more than %d", i+1, c.bytes, packedBytes)
+		}
+	}
+	if _, ok := c.kept(packedKey{etag: `W/"0"`, coding: "br"}); ok {
+		t.Error("the first answer is still kept after the limit was passed")
+	}
+	if _, ok := c.kept(packedKey{etag: `W/"9"`, coding: "gzip"}); ok {
+		t.Error("an answer kept for brotli is found for gzip")
+	}
+}

@@ -18,14 +18,14 @@ type router struct {
 	policy   *policy
 	refuse   func(http.ResponseWriter, *refusal) // writes a refusal in the listener's error shape
 	routes   []route
-	listener string   // "rest" or "rpc", as the metrics name it
-	metrics  *metrics // nil measures nothing
-	compress bool     // compress JSON answers for clients that accept it
-	limit    *limiter // the rate limit of public reads; nil limits nothing
+	listener string      // "rest" or "rpc", as the metrics name it
+	metrics  *metrics    // nil measures nothing
+	compress *compressor // compresses JSON answers for clients that accept it; nil for none
+	limit    *limiter    // the rate limit of public reads; nil limits nothing
 }
 
 func newRouter(listener string, s *Server, refuse func(http.ResponseWriter, *refusal)) *router {
-	return &router{mux: http.NewServeMux(), policy: &s.policy, refuse: refuse, listener: listener, metrics: s.metrics, compress: s.opts.Compress, limit: s.limit}
+	return &router{mux: http.NewServeMux(), policy: &s.policy, refuse: refuse, listener: listener, metrics: s.metrics, compress: s.compress, limit: s.limit}
 }
 
 // handle serves pattern with h, for requests the policy lets do what a
@@ -57,10 +57,7 @@ func (rt *router) add(rte route, h http.HandlerFunc) {
 		}
 		h(w, r)
 	}
-	if rt.compress {
-		guarded = compressing(guarded)
-	}
-	rt.mux.HandleFunc(rte.pattern, rt.metrics.instrument(rt.listener, rte.pattern, guarded))
+	rt.mux.HandleFunc(rte.pattern, rt.metrics.instrument(rt.listener, rte.pattern, rt.compress.wrap(guarded)))
 }
 
 func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) { rt.mux.ServeHTTP(w, r) }

@@ -89,8 +89,9 @@ type Server struct {
 	policy  policy   // the browser policy; its ports are set by Listen
 	metrics *metrics // nil without Options.Metrics
 
-	cacheControl []string // of the answers with an ETag (cache.go)
-	limit        *limiter // the rate limit of public reads; nil for none
+	cacheControl []string    // of the answers with an ETag (cache.go)
+	limit        *limiter    // the rate limit of public reads; nil for none
+	compress     *compressor // nil without Options.Compress
 
 	rest, rpc *listener
 	restart   chan struct{} // a restart request, taken by Serve
@@ -145,6 +146,9 @@ func newServer(c *chain.Chain, dids DIDReader, l Light, opts Options) *Server {
 	}
 	if opts.Metrics != nil {
 		s.metrics = newMetrics(opts.Metrics, s)
+	}
+	if opts.Compress {
+		s.compress = &compressor{}
 	}
 	s.rest, s.rpc = &listener{}, &listener{}
 	s.rest.handler, s.rpc.handler = s.restHandler(), s.rpcHandler()
