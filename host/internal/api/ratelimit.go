@@ -122,17 +122,16 @@ func (l *limiter) client(r *http.Request) (netip.Addr, bool) {
 	a := ap.Addr().Unmap()
 	if l.trusted(a) {
 		fwd := r.Header.Values("X-Forwarded-For")
+	hops:
 		for i := len(fwd) - 1; i >= 0; i-- {
-			hops := strings.Split(fwd[i], ",")
-			for j := len(hops) - 1; j >= 0; j-- {
-				h, err := netip.ParseAddr(strings.TrimSpace(hops[j]))
+			hs := strings.Split(fwd[i], ",")
+			for j := len(hs) - 1; j >= 0; j-- {
+				h, err := netip.ParseAddr(strings.TrimSpace(hs[j]))
 				if err != nil {
-					return a, !a.IsLoopback() || l.cfg.Loopback // a header it did not write: count the proxy
+					break hops // not an address a proxy wrote: count the last hop read
 				}
-				a = h.Unmap()
-				if !l.trusted(a) {
-					i = -1
-					break
+				if a = h.Unmap(); !l.trusted(a) {
+					break hops
 				}
 			}
 		}
