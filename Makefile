@@ -6,7 +6,7 @@ PKGS      ?= ./...
 FUZZTIME  ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run build noshim test deps chromium haproxy clustertest jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest npmpack sdkinterop sdkbench loadbench w3cbench lightbench scalebench wrk eidrecord eidtest eidgeth eidbench
+.PHONY: run build noshim test deps chromium haproxy clustertest jsdeps lint vet staticcheck fmt-check unit soak fuzz bench wasm jstest npmpack sdkinterop sdkbench loadbench w3cbench servicebench lightbench scalebench wrk eidrecord eidtest eidgeth eidbench
 
 ## run: start a node on the embedded default store with demo data (and the browser app, with its module).
 run: build
@@ -148,6 +148,12 @@ clustertest: wrk haproxy
 ## with their ratio (-versus resolvedid); LOADBENCH_FLAGS adds flags (-duration, -rounds, …).
 w3cbench: wrk
 	$(GO) run ./host/internal/cmd/loadbench -kinds resolvedid,w3c -versus resolvedid $(LOADBENCH_FLAGS)
+
+## servicebench: the node as a public service, measured by loadbench in one run (-service): with and without metrics
+## (bare-*), with a rate limit counting every request (limited-*), answers compressed (*-gzip, w3c-br), revalidated
+## (w3c-304) and asked afresh (w3c-fresh), beside resolvedid and w3c; LOADBENCH_FLAGS adds flags (-duration, -rounds, …).
+servicebench: wrk
+	$(GO) run ./host/internal/cmd/loadbench -service -kinds resolvedid,bare-resolvedid,limited-resolvedid,resolvedid-gzip,w3c,bare-w3c,limited-w3c,w3c-gzip,w3c-br,w3c-304,w3c-fresh $(LOADBENCH_FLAGS)
 
 ## lightbench: a light node (didlight node --light) in front of the recorded EID scenario's replay, answering from what it kept,
 ## against resolvedid on a devnet node, both measured by loadbench in one run (-versus resolvedid); LOADBENCH_FLAGS adds flags.

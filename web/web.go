@@ -159,10 +159,10 @@ func moduleHandler(o Options) http.Handler {
 		}
 		body := o.Module
 		switch {
-		case accepts(r, "br") && br() != nil:
+		case AcceptsEncoding(r, "br") && br() != nil:
 			body = br()
 			h.Set("Content-Encoding", "br")
-		case accepts(r, "gzip"):
+		case AcceptsEncoding(r, "gzip"):
 			body = gz()
 			h.Set("Content-Encoding", "gzip")
 		}
@@ -186,9 +186,10 @@ func brotliOf(module, compressed []byte) []byte {
 	return compressed
 }
 
-// accepts reports whether the request's Accept-Encoding lists coding with
-// a non-zero quality.
-func accepts(r *http.Request, coding string) bool {
+// AcceptsEncoding reports whether the request's Accept-Encoding lists
+// coding (gzip, br) with a non-zero quality: for the module here, and the
+// node's JSON answers (host/internal/api).
+func AcceptsEncoding(r *http.Request, coding string) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
 		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		if strings.EqualFold(strings.TrimSpace(name), coding) {

@@ -19,6 +19,7 @@ import (
 	"github.com/didlight/didlight/host/internal/eidfollow"
 	"github.com/didlight/didlight/host/internal/eidindex"
 	"github.com/didlight/didlight/host/internal/eidsync"
+	"github.com/didlight/didlight/host/internal/metrics"
 	"github.com/didlight/didlight/host/internal/node"
 )
 
@@ -109,7 +110,7 @@ func serveEIDFollower(ctx context.Context, cfg nodeConfig, stdout io.Writer, log
 		return err
 	}
 	running, err := node.StartEIDFollower(eidfollow.New(ix, scan, cfg.eidFollow.url), node.Config{
-		API:      cfg.apiOptions(log, mod),
+		API:      cfg.apiOptions(log, mod, metrics.EIDFollower(ix, scan)),
 		RESTAddr: cfg.restAddr, RPCAddr: cfg.rpcAddr,
 	})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/didlight/didlight/host/internal/api"
 	"github.com/didlight/didlight/host/internal/light"
+	"github.com/didlight/didlight/host/internal/metrics"
 	"github.com/didlight/didlight/host/internal/node"
 
 	eidclient "github.com/didlight/didlight/host/client/eid"
@@ -125,7 +126,7 @@ func serveLight(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog
 		return err
 	}
 	running, err := node.StartLight(r, node.Config{
-		API:      cfg.apiOptions(log, mod),
+		API:      cfg.apiOptions(log, mod, metrics.Light(r)),
 		RESTAddr: cfg.restAddr, RPCAddr: cfg.rpcAddr,
 	})
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/host/internal/demo"
 	"github.com/didlight/didlight/host/internal/gcfloor"
+	"github.com/didlight/didlight/host/internal/metrics"
 	"github.com/didlight/didlight/host/internal/node"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
@@ -103,7 +104,7 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 	}
 	mapped, _ := db.(node.MappedStore) // a store in memory maps nothing
 	running, err := node.Start(c, node.Config{
-		API:      serverOptions(cfg.apiOptions(log, mod), f),
+		API:      serverOptions(cfg.apiOptions(log, mod, metrics.Chain(c)), f),
 		RESTAddr: cfg.restAddr, RPCAddr: cfg.rpcAddr,
 		Run:    func(ctx context.Context) error { return runChain(ctx, c, f) },
 		Mapped: mapped, MapBudget: int64(cfg.mapBudgetMB) << 20,

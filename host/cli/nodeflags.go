@@ -100,7 +100,7 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 	if envErr != nil {
 		return c, envErr
 	}
-	c.corsOrigins.fromEnv, c.light.endpoints.fromEnv = set["cors-origin"], set["light"]
+	c.corsOrigins.fromEnv, c.light.endpoints.fromEnv, c.service.proxies.fromEnv = set["cors-origin"], set["light"], set["trusted-proxy"]
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		nodeUsage(fs, stderr)
 		return c, err
@@ -119,7 +119,8 @@ func parseNodeFlags(args []string, getenv func(string) string, stderr io.Writer)
 func nodeUsage(fs *flag.FlagSet, w io.Writer) {
 	fmt.Fprintf(w, "Usage: didlight node [flags]\n\nRuns a local identity chain: it mines blocks, accepts transactions and DID\n"+
 		"operations, and serves the REST and JSON-RPC APIs. With --follow it follows\nanother node's chain; with --light it has none, and resolves DIDs through EID\n"+
-		"nodes, verifying each answer. Each flag may also be set with its environment\nvariable; the command line wins.\n\nFlags:\n")
+		"nodes, verifying each answer. Both listeners answer GET /health and GET /ready\n"+
+		"(for a load balancer); the REST one GET /metrics (Prometheus) to loopback\nclients and the admin token. Each flag may also be set with its environment\nvariable; the command line wins.\n\nFlags:\n")
 	fs.VisitAll(func(f *flag.Flag) {
 		fmt.Fprintf(w, "  --%s (%s, default %q)\n      %s\n", f.Name, envName(f.Name), f.DefValue, f.Usage)
 	})
@@ -158,6 +159,9 @@ func (c *nodeConfig) check(extra []string, set map[string]bool) error {
 		return err
 	}
 	if err := c.checkFork(set); err != nil {
+		return err
+	}
+	if err := c.service.check(); err != nil {
 		return err
 	}
 	return c.checkFollow(set)

@@ -17,7 +17,7 @@ import (
 func TestParseNodeFlags(t *testing.T) {
 	defaults := nodeConfig{dataDir: "./didlight-data", restAddr: "127.0.0.1:20334", rpcAddr: "127.0.0.1:20336", arbiters: 1, devSeed: "didlight", engine: "native", mapBudgetMB: 128,
 		light:   lightConfig{cacheMB: 64, poll: 2 * time.Second, budget: 10, timeout: 10 * time.Second},
-		service: serviceConfig{readyMaxLag: 5}}
+		service: serviceConfig{readyMaxLag: 5, rateLimit: 50, rateBurst: 100}}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -41,6 +41,16 @@ func TestParseNodeFlags(t *testing.T) {
 		{"map budget", []string{"--map-budget", "0"}, nil, func(c *nodeConfig) { c.mapBudgetMB = 0 }},
 		{"map budget from env", nil, map[string]string{"DIDLIGHT_MAP_BUDGET": "512"}, func(c *nodeConfig) { c.mapBudgetMB = 512 }},
 		{"ready max lag", []string{"--ready-max-lag", "0"}, nil, func(c *nodeConfig) { c.service.readyMaxLag = 0 }},
+		{"service", []string{"--no-metrics", "--no-compress", "--cache-max-age", "30s"}, nil, func(c *nodeConfig) {
+			c.service.noMetrics, c.service.noCompress, c.service.cacheMaxAge = true, true, 30*time.Second
+		}},
+		{"rate limit", []string{"--rate-limit", "2.5", "--rate-burst", "5", "--rate-limit-loopback", "--trusted-proxy", "10.0.0.7", "--trusted-proxy=fd00::/8,192.168.1.9/24"}, nil, func(c *nodeConfig) {
+			c.service.rateLimit, c.service.rateBurst, c.service.rateLoop = 2.5, 5, true
+			c.service.proxies.prefixes = []string{"10.0.0.7/32", "fd00::/8", "192.168.1.0/24"}
+		}},
+		{"trusted proxies from env", nil, map[string]string{"DIDLIGHT_TRUSTED_PROXY": "172.18.0.0/16", "DIDLIGHT_RATE_LIMIT": "0"}, func(c *nodeConfig) {
+			c.service.proxies, c.service.rateLimit = proxyList{prefixes: []string{"172.18.0.0/16"}, fromEnv: true}, 0
+		}},
 		{"ready max lag from env", nil, map[string]string{"DIDLIGHT_READY_MAX_LAG": "20"}, func(c *nodeConfig) { c.service.readyMaxLag = 20 }},
 		{"mem from env", nil, map[string]string{"DIDLIGHT_MEM": "1"}, func(c *nodeConfig) { c.mem = true }},
 		{"genesis time", []string{"--genesis-time", "2025-06-01T12:00:00.9+02:00"}, nil, func(c *nodeConfig) {
@@ -82,7 +92,7 @@ func TestParseNodeFlags(t *testing.T) {
 			}
 			want := defaults
 			tc.want(&want)
-			if diff := cmp.Diff(want, got, cmp.AllowUnexported(nodeConfig{}, originList{}, lightConfig{}, endpointList{}, eidFollowConfig{}, serviceConfig{})); diff != "" {
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(nodeConfig{}, originList{}, lightConfig{}, endpointList{}, eidFollowConfig{}, serviceConfig{}, proxyList{})); diff != "" {
 				t.Errorf("config (-want +got):\n%s", diff)
 			}
 		})
@@ -105,6 +115,11 @@ func TestParseNodeFlagsRefuses(t *testing.T) {
 		{[]string{"--no-mining", "--follow", "http://127.0.0.1:20334"}, nil, "--no-mining and --follow exclude each other"},
 		{[]string{"--arbiters", "0"}, nil, "--arbiters 0: want 1 to 64"},
 		{[]string{"--map-budget", "-1"}, nil, "--map-budget -1 is negative"},
+		{[]string{"--cache-max-age", "-5s"}, nil, "--cache-max-age -5s is negative"},
+		{[]string{"--rate-limit", "-1"}, nil, "--rate-limit -1: want requests a second"},
+		{[]string{"--rate-burst", "0"}, nil, "--rate-burst 0: want 1 or more"},
+		{[]string{"--trusted-proxy", "lb.internal"}, nil, `trusted proxy "lb.internal"`},
+		{[]string{"--ready-max-lag", "-1"}, nil, "invalid value"},
 		{[]string{"--map-budget", "1G"}, nil, "invalid value \"1G\" for flag -map-budget"},
 		{[]string{"--arbiters", "65"}, nil, "--arbiters 65"},
 		{[]string{"--dev-seed", ""}, nil, "--dev-seed is empty"},

@@ -3,6 +3,7 @@ package answers
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/ela"
@@ -21,7 +22,20 @@ type Cache struct {
 	resolve kept[ResolveKey, []byte]
 	pages   kept[PageKey, []byte]
 	w3c     kept[W3CKey, w3c.Response]
+
+	found, missed atomic.Uint64 // answers asked for and found kept, or not: Counts
 }
+
+// Counts are how many answers (resolve answers, query pages, W3C answers)
+// reads asked a Cache for: Kept were found kept for the tip, Built were
+// not, and were built.
+type Counts struct {
+	Kept, Built uint64
+}
+
+// Counts returns how many answers were found kept and how many not, since
+// the Cache was made: for a node's metrics.
+func (c *Cache) Counts() Counts { return Counts{Kept: c.found.Load(), Built: c.missed.Load()} }
 
 // Document returns the document published by transaction txid, if kept.
 func (c *Cache) Document(txid ela.Hash) (*did.Document, bool) {
@@ -90,8 +104,14 @@ func (c *Cache) KeepW3C(tip ela.Hash, k W3CKey, resp w3c.Response) {
 // for tip.
 func get[K keyer, V any](c *Cache, a *kept[K, V], tip ela.Hash, k K) (V, bool) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return a.get(tip, k)
+	v, ok := a.get(tip, k)
+	c.mu.Unlock()
+	if ok {
+		c.found.Add(1)
+	} else {
+		c.missed.Add(1)
+	}
+	return v, ok
 }
 
 // put keeps v, the answer to k built at tip, n bytes long, in a, one of

@@ -15,6 +15,7 @@ import (
 type code int
 
 const (
+	unclassified       code = -1
 	success            code = 0
 	illegalDataFormat  code = 41003
 	invalidMethod      code = 42001

@@ -85,10 +85,10 @@ func (s *Server) Readiness() Readiness {
 }
 
 // probes registers /health and /ready on rt: reads every origin may make,
-// which no refusal applies to.
+// which no refusal applies to, outside the rate limit.
 func (s *Server) probes(rt *router) {
-	rt.handle("GET "+healthPath, read, serveHealth)
-	rt.handle("GET "+readyPath, read, s.serveReady)
+	rt.handleUnlimited("GET "+healthPath, read, serveHealth)
+	rt.handleUnlimited("GET "+readyPath, read, s.serveReady)
 }
 
 // serveHealth answers that the process serves.

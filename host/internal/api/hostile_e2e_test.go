@@ -38,7 +38,7 @@ var headerSets = map[string][]string{
 }
 
 func TestHostileClients(t *testing.T) {
-	n := startNode(t, 0)
+	n := startNodeWith(t, 0, serviceOptions()) // every route and wrapper a public node has
 	alice := newIdentity(t, "alice")
 	n.publish(alice, alice.create(yearFromNow())) // something to read
 	n.client.Timeout = 30 * time.Second           // the hang detector

@@ -57,11 +57,12 @@ type policy struct {
 	ports   []int    // the node's own listeners' ports, whose pages are its own
 }
 
-// refusal is a request the policy refuses: the HTTP status to answer and
-// why, for the error body.
+// refusal is a request the policy (or the rate limit) refuses: the HTTP
+// status to answer and why, for the error body.
 type refusal struct {
-	status int
-	reason string
+	status     int
+	reason     string
+	retryAfter int // seconds, for a client over the rate limit (ratelimit.go); 0 for none
 }
 
 // check reports whether r may do what a allows: nil, or why not.
@@ -70,13 +71,11 @@ func (p *policy) check(r *http.Request, a access) *refusal {
 		return nil
 	}
 	if page, ok := p.foreign(r); ok {
-		return &refusal{http.StatusForbidden,
-			"the browser marks this request as coming from another site (" + page + "); controls are served to the node's own pages, " +
-				"to origins allowed with --cors-origin, and to clients that are not browsers"}
+		return &refusal{status: http.StatusForbidden, reason: "the browser marks this request as coming from another site (" + page + "); controls are served to the node's own pages, " +
+			"to origins allowed with --cors-origin, and to clients that are not browsers"}
 	}
 	if isForm(r.Header.Get("Content-Type")) {
-		return &refusal{http.StatusUnsupportedMediaType,
-			"controls do not take form bodies (which any web page can post): send the body as application/json or text/plain"}
+		return &refusal{status: http.StatusUnsupportedMediaType, reason: "controls do not take form bodies (which any web page can post): send the body as application/json or text/plain"}
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 // envelope (the confirm endpoints: the JSON-RPC style one), including the
 // answer to a path or method it does not serve (42001).
 func (s *Server) restHandler() http.Handler {
-	rt := newRouter(&s.policy, refuseREST)
+	rt := newRouter("rest", s, refuseREST)
 	s.rest.routes = &rt.routes
 	get := func(path string, h func(*http.Request) (any, *restError)) {
 		rt.handle("GET "+path, read, func(w http.ResponseWriter, r *http.Request) {
@@ -22,36 +22,51 @@ func (s *Server) restHandler() http.Handler {
 			writeREST(w, result, err)
 		})
 	}
+	// The answers of blocks and confirms depend on the path and the tip
+	// only: a cache may keep them (cache.go). The node's state, the
+	// mempool and what it holds (a transaction, an address's coins) change
+	// without a block.
+	cached := func(path string, h func(*http.Request) (any, *restError), write func(http.ResponseWriter, any, *restError)) {
+		rt.handle("GET "+path, read, func(w http.ResponseWriter, r *http.Request) {
+			if s.chain != nil && s.notModified(w, r, r.URL.Path) {
+				return
+			}
+			result, err := h(r)
+			if err != nil && err.code == internalError {
+				uncache(w)
+			}
+			write(w, result, err)
+		})
+	}
 	get("/api/v1/node/connectioncount", s.connectionCount)
 	get("/api/v1/node/state", s.nodeState)
-	get("/api/v1/block/height", s.blockHeight)
+	cached("/api/v1/block/height", s.blockHeight, writeREST)
 	get("/api/v1/transactionpool", s.ledger(s.transactionPool))
-	get("/api/v1/block/hash/{height}", s.ledger(s.blockHash))
-	get("/api/v1/block/details/height/{height}", s.ledger(s.blockByHeight))
-	get("/api/v1/block/details/hash/{hash}", s.ledger(s.blockByHash))
-	get("/api/v1/block/transactions/height/{height}", s.ledger(s.blockTransactions))
+	cached("/api/v1/block/hash/{height}", s.ledger(s.blockHash), writeREST)
+	cached("/api/v1/block/details/height/{height}", s.ledger(s.blockByHeight), writeREST)
+	cached("/api/v1/block/details/hash/{hash}", s.ledger(s.blockByHash), writeREST)
+	cached("/api/v1/block/transactions/height/{height}", s.ledger(s.blockTransactions), writeREST)
 	get("/api/v1/transaction/{hash}", s.ledger(s.transaction))
 	get("/api/v1/asset/balances/{addr}", s.ledger(s.balances))
 	get("/api/v1/asset/utxos/{addr}", s.ledger(s.utxos))
 	get("/api/v1/asset/{hash}", s.ledger(s.asset))
 	get("/api/v1/asset/balance/{addr}/{assetid}", s.ledger(s.balanceByAsset))
 	get("/api/v1/asset/utxo/{addr}/{assetid}", s.ledger(s.utxosByAsset))
-	for _, path := range []string{"/api/v1/confirm/details/height/{height}", "/api/v1/confirm/details/hash/{hash}"} {
-		rt.handle("GET "+path, read, func(w http.ResponseWriter, r *http.Request) {
-			result, err := s.ledger(s.confirm)(r)
-			writeConfirm(w, result, err)
-		})
-	}
+	cached("/api/v1/confirm/details/height/{height}", s.ledger(s.confirm), writeConfirm)
+	cached("/api/v1/confirm/details/hash/{hash}", s.ledger(s.confirm), writeConfirm)
 	s.probes(rt)
+	if s.opts.Metrics != nil {
+		rt.handle("GET "+metricsPath, control, s.serveMetrics(s.opts.Metrics))
+	}
 	rt.handle("GET "+identifiersPath+"{identifier...}", read, s.serveIdentifier)
-	rt.handle("OPTIONS "+identifiersPath, read, preflight)
+	rt.handleUnlimited("OPTIONS "+identifiersPath, read, preflight)
 	s.routeUniversalResolver(rt)
 	rt.handle("GET "+openAPIPath, read, serveOpenAPI(func() []byte {
 		return openAPIDocument("didlight REST", restAPIDoc, s.opts.Version, restDocs, rt.routes)
 	}))
 	rt.handle("GET /api/v1/restart", control, s.serveRestart)
 	rt.handle("POST /api/v1/transaction", broadcast, s.ledgerHandler(s.serveBroadcast))
-	rt.handle("OPTIONS /api/v1/", read, preflight)
+	rt.handleUnlimited("OPTIONS /api/v1/", read, preflight)
 	notEndpoint := func(w http.ResponseWriter, r *http.Request) {
 		writeREST(w, nil, fail(invalidMethod, fmt.Sprintf("%s %s is not an endpoint of this API", excerpt.Cut(r.Method), excerpt.Cut(r.URL.Path))))
 	}
@@ -72,10 +87,15 @@ func refuseREST(w http.ResponseWriter, no *refusal) {
 }
 
 // refusalCode is the ELA code of a refusal: 42003 (Verify token error) for
-// a page of another site, 41003 (Illegal Dataformat) for a form body.
+// a page of another site, 41003 (Illegal Dataformat) for a form body, -1
+// (ELA's Unclassified error, as it has no code for it) for a client over
+// the rate limit.
 func refusalCode(no *refusal) code {
-	if no.status == http.StatusUnsupportedMediaType {
+	switch no.status {
+	case http.StatusUnsupportedMediaType:
 		return illegalDataFormat
+	case http.StatusTooManyRequests:
+		return unclassified
 	}
 	return invalidToken
 }

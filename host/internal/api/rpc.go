@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/jsonrpc"
@@ -22,14 +23,14 @@ const maxRPCBody = 1 << 20
 // endpoints. The JSON-RPC routes are read routes: the browser policy is
 // applied to each body by the methods it calls (see serveRPC).
 func (s *Server) rpcHandler() http.Handler {
-	rt := newRouter(&s.policy, refuseSDK)
+	rt := newRouter("rpc", s, refuseSDK)
 	s.rpc.routes = &rt.routes
-	rt.handle("POST /{$}", read, s.serveRPC)
-	rt.handle("POST /resolve", read, s.serveRPC)
+	rt.handleUnlimited("POST /{$}", read, s.serveRPC)
+	rt.handleUnlimited("POST /resolve", read, s.serveRPC)
 	rt.handle("POST /idtx", control, s.sdkHandler(s.serveIDTx))
 	rt.handle("POST /reset", control, s.sdkHandler(s.serveReset))
 	s.probes(rt)
-	rt.handle("OPTIONS /", read, preflight)
+	rt.handleUnlimited("OPTIONS /", read, preflight)
 	rt.handle("GET "+openAPIPath, read, serveOpenAPI(func() []byte {
 		return openAPIDocument("didlight JSON-RPC", rpcAPIDoc, s.opts.Version, rpcDocs, rt.routes)
 	}))
@@ -47,7 +48,8 @@ func refuseSDK(w http.ResponseWriter, no *refusal) {
 // are answered with HTTP 200, so that clients that treat any other status
 // as a network failure (the SDKs do) read them. A body whose calls the
 // browser policy refuses (one control is enough) is answered 403 or 415
-// with one error, and none of its calls is made. Notifications are made
+// with one error, and none of its calls is made; a body of reads over the
+// client's rate limit, 429. Notifications are made
 // but not answered: a body of notifications only is answered 204.
 func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 	buf := getBuffer()
@@ -61,11 +63,17 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 		writeBody(w, http.StatusOK, appendResponse(nil, nil, nil, derr))
 		return
 	}
-	if no := s.policy.check(r, callsAccess(calls)); no != nil {
+	a := callsAccess(calls)
+	no := s.policy.check(r, a)
+	if no == nil && a == read {
+		no = s.limit.check(r, len(calls))
+	}
+	if no != nil {
 		var id json.RawMessage
 		if !batch {
 			id = calls[0].ID
 		}
+		setRetryAfter(w, no)
 		writeBody(w, no.status, appendResponse(nil, id, nil, jsonrpc.Refused(no.reason)))
 		return
 	}
@@ -114,20 +122,27 @@ func callsAccess(calls []jsonrpc.Call) access {
 	return a
 }
 
-// answer appends the response to one call.
+// answer appends the response to one call, and counts it in the metrics.
 func (s *Server) answer(ctx context.Context, dst []byte, c jsonrpc.Call) []byte {
+	start := time.Now()
+	result, err := s.call(ctx, c)
+	s.metrics.call(c.Method, start, err)
+	return appendResponse(dst, c.ID, result, err)
+}
+
+// call makes one call: its result, or its error.
+func (s *Server) call(ctx context.Context, c jsonrpc.Call) (any, *jsonrpc.Error) {
 	if c.Err != nil {
-		return appendResponse(dst, c.ID, nil, c.Err)
+		return nil, c.Err
 	}
 	m, ok := methods[c.Method]
 	switch {
 	case !ok:
-		return appendResponse(dst, c.ID, nil, jsonrpc.MethodNotFound(c.Method))
+		return nil, jsonrpc.MethodNotFound(c.Method)
 	case !s.serves(m):
-		return appendResponse(dst, c.ID, nil, s.notServedRPC(c.Method))
+		return nil, s.notServedRPC(c.Method)
 	}
-	result, err := m.serve(s, ctx, c.Params)
-	return appendResponse(dst, c.ID, result, err)
+	return m.serve(s, ctx, c.Params)
 }
 
 // notify makes a notification's call and drops its answer. A read is not

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/host/internal/follow"
 )
@@ -56,6 +58,23 @@ type Options struct {
 	// behind its upstream's head, as last learned, and still answer
 	// GET /ready with 200 (the command's default is DefaultReadyMaxLag).
 	ReadyMaxLag uint64
+	// Metrics, when set, is where the server registers its metrics (the
+	// requests of each route and JSON-RPC method, their durations, the
+	// node's height and lag), and what GET /metrics on the REST listener
+	// serves, to loopback clients and the admin token. Nil measures
+	// nothing and serves no /metrics.
+	Metrics *prometheus.Registry
+	// Compress sends JSON answers of a kilobyte or more compressed, with
+	// brotli or gzip, to clients that accept either.
+	Compress bool
+	// CacheMaxAge is how long a cache may keep a DID resolution (W3C) or
+	// block answer without asking again (Cache-Control: max-age); 0 has
+	// caches ask each time, which a 304 answers when the answer has not
+	// changed (ETag).
+	CacheMaxAge time.Duration
+	// RateLimit limits the public reads of each client address; its zero
+	// value limits nothing.
+	RateLimit RateLimit
 }
 
 // Server serves a chain's REST API on one listener and its JSON-RPC API and
@@ -67,7 +86,12 @@ type Server struct {
 	queries Querier      // answers query: the chain, or an EID follower; nil on a light node
 	opts    Options
 	log     *slog.Logger
-	policy  policy // the browser policy; its ports are set by Listen
+	policy  policy   // the browser policy; its ports are set by Listen
+	metrics *metrics // nil without Options.Metrics
+
+	cacheControl []string    // of the answers with an ETag (cache.go)
+	limit        *limiter    // the rate limit of public reads; nil for none
+	compress     *compressor // nil without Options.Compress
 
 	rest, rpc *listener
 	restart   chan struct{} // a restart request, taken by Serve
@@ -111,7 +135,7 @@ func newServer(c *chain.Chain, dids DIDReader, l Light, opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{chain: c, dids: dids, light: l, opts: opts, log: log, restart: make(chan struct{}, 1)}
+	s := &Server{chain: c, dids: dids, light: l, opts: opts, log: log, restart: make(chan struct{}, 1), cacheControl: cacheControl(opts.CacheMaxAge), limit: newLimiter(opts.RateLimit)}
 	if c != nil {
 		s.queries = c
 	}
@@ -119,6 +143,12 @@ func newServer(c *chain.Chain, dids DIDReader, l Light, opts Options) *Server {
 		if origin, err := ParseOrigin(o); err == nil {
 			s.policy.origins = append(s.policy.origins, origin)
 		}
+	}
+	if opts.Metrics != nil {
+		s.metrics = newMetrics(opts.Metrics, s)
+	}
+	if opts.Compress {
+		s.compress = &compressor{}
 	}
 	s.rest, s.rpc = &listener{}, &listener{}
 	s.rest.handler, s.rpc.handler = s.restHandler(), s.rpcHandler()

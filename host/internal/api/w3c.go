@@ -18,14 +18,28 @@ const identifiersPath = "/1.0/identifiers/"
 // serveIdentifier answers GET /1.0/identifiers/{DID or DID URL}: it reads
 // the identifier and the Accept header, and writes what core/w3c answers
 // from the chain.
+// The answer depends on the identifier, the options, Accept and the head
+// only: a cache may keep it (cache.go).
 func (s *Server) serveIdentifier(w http.ResponseWriter, r *http.Request) {
 	id, options := identifierOf(r)
-	resp, err := s.dids.ResolveW3C(r.Context(), id, options, strings.Join(r.Header.Values("Accept"), ","))
+	accept := strings.Join(r.Header.Values("Accept"), ",")
+	w.Header()["Vary"] = varyAccept
+	if s.notModified(w, r, identifiersPath, id, options, accept) {
+		return
+	}
+	resp, err := s.dids.ResolveW3C(r.Context(), id, options, accept)
 	if err != nil {
 		s.log.Error("W3C resolution failed", "identifier", id, "err", err)
 	}
+	if resp.Status >= http.StatusInternalServerError {
+		uncache(w)
+	}
 	writeW3C(w, resp)
 }
+
+// varyAccept is the Vary of the binding's answers, made once (see
+// anyOrigin).
+var varyAccept = []string{"Accept"}
 
 // identifierOf reads the DID or DID URL of a request and the resolution
 // options given apart from it. As the binding writes it (and the Universal
@@ -52,10 +66,9 @@ func identifierOf(r *http.Request) (id, options string) {
 	return id, ""
 }
 
-// writeW3C writes an answer of the binding. It varies with Accept.
+// writeW3C writes an answer of the binding.
 func writeW3C(w http.ResponseWriter, resp w3c.Response) {
 	h := w.Header()
-	h.Set("Vary", "Accept")
 	h.Set("X-Content-Type-Options", "nosniff")
 	if resp.Location != "" {
 		h.Set("Location", resp.Location)

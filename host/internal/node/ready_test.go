@@ -3,7 +3,6 @@ package node_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -12,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/didlight/didlight/core/eid"
 	eidclient "github.com/didlight/didlight/host/client/eid"
@@ -46,25 +47,14 @@ func roots(n *node.Node) []string {
 // policy refuses such a page nothing a probe answers.
 func probe(t *testing.T, root, path string) (int, []byte) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", root+path, nil)
-	req.Header.Set("Origin", "https://elsewhere.example")
-	req.Header.Set("Sec-Fetch-Site", "cross-site")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, b := send(t, "GET", root+path, "", "Origin", "https://elsewhere.example", "Sec-Fetch-Site", "cross-site")
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		t.Errorf("GET %s%s: Content-Type %q", root, path, ct)
 	}
 	if cc := resp.Header.Get("Cache-Control"); cc != "no-store" {
 		t.Errorf("GET %s%s: Cache-Control %q, want no-store", root, path, cc)
 	}
-	return resp.StatusCode, b
+	return resp.StatusCode, []byte(b)
 }
 
 // ready reads /ready on both listeners, checks they agree and that the
@@ -240,17 +230,7 @@ func TestReadyFollower(t *testing.T) {
 // head; not while the upstream is gone; ready again when it is back.
 func TestReadyLight(t *testing.T) {
 	var down atomic.Bool
-	up := eidtest.NewReplay(t, eidtest.Options{Fault: hangUpWhile(&down)})
-	client, err := eidclient.New(eidclient.Config{Network: eidclient.Network{Endpoints: []string{up.URL}}, Budget: -1,
-		RequestTimeout: time.Second, CallTimeout: time.Second, Retries: 1, Backoff: 10 * time.Millisecond, MaxBackoff: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := node.StartLight(light.New(light.Config{Client: client, Poll: 20 * time.Millisecond}), node.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer n.Stop()
+	n, up := startLight(t, &down, nil)
 	checkHealth(t, n)
 	head := up.Manifest.Checkpoints[len(up.Manifest.Checkpoints)-1].Head
 	if r := waitReady(t, n, true); *r.Height != head || *r.Lag != 0 {
@@ -266,29 +246,40 @@ func TestReadyLight(t *testing.T) {
 	waitReady(t, n, true)
 }
 
-// An EID follower is ready once its index has caught up with the replayed
-// EID node; not while that node is gone; ready again when it is back.
-func TestReadyEIDFollower(t *testing.T) {
-	var down atomic.Bool
-	up := eidtest.NewReplay(t, eidtest.Options{Fault: hangUpWhile(&down)})
-	client, err := eidclient.New(eidclient.Config{Network: eidclient.Network{Endpoints: []string{up.URL}}, Budget: -1,
+// testEIDClient is a client of the EID node at url that gives up quickly.
+func testEIDClient(t *testing.T, url string) *eidclient.Client {
+	t.Helper()
+	client, err := eidclient.New(eidclient.Config{Network: eidclient.Network{Endpoints: []string{url}}, Budget: -1,
 		RequestTimeout: time.Second, CallTimeout: time.Second, Retries: 1, Backoff: 10 * time.Millisecond, MaxBackoff: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := eidindex.Open(eidindex.Config{DB: mem.New(), Network: eid.NetworkOf(up.Manifest.ChainID)})
+	return client
+}
+
+// startLight starts a light node in front of the replayed EID node, which
+// hangs up while down, with its metrics in reg when reg is not nil.
+func startLight(t *testing.T, down *atomic.Bool, reg func(*light.Resolver) *prometheus.Registry) (*node.Node, *eidtest.Upstream) {
+	t.Helper()
+	up := eidtest.NewReplay(t, eidtest.Options{Fault: hangUpWhile(down)})
+	r := light.New(light.Config{Client: testEIDClient(t, up.URL), Poll: 20 * time.Millisecond})
+	var opts api.Options
+	if reg != nil {
+		opts.Metrics = reg(r)
+	}
+	n, err := node.StartLight(r, node.Config{API: opts})
 	if err != nil {
 		t.Fatal(err)
 	}
-	scan, err := eidsync.New(eidsync.Config{Upstream: client, Sink: ix, Contract: up.Manifest.Contract, Poll: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := node.StartEIDFollower(eidfollow.New(ix, scan, up.URL), node.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer n.Stop()
+	t.Cleanup(func() { n.Stop() })
+	return n, up
+}
+
+// An EID follower is ready once its index has caught up with the replayed
+// EID node; not while that node is gone; ready again when it is back.
+func TestReadyEIDFollower(t *testing.T) {
+	var down atomic.Bool
+	n, up, _ := startEIDFollower(t, &down, nil)
 	checkHealth(t, n)
 	head := up.Manifest.Checkpoints[len(up.Manifest.Checkpoints)-1].Head
 	if r := waitReady(t, n, true); *r.Height != head || *r.Lag != 0 {
@@ -302,6 +293,32 @@ func TestReadyEIDFollower(t *testing.T) {
 	checkHealth(t, n)
 	down.Store(false)
 	waitReady(t, n, true)
+}
+
+// startEIDFollower starts an EID follower of the replayed EID node, which
+// hangs up while down, with its metrics in reg when reg is not nil.
+func startEIDFollower(t *testing.T, down *atomic.Bool, reg func(*eidindex.Index, *eidsync.Scanner) *prometheus.Registry) (*node.Node, *eidtest.Upstream, *eidsync.Scanner) {
+	t.Helper()
+	up := eidtest.NewReplay(t, eidtest.Options{Fault: hangUpWhile(down)})
+	client := testEIDClient(t, up.URL)
+	ix, err := eidindex.Open(eidindex.Config{DB: mem.New(), Network: eid.NetworkOf(up.Manifest.ChainID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scan, err := eidsync.New(eidsync.Config{Upstream: client, Sink: ix, Contract: up.Manifest.Contract, Poll: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opts api.Options
+	if reg != nil {
+		opts.Metrics = reg(ix, scan)
+	}
+	n, err := node.StartEIDFollower(eidfollow.New(ix, scan, up.URL), node.Config{API: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Stop() })
+	return n, up, scan
 }
 
 // hangUpWhile is an eidtest fault: hang up on every request while down.

@@ -65,6 +65,9 @@ func rawRequests(k kind, target *url.URL) ([]string, error) {
 		if k.refSize > 0 {
 			fmt.Fprintf(&b, "%s: %d\r\n", sizeHeader, k.refSize)
 		}
+		for i := 0; i+1 < len(r.headers); i += 2 {
+			fmt.Fprintf(&b, "%s: %s\r\n", r.headers[i], r.headers[i+1])
+		}
 		b.WriteString("\r\n")
 		b.WriteString(r.body)
 		out = append(out, b.String())

@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
+
+	"github.com/andybalholm/brotli"
 )
 
 // kind is one kind of request the benchmark sends: to the node's REST or
@@ -24,20 +28,33 @@ type kind struct {
 	want     string   // held by every correct answer
 	refSize  int      // with -sized-ref, the size of the node's answer, which the reference's matches
 	optIn    bool     // run only when -kinds names it
+	// headers are sent with every request, in pairs (Accept-Encoding,
+	// gzip); pathHeaders with the GET of each path (If-None-Match and its
+	// ETag), when set.
+	headers     []string
+	pathHeaders [][]string
+	status      int // the status of a correct answer; 0 for any 2xx
 }
 
-// request is one request of a kind: its URL and body.
-type request struct{ url, body string }
+// request is one request of a kind: its URL, body and headers, in pairs.
+type request struct {
+	url, body string
+	headers   []string
+}
 
 // requests are the kind's requests sent to target, in the order wrk
 // sends them.
 func (k kind) requests(target string) []request {
 	var out []request
-	for _, p := range k.paths {
-		out = append(out, request{target + p, ""})
+	for i, p := range k.paths {
+		h := k.headers
+		if i < len(k.pathHeaders) {
+			h = append(slices.Clip(h), k.pathHeaders[i]...)
+		}
+		out = append(out, request{target + p, "", h})
 	}
 	for _, b := range k.bodies {
-		out = append(out, request{target, b})
+		out = append(out, request{target, b, k.headers})
 	}
 	return out
 }
@@ -124,8 +141,9 @@ func listDIDs(ctx context.Context, rpc string, n int) ([]string, error) {
 }
 
 // check sends each request of k to target once and verifies the answers,
-// so that the load measures correct answers, not fast errors. It returns
-// the answers' mean size.
+// so that the load measures correct answers, not fast errors: a compressed
+// one once decompressed, a 304 empty. It returns the answers' mean size as
+// sent.
 func check(ctx context.Context, target string, k kind) (int, error) {
 	reqs := k.requests(target)
 	size := 0
@@ -135,16 +153,45 @@ func check(ctx context.Context, target string, k kind) (int, error) {
 			return 0, err
 		}
 		req.Header.Set("Content-Type", "application/json")
-		raw, err := do(req)
+		for i := 0; i+1 < len(r.headers); i += 2 {
+			req.Header.Set(r.headers[i], r.headers[i+1])
+		}
+		status, coding, raw, err := exchange(req)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %v", k.name, err)
+		}
+		size += len(raw)
+		if k.status != 0 && status != k.status || k.status == 0 && status/100 != 2 {
+			return 0, fmt.Errorf("%s: %s %s: HTTP %d, want %d: %.200s", k.name, req.Method, req.URL, status, max(k.status, 200), raw)
+		}
+		if status == http.StatusNotModified {
+			continue
+		}
+		if raw, err = decode(coding, raw); err != nil {
+			return 0, fmt.Errorf("%s: Content-Encoding %s: %v", k.name, coding, err)
 		}
 		if !bytes.Contains(raw, []byte(k.want)) || bytes.Contains(raw, []byte(`"error":{`)) {
 			return 0, fmt.Errorf("%s: the node answered %.300s", k.name, raw)
 		}
-		size += len(raw)
 	}
 	return size / len(reqs), nil
+}
+
+// decode decompresses an answer sent with Content-Encoding coding.
+func decode(coding string, raw []byte) ([]byte, error) {
+	switch coding {
+	case "":
+		return raw, nil
+	case "gzip":
+		zr, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			return nil, err
+		}
+		return io.ReadAll(zr)
+	case "br":
+		return io.ReadAll(brotli.NewReader(bytes.NewReader(raw)))
+	}
+	return nil, fmt.Errorf("an unknown coding")
 }
 
 // post sends a JSON body to url and returns the answer's body.
@@ -159,17 +206,27 @@ func post(ctx context.Context, url, body string) ([]byte, error) {
 
 // do sends req and returns the body of a 2xx answer.
 func do(req *http.Request) ([]byte, error) {
-	resp, err := http.DefaultClient.Do(req)
+	status, _, raw, err := exchange(req)
 	if err != nil {
 		return nil, err
+	}
+	if status/100 != 2 {
+		return nil, fmt.Errorf("%s %s: HTTP %d: %.200s", req.Method, req.URL, status, raw)
+	}
+	return raw, nil
+}
+
+// exchange sends req and returns the answer's status, Content-Encoding
+// and body as sent.
+func exchange(req *http.Request) (status int, coding string, body []byte, err error) {
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, "", nil, err
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, err
+		return 0, "", nil, err
 	}
-	if resp.StatusCode/100 != 2 {
-		return nil, fmt.Errorf("%s %s: HTTP %d: %.200s", req.Method, req.URL, resp.StatusCode, raw)
-	}
-	return raw, nil
+	return resp.StatusCode, resp.Header.Get("Content-Encoding"), raw, nil
 }

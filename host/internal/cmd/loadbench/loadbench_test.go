@@ -126,7 +126,7 @@ func TestW3CKind(t *testing.T) {
 		t.Fatalf("selectKinds w3c: %v, %v", w, err)
 	}
 	k := w[0]
-	want := []request{{"http://n/1.0/identifiers/did:elastos:iA", ""}, {"http://n/1.0/identifiers/did:elastos:iB", ""}}
+	want := []request{{url: "http://n/1.0/identifiers/did:elastos:iA"}, {url: "http://n/1.0/identifiers/did:elastos:iB"}}
 	if diff := cmp.Diff(want, k.requests("http://n/1.0/identifiers/"), cmp.AllowUnexported(request{})); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}
@@ -134,7 +134,7 @@ func TestW3CKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`local method, path, size = "GET", "/1.0/identifiers/", "0"`, "[==[did:elastos:iA]==],", "[==[did:elastos:iB]==],", "wrk.format(method, path .. p, headers(false))"} {
+	for _, want := range []string{`local method, path, size = "GET", "/1.0/identifiers/", "0"`, "[==[did:elastos:iA]==],", "[==[did:elastos:iB]==],", "wrk.format(method, path .. p, headers(false, each[n]))"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("script lacks %q:\n%s", want, s)
 		}

@@ -24,7 +24,7 @@
 // Usage (make loadbench runs it with the defaults):
 //
 //	loadbench [-node BIN] [-datadir DIR] [-duration 10s] [-rounds 2] [-threads 2] [-connections 32] [-dids 256] [-kinds k1,k2] [-sized-ref]
-//		[-open-share 0.25] [-open-rate R] [-open-conns 256] [-json] [-light] [-eid-geth GETH] [-eid-follow]
+//		[-open-share 0.25] [-open-rate R] [-open-conns 256] [-json] [-light] [-eid-geth GETH] [-eid-follow] [-service]
 //
 // With -sized-ref the reference pads its answer to the mean size of the
 // node's answers to each kind, so that the ratios show what the node's
@@ -46,6 +46,10 @@
 // measures it (eidf-*: did_resolveDID, resolvedid and a query page from its
 // index). -versus then compares a light or follower kind with resolvedid on
 // the devnet node, or with the EID node's did_resolveDID, in the same run.
+//
+// With -service it also measures what running the node as a public
+// service costs and saves (service.go): metrics, the rate limit, HTTP
+// caching (304s and fresh answers) and compression.
 //
 // Linux only: server CPU time is read from /proc/<pid>/stat.
 package main
@@ -116,6 +120,7 @@ type options struct {
 	light         bool   // also a light node, in front of the recorded EID scenario's replay
 	eidGeth       string // also a live EID node with this geth, and a light node in front of it
 	eidFollow     bool   // also an EID follower of the EID upstream
+	service       bool   // also the service kinds (service.go)
 }
 
 // openLoad is the open-loop load of a kind in a round in which wrk drove
@@ -148,6 +153,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.openConns, "open-conns", 256, "keep-alive connections the open loop's generator sends on, each request due on an idle one; too few and requests wait for one (the run is marked invalid)")
 	fs.BoolVar(&o.light, "light", false, "also start a light node (didlight node --light) in front of the recorded EID scenario's replay, served by this program, and measure it: the light-* kinds")
 	fs.BoolVar(&o.eidFollow, "eid-follow", false, "with -light or -eid-geth: also start an EID follower (didlight node --follow) of the same EID upstream, once it has synced, and measure it: the eidf-* kinds")
+	fs.BoolVar(&o.service, "service", false, "also measure the node as a public service: against nodes started --no-metrics (bare-*) and with a rate limit counting every request (limited-*), W3C answers compressed (w3c-gzip, w3c-br, resolvedid-gzip), revalidated (w3c-304) and asked afresh (w3c-fresh)")
 	fs.StringVar(&o.eidGeth, "eid-geth", "", "also start a private EID node with this geth, run the EID scenario on it, and measure it (eid-did_resolveDID) and a light node in front of it (light-*); only inside a network namespace of its own (make eidbench)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -224,6 +230,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	servers := map[string]*server{"": node}
 	all := kinds(dids)
+	if o.service {
+		extra, err := startServiceNodes(ctx, bin, o.datadir, logf)
+		if err != nil {
+			return fail(err)
+		}
+		for name, s := range extra {
+			defer s.stop()
+			servers[name] = s
+		}
+		etags, err := etagsOf(ctx, node, dids)
+		if err != nil {
+			return fail(err)
+		}
+		all = append(all, serviceKinds(dids, etags)...)
+	}
 	if o.light || o.eidGeth != "" {
 		up, err := startUpstream(ctx, o, dir, logf)
 		if err != nil {
@@ -355,10 +376,10 @@ func buildNode(ctx context.Context, dir string) (string, error) {
 	return bin, nil
 }
 
-// startNode starts `didlight node` on free loopback ports: the demo in
-// memory, or the chain in datadir.
-func startNode(ctx context.Context, bin, datadir string, logw io.Writer) (*server, error) {
-	args := []string{"node", "--rest-addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0"}
+// startNode starts `didlight node` on free loopback ports, with flags:
+// the demo in memory, or the chain in datadir.
+func startNode(ctx context.Context, bin, datadir string, logw io.Writer, flags ...string) (*server, error) {
+	args := append([]string{"node", "--rest-addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0"}, flags...)
 	if datadir != "" {
 		args = append(args, "--datadir", datadir)
 	} else {

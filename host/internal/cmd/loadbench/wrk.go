@@ -52,17 +52,35 @@ func wrkScript(k kind, path string) (string, error) {
 		}
 		b.WriteString("}\n")
 	}
+	// The kind's headers, and each path's (in pairs).
+	b.WriteString("local common = {")
+	for _, h := range k.headers {
+		fmt.Fprintf(&b, "[==[%s]==], ", h)
+	}
+	b.WriteString("}\nlocal each = {\n")
+	for _, hs := range k.pathHeaders {
+		b.WriteString("  {")
+		for _, h := range hs {
+			fmt.Fprintf(&b, "[==[%s]==], ", h)
+		}
+		b.WriteString("},\n")
+	}
+	b.WriteString("}\n")
 	// Requests are formatted in init, once wrk has set the Host header.
 	b.WriteString(`local reqs, i = {}, 0
-local function headers(json)
+local function headers(json, extra)
   local h = {}
   if json then h["Content-Type"] = "application/json" end
   if size ~= "0" then h["` + sizeHeader + `"] = size end
+  for j = 1, #common, 2 do h[common[j]] = common[j + 1] end
+  if extra then
+    for j = 1, #extra, 2 do h[extra[j]] = extra[j + 1] end
+  end
   return h
 end
 init = function(args)
   for n, p in ipairs(paths) do
-    reqs[n] = wrk.format(method, path .. p, headers(false))
+    reqs[n] = wrk.format(method, path .. p, headers(false, each[n]))
   end
   for n, body in ipairs(bodies) do
     if body == "" then
