@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/didlight/didlight/core/excerpt"
@@ -117,6 +118,8 @@ func (s *Server) answer(ctx context.Context, dst []byte, c jsonrpc.Call) []byte 
 	}
 	m, ok := methods[c.Method]
 	switch {
+	case !ok && strings.HasPrefix(c.Method, eidNamespace):
+		return appendResponse(dst, c.ID, nil, eidMethodNotFound(c.Method))
 	case !ok:
 		return appendResponse(dst, c.ID, nil, jsonrpc.MethodNotFound(c.Method))
 	case !s.serves(m):

@@ -1,0 +1,78 @@
+package eidfollow_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/didlight/didlight/host/internal/eidtest"
+)
+
+// sameAnswer reports whether two JSON-RPC answers hold the same members
+// byte for byte (result, error, id), in whatever order the envelope writes
+// them; a batch's elements are compared in order.
+func sameAnswer(t *testing.T, got, want []byte) bool {
+	t.Helper()
+	if bytes.HasPrefix(bytes.TrimSpace(want), []byte("[")) {
+		var g, w []json.RawMessage
+		if json.Unmarshal(got, &g) != nil || json.Unmarshal(want, &w) != nil || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !sameAnswer(t, g[i], w[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	var g, w map[string]json.RawMessage
+	if json.Unmarshal(got, &g) != nil || json.Unmarshal(want, &w) != nil || len(g) != len(w) {
+		return false
+	}
+	for k, v := range w {
+		if !bytes.Equal(g[k], v) {
+			return false
+		}
+	}
+	return true
+}
+
+// A follower of the recorded EID node answers every did_* request the node
+// was sent at the last checkpoint (resolves, credential reads and lists,
+// in the SDKs' form and in every other form the recorder tried: without the
+// did:elastos: prefix, upper-cased, all a string, wrong params) with the
+// body the node gave, byte for byte but for the id, which is the caller's.
+func TestFollowRecordedDIDMethods(t *testing.T) {
+	n, _ := startFollower(t)
+	rec, err := eidtest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared := map[string]int{}
+	for _, x := range rec.Checkpoints["final"] {
+		var req struct{ Method string }
+		if json.Unmarshal(x.Request, &req) != nil || !strings.HasPrefix(req.Method, "did_") {
+			continue
+		}
+		t.Run(x.Note, func(t *testing.T) {
+			resp, err := http.Post(n.RPCURL(), "application/json", bytes.NewReader(x.Request))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			got, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != x.Status || !sameAnswer(t, got, x.Response) {
+				t.Errorf("%s\n got %d %.600s\nwant %d %.600s", x.Request, resp.StatusCode, got, x.Status, x.Body())
+			}
+		})
+		compared[req.Method]++
+	}
+	for _, m := range []string{"did_resolveDID", "did_resolveCredential", "did_listCredentials"} {
+		if compared[m] < 5 {
+			t.Errorf("compared %d answers of %s", compared[m], m)
+		}
+	}
+}
