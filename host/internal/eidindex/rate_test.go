@@ -3,7 +3,6 @@ package eidindex
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
 	"flag"
@@ -12,9 +11,9 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/eid"
-	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/host/internal/eidsync"
+	"github.com/didlight/didlight/host/internal/eidtest/eidfake"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 	"github.com/didlight/didlight/host/internal/synth"
 )
@@ -47,9 +46,7 @@ func synthBlocks(tb testing.TB, n int) ([]*eidsync.Block, int) {
 			if err != nil {
 				tb.Fatal(err)
 			}
-			o := ela.Operation{Header: ela.OperationHeader(req.Header), Payload: req.Payload, Proof: ela.OperationProof(req.Proof)}
-			op := eidsync.Op{Index: uint32(j), From: "0x0000000000000000000000000000000000000001",
-				Data: base64.StdEncoding.EncodeToString(o.Bytes())}
+			op := eidsync.Op{Index: uint32(j), From: "0x0000000000000000000000000000000000000001", Data: eidfake.LogData(req)}
 			op.TxHash = sha256.Sum256(binary.BigEndian.AppendUint64(b.Hash[:], uint64(j)))
 			last[s.Index] = op.TxHash
 			b.Ops = append(b.Ops, op)

@@ -21,7 +21,8 @@ import (
 // Chain serves a generated EID chain over JSON-RPC, as EID's geth
 // answers the methods a scan asks (eth_chainId, eth_blockNumber,
 // eth_getBlockByNumber with transactions, eth_getTransactionReceipt, and
-// batches of them). Its blocks are made from their numbers; the DID
+// batches of them) and did_resolveDID without a DID, as a follower's
+// start asks. Its blocks are made from their numbers; the DID
 // transactions placed in some of them carry real didLog data. It can
 // switch to a branch that replaces its blocks from a number on.
 type Chain struct {
@@ -189,6 +190,11 @@ func (c *Chain) answer(out []byte, raw []byte) []byte {
 			break
 		}
 		out = c.receipt(out, tx)
+	case "did_resolveDID":
+		// It keeps no DID index: it answers only as EID answers a request
+		// without a DID, which is how eid.Recognize tells an EID node.
+		out = out[:len(out)-len(`,"result":`)]
+		return append(out, `,"error":{"code":-32602,"message":"did is null"}}`...)
 	default:
 		out = out[:len(out)-len(`,"result":`)]
 		return append(out, `,"error":{"code":-32601,"message":"the method does not exist/is not available"}}`...)
@@ -217,7 +223,7 @@ func (c *Chain) block(out []byte, n uint64, full bool) []byte {
 		bloom = fmt.Sprintf("0x%x", b)
 	}
 	out = fmt.Appendf(out, `{"difficulty":"0x2","extraData":"0xda850100090700846765746888676f312e32362e38856c696e7578000000000000000000000000","gasLimit":"0x5f5e100","gasUsed":"0x0","hash":"%s","logsBloom":"%s","miner":"0x0000000000000000000000000000000000000000","mixHash":"0x%064x","nonce":"0x0000000000000000","number":"%#x","parentHash":"%s","receiptsRoot":"0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421","sha3Uncles":"0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347","size":"0x25e","stateRoot":"0x%064x","timestamp":"%#x","totalDifficulty":"%#x","transactions":[`,
-		hash, bloom, 0, n, parent, n, 1623945600+5*n, 2*n+1)
+		hash, bloom, 0, n, parent, n, Time(n).Unix(), 2*n+1)
 	for i, tx := range c.txs[n] {
 		if i > 0 {
 			out = append(out, ',')
