@@ -1,0 +1,105 @@
+package eidindex
+
+import (
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/eid"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/eidsync"
+)
+
+// prepared is an operation made ready for its check in order, ahead of
+// its block's store update and on every core: decoded, the signatures that
+// need no state of the index verified and remembered (sigs), and, when
+// those check, what the indexes need of its document derived. Nothing in
+// it decides: the check in order does, against the state before it.
+type prepared struct {
+	id   *didindex.Operation
+	err  error // decoding failed: the check in order fails with it
+	sigs *verified
+}
+
+// prepareAll prepares the operations of blocks, on as many goroutines as
+// there are cores, and returns them block by block.
+func (ix *Index) prepareAll(blocks []*eidsync.Block) [][]*prepared {
+	out := make([][]*prepared, len(blocks))
+	type job struct{ b, i int }
+	jobs := make(chan job)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for j := range jobs {
+				out[j.b][j.i] = ix.prepare(blocks[j.b].Ops[j.i])
+			}
+		})
+	}
+	for b, blk := range blocks {
+		out[b] = make([]*prepared, len(blk.Ops))
+		for i := range blk.Ops {
+			jobs <- job{b, i}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return out
+}
+
+// prepare decodes op and verifies ahead what it can without the index's
+// state: a DID document's own proofs, and the request's signature when its
+// signer is in the document it publishes (idop.ValidateDetached). Errors
+// but decoding's are dropped: the check in order finds them again.
+func (ix *Index) prepare(op eidsync.Op) *prepared {
+	req, err := eid.DecodeLogData(op.Data)
+	if err != nil {
+		return &prepared{err: err}
+	}
+	o, err := idop.Decode(req)
+	if err != nil {
+		return &prepared{err: asRule(err)}
+	}
+	p := &prepared{id: didindex.NewOperation(o), sigs: &verified{v: ix.verifier}}
+	switch o.Request.Header.Operation {
+	case idop.Create, idop.Update, idop.Transfer:
+		if !p.id.Credential() && idop.ValidateDetached(o, did.NewDocuments(), p.sigs, time.Time{}) == nil {
+			p.id.PostAhead()
+		}
+	}
+	return p
+}
+
+// verified is a keys.Verifier that remembers the signatures that verified,
+// so that checking an operation again verifies them no more. One
+// operation's: not safe for concurrent use.
+type verified struct {
+	v    keys.Verifier
+	seen []verifiedSig
+}
+
+type verifiedSig struct {
+	pub    keys.PublicKey
+	digest [32]byte
+	sig    keys.Signature
+}
+
+// Verify implements keys.Verifier.
+func (c *verified) Verify(pub keys.PublicKey, digest [32]byte, sig keys.Signature) bool {
+	for _, s := range c.seen {
+		if s.digest == digest && s.sig == sig && s.pub.Equal(pub) {
+			return true
+		}
+	}
+	if !c.v.Verify(pub, digest, sig) {
+		return false
+	}
+	c.seen = append(c.seen, verifiedSig{pub, digest, sig})
+	return true
+}
+
+// ParsePublicKey implements keys.KeyParser with the index's verifier,
+// which keeps the keys it decodes.
+func (c *verified) ParsePublicKey(b []byte) (keys.PublicKey, error) { return keys.ParseWith(c.v, b) }
