@@ -43,7 +43,7 @@ func (ix *Index) Apply(ctx context.Context, blocks []*eidsync.Block) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			r, err := ix.applyBlock(tx, b, ready[i], &counts)
+			r, err := ix.applyBlock(tx, b, ready(i), &counts)
 			if err != nil {
 				return fmt.Errorf("eidindex: block %d: %w", b.Number, err)
 			}

@@ -2,7 +2,7 @@ package eidindex
 
 import (
 	"runtime"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/didlight/didlight/core/did"
@@ -24,29 +24,46 @@ type prepared struct {
 	sigs *verified
 }
 
-// prepareAll prepares the operations of blocks, on as many goroutines as
-// there are cores, and returns them block by block.
-func (ix *Index) prepareAll(blocks []*eidsync.Block) [][]*prepared {
+// prepareAll starts preparing the operations of blocks, in block order,
+// on as many goroutines as there are cores, and returns a function that
+// waits for block i's and returns them: the blocks' store update applies
+// each block as soon as it is ready, while the blocks after it are being
+// prepared. The goroutines end once every operation is prepared, whether
+// or not it is asked for.
+func (ix *Index) prepareAll(blocks []*eidsync.Block) func(i int) []*prepared {
 	out := make([][]*prepared, len(blocks))
-	type job struct{ b, i int }
-	jobs := make(chan job)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for j := range jobs {
-				out[j.b][j.i] = ix.prepare(blocks[j.b].Ops[j.i])
-			}
-		})
-	}
+	done := make([]chan struct{}, len(blocks)) // closed once block i's are prepared
+	left := make([]atomic.Int64, len(blocks))  // block i's not prepared yet
 	for b, blk := range blocks {
-		out[b] = make([]*prepared, len(blk.Ops))
-		for i := range blk.Ops {
-			jobs <- job{b, i}
+		out[b], done[b] = make([]*prepared, len(blk.Ops)), make(chan struct{})
+		if left[b].Store(int64(len(blk.Ops))); len(blk.Ops) == 0 {
+			close(done[b])
 		}
 	}
-	close(jobs)
-	wg.Wait()
-	return out
+	type job struct{ b, i int }
+	jobs := make(chan job, 64)
+	go func() {
+		for b, blk := range blocks {
+			for i := range blk.Ops {
+				jobs <- job{b, i}
+			}
+		}
+		close(jobs)
+	}()
+	for range runtime.GOMAXPROCS(0) {
+		go func() {
+			for j := range jobs {
+				out[j.b][j.i] = ix.prepare(blocks[j.b].Ops[j.i])
+				if left[j.b].Add(-1) == 0 {
+					close(done[j.b])
+				}
+			}
+		}()
+	}
+	return func(i int) []*prepared {
+		<-done[i]
+		return out[i]
+	}
 }
 
 // prepare decodes op and verifies ahead what it can without the index's
