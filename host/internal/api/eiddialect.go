@@ -76,10 +76,27 @@ func eidArg(params json.RawMessage) (map[string]any, *jsonrpc.Error) {
 	return arg, nil
 }
 
-// eidString returns member name of arg when it is a string.
-func eidString(arg map[string]any, name string) (string, bool) {
-	s, ok := arg[name].(string)
-	return s, ok
+// eidRequest reads the params of a did_* method and its identifier
+// member, which must be a string ("<member> is null").
+func eidRequest(params json.RawMessage, member string) (map[string]any, string, *jsonrpc.Error) {
+	arg, perr := eidArg(params)
+	if perr != nil {
+		return nil, "", perr
+	}
+	given, ok := arg[member].(string)
+	if !ok {
+		return nil, "", eidInvalid(member + " is null")
+	}
+	return arg, given, nil
+}
+
+// eidAnswer is result, or EID's not-found answer for the identifier given
+// when result says status 3.
+func eidAnswer(result []byte, member, given string) json.RawMessage {
+	if statusOf(result) == 3 {
+		return notFound(member, given)
+	}
+	return result
 }
 
 // withPrefix is id as EID looks it up: with did:elastos: put before it
@@ -143,36 +160,23 @@ func statusOf(result []byte) int {
 // boolean and is false otherwise; a DID not found is answered with the
 // did as given and status 3.
 func (s *Server) eidResolveDID(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	arg, perr := eidArg(params)
+	arg, given, perr := eidRequest(params, "did")
 	if perr != nil {
 		return nil, perr
 	}
-	given, ok := eidString(arg, "did")
-	if !ok {
-		return nil, eidInvalid("did is null")
-	}
 	all, _ := arg["all"].(bool)
 	d, perr := eidDID("did", given)
-	if perr != nil || d == nil {
-		return orNotFound(perr, "did", given)
+	switch {
+	case perr != nil:
+		return nil, perr
+	case d == nil:
+		return notFound("did", given), nil
 	}
 	result, err := s.dids.ResolveDIDSDK(ctx, *d, all)
 	if err != nil {
 		return nil, s.chainFailure("did_resolveDID", eidInvalid, err)
 	}
-	if statusOf(result) == 3 {
-		return notFound("did", given), nil
-	}
-	return json.RawMessage(result), nil
-}
-
-// orNotFound answers a parameter eidDID or eidCredential refused: its
-// error, or EID's not-found answer.
-func orNotFound(perr *jsonrpc.Error, member, given string) (any, *jsonrpc.Error) {
-	if perr != nil {
-		return nil, perr
-	}
-	return notFound(member, given), nil
+	return eidAnswer(result, "did", given), nil
 }
 
 // eidResolveCredential answers did_resolveCredential as EID does
@@ -184,13 +188,9 @@ func orNotFound(perr *jsonrpc.Error, member, given string) (any, *jsonrpc.Error)
 // someone neither its owner nor its issuer, whose revoke EID then leaves
 // out.
 func (s *Server) eidResolveCredential(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	arg, perr := eidArg(params)
+	arg, given, perr := eidRequest(params, "id")
 	if perr != nil {
 		return nil, perr
-	}
-	given, ok := eidString(arg, "id")
-	if !ok {
-		return nil, eidInvalid("id is null")
 	}
 	id, err := did.ParseCredentialID(withPrefix(given))
 	switch {
@@ -200,7 +200,7 @@ func (s *Server) eidResolveCredential(ctx context.Context, params json.RawMessag
 		return notFound("id", given), nil
 	}
 	var issuer *did.DID
-	if is, _ := eidString(arg, "issuer"); is != "" {
+	if is, _ := arg["issuer"].(string); is != "" {
 		d, perr := eidDID("issuer", is)
 		if perr != nil {
 			return nil, perr
@@ -211,10 +211,7 @@ func (s *Server) eidResolveCredential(ctx context.Context, params json.RawMessag
 	if cerr != nil {
 		return nil, s.chainFailure("did_resolveCredential", eidInvalid, cerr)
 	}
-	if statusOf(result) == 3 {
-		return notFound("id", given), nil
-	}
-	return json.RawMessage(result), nil
+	return eidAnswer(result, "id", given), nil
 }
 
 // eidList is EID's did_listCredentials result (core/vm/did
@@ -230,19 +227,15 @@ type eidList struct {
 // to whole ones, neither negative; limit 0 is 128 and one above 256 is
 // 256; the did member is the DID as looked up.
 func (s *Server) eidListCredentials(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	arg, perr := eidArg(params)
+	arg, given, perr := eidRequest(params, "did")
 	if perr != nil {
 		return nil, perr
-	}
-	given, ok := eidString(arg, "did")
-	if !ok {
-		return nil, eidInvalid("did is null")
 	}
 	d, perr := eidDID("did", given)
-	if perr != nil {
+	switch {
+	case perr != nil:
 		return nil, perr
-	}
-	if d == nil {
+	case d == nil:
 		return nil, eidInvalid("did is not exist")
 	}
 	resolved, err := s.dids.ResolveDIDSDK(ctx, *d, false)
