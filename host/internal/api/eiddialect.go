@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/didlight/didlight/core/did"
@@ -238,30 +239,32 @@ func (s *Server) eidListCredentials(ctx context.Context, params json.RawMessage)
 	case d == nil:
 		return nil, eidInvalid("did is not exist")
 	}
-	resolved, err := s.dids.ResolveDIDSDK(ctx, *d, false)
-	if err != nil {
-		return nil, s.chainFailure("did_listCredentials", eidInvalid, err)
-	}
-	if statusOf(resolved) == 3 {
-		return nil, eidInvalid("did is not exist")
-	}
 	skip, _ := arg["skip"].(float64)
 	limit, _ := arg["limit"].(float64)
+	// EID says whether the DID exists before it reads skip and limit. A
+	// light node's upstream, an EID node, says it itself when it lists.
+	if s.light == nil || s.queries != nil || int64(skip) < 0 || int64(limit) < 0 {
+		resolved, err := s.dids.ResolveDIDSDK(ctx, *d, false)
+		if err != nil {
+			return nil, s.chainFailure("did_listCredentials", eidInvalid, err)
+		}
+		if statusOf(resolved) == 3 {
+			return nil, eidInvalid("did is not exist")
+		}
+	}
 	if int64(skip) < 0 {
 		return nil, eidInvalid("skip is negative")
 	}
 	if int64(limit) < 0 {
 		return nil, eidInvalid("limit is negative")
 	}
-	if limit == 0 {
-		limit = 128
-	}
-	limit = min(limit, 256)
 	out := eidList{DID: withPrefix(given)}
-	if int64(limit) == 0 {
-		return out, nil
+	if limit != 0 && int64(limit) == 0 {
+		return out, nil // a limit under 1 lists nothing
 	}
-	result, err := s.dids.ListCredentials(ctx, *d, int(int64(skip)), int(int64(limit)))
+	// A limit of 0 is the reader's default, 128, and one above 256 is 256
+	// (resolve.CredentialPage), as on EID.
+	result, err := s.dids.ListCredentials(ctx, *d, int(min(int64(skip), math.MaxInt32)), int(min(int64(limit), math.MaxInt32)))
 	if err != nil {
 		return nil, s.chainFailure("did_listCredentials", eidInvalid, err)
 	}

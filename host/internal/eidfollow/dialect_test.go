@@ -11,35 +11,6 @@ import (
 	"github.com/didlight/didlight/host/internal/eidtest"
 )
 
-// sameAnswer reports whether two JSON-RPC answers hold the same members
-// byte for byte (result, error, id), in whatever order the envelope writes
-// them; a batch's elements are compared in order.
-func sameAnswer(t *testing.T, got, want []byte) bool {
-	t.Helper()
-	if bytes.HasPrefix(bytes.TrimSpace(want), []byte("[")) {
-		var g, w []json.RawMessage
-		if json.Unmarshal(got, &g) != nil || json.Unmarshal(want, &w) != nil || len(g) != len(w) {
-			return false
-		}
-		for i := range w {
-			if !sameAnswer(t, g[i], w[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	var g, w map[string]json.RawMessage
-	if json.Unmarshal(got, &g) != nil || json.Unmarshal(want, &w) != nil || len(g) != len(w) {
-		return false
-	}
-	for k, v := range w {
-		if !bytes.Equal(g[k], v) {
-			return false
-		}
-	}
-	return true
-}
-
 // A follower of the recorded EID node answers every did_* request the node
 // was sent at the last checkpoint (resolves, credential reads and lists,
 // in the SDKs' form and in every other form the recorder tried: without the
@@ -64,7 +35,7 @@ func TestFollowRecordedDIDMethods(t *testing.T) {
 			}
 			defer resp.Body.Close()
 			got, _ := io.ReadAll(resp.Body)
-			if resp.StatusCode != x.Status || !sameAnswer(t, got, x.Response) {
+			if resp.StatusCode != x.Status || !eidtest.SameAnswer(got, x.Response) {
 				t.Errorf("%s\n got %d %.600s\nwant %d %.600s", x.Request, resp.StatusCode, got, x.Status, x.Body())
 			}
 		})
