@@ -37,7 +37,9 @@ func TestCredentials(t *testing.T) {
 		}
 		raw := n.call("listcredentials", map[string]any{"did": owner}).Result
 		sdk := n.call("did_listCredentials", []any{map[string]any{"did": owner, "skip": 0, "limit": 0}}).Result
-		if json.Unmarshal(raw, &list) != nil || list.DID != owner || list.Credentials == nil || string(sdk) != string(raw) {
+		// EID writes an empty page as null (didapi.go, ListCredentials).
+		eidForm := strings.Replace(string(raw), `"credentials":[]`, `"credentials":null`, 1)
+		if json.Unmarshal(raw, &list) != nil || list.DID != owner || list.Credentials == nil || string(sdk) != eidForm {
 			t.Errorf("listcredentials %s: %s; did_listCredentials %s", owner, raw, sdk)
 		}
 		doc, err := did.ParseDocument(docJSON)

@@ -63,17 +63,14 @@ func TestResolveStatuses(t *testing.T) {
 	n.checkResolved(n.resolve("did_resolveDID", bob.did.String(), false), bob.did, 0, []string{bobCreate}, []string{idop.Create})
 	n.checkResolved(n.resolve("did_resolveDID", bob.did.String(), true), bob.did, 0, []string{bobCreate}, []string{idop.Create})
 
-	// The SDK names give the same answers otherwise, in both params forms.
+	// The SDK names give the same answers otherwise, with the params in
+	// EID's form (an array holding one object).
 	for _, d := range []identity{alice, carol, dave} {
 		for _, all := range []bool{false, true} {
 			want := n.call("resolvedid", map[string]any{"did": d.did.String(), "all": all}).Result
-			for _, params := range []any{
-				[]any{map[string]any{"did": d.did.String(), "all": all}},
-				map[string]any{"did": d.did.String(), "all": all},
-			} {
-				if got := n.call("did_resolveDID", params).Result; string(got) != string(want) {
-					t.Errorf("did_resolveDID %v = %s, resolvedid = %s", params, got, want)
-				}
+			params := []any{map[string]any{"did": d.did.String(), "all": all}}
+			if got := n.call("did_resolveDID", params).Result; string(got) != string(want) {
+				t.Errorf("did_resolveDID %v = %s, resolvedid = %s", params, got, want)
 			}
 		}
 	}

@@ -197,7 +197,7 @@ func TestErrorDataNamesParameters(t *testing.T) {
 		{"query", `{"service":"x","skip":1.5}`, "skip: want an integer"},
 		{"resolvedid", `{"did":"x","all":"yes"}`, "all: want true or false"},
 		{"resolvedid", `{"did":7}`, "did: want a string"},
-		{"did_listCredentials", `[{"did":"x","limit":[]}]`, "limit: want an integer"},
+		{"listcredentials", `[{"did":"x","limit":[]}]`, "limit: want an integer"},
 		{"resolvedid", `{"did":"x","al":true}`, `unknown parameter \"al\": want did or all`},
 		{"dev_increaseTime", `{"seconds":"sixty"}`, "seconds: want a whole number"},
 	} {

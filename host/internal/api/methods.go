@@ -36,22 +36,23 @@ func (s *Server) serves(m rpcMethod) bool {
 }
 
 // methods are the JSON-RPC methods. The DID methods are served under the
-// resolver interface's names and under the names the published DID SDKs
-// call (which send params as an array holding one object;
-// [jsonrpc.DecodeParams] reads both forms); the answers are the same objects,
-// but for the status of an expired DID. The chain's general methods
+// resolver interface's names, whose params are an object or an array
+// holding one ([jsonrpc.DecodeParams]), and under EID's names, which the
+// published DID SDKs call, read and answered in EID's dialect
+// (eiddialect.go); the results are the same objects, but for the status of
+// an expired DID. The chain's general methods
 // (chainrpc.go, noderpc.go) take named or positional params
 // ([jsonrpc.Args]), as the Elastos nodes read them.
 var methods = map[string]rpcMethod{
 	// DID reads. A light node serves all but query, which needs an index
 	// of every document.
 	"resolvedid":            {serve: (*Server).resolveDID, light: true},
-	"did_resolveDID":        {serve: (*Server).resolveDIDForSDK, light: true},
+	"did_resolveDID":        {serve: (*Server).eidResolveDID, light: true},
 	"query":                 {serve: (*Server).query, query: true},
 	"resolvecredential":     {serve: (*Server).resolveCredential, light: true},
-	"did_resolveCredential": {serve: (*Server).resolveCredential, light: true},
+	"did_resolveCredential": {serve: (*Server).eidResolveCredential, light: true},
 	"listcredentials":       {serve: (*Server).listCredentials, light: true},
-	"did_listCredentials":   {serve: (*Server).listCredentials, light: true},
+	"did_listCredentials":   {serve: (*Server).eidListCredentials, light: true},
 
 	// Devnet controls: they change the chain on the node's authority.
 	"dev_mine":             {serve: (*Server).devMine, access: control},
@@ -98,14 +99,6 @@ var methods = map[string]rpcMethod{
 // interface defines it (1 for an expired DID).
 func (s *Server) resolveDID(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 	return s.resolve(ctx, "resolvedid", params, s.dids.ResolveDID)
-}
-
-// resolveDIDForSDK answers did_resolveDID, the published SDKs' name: the
-// same, except that an expired DID is status 0. The SDKs know statuses 0, 2
-// and 3 only, throw on 1, and judge expiry from the document themselves, as
-// the EID chain leaves it to them.
-func (s *Server) resolveDIDForSDK(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	return s.resolve(ctx, "did_resolveDID", params, s.dids.ResolveDIDSDK)
 }
 
 // resolve reads {did, all} and answers with the result by builds, in the

@@ -31,6 +31,7 @@ func (ix *Index) Apply(ctx context.Context, blocks []*eidsync.Block) error {
 	if err := ix.chained(blocks); err != nil {
 		return err
 	}
+	ready := ix.prepareAll(blocks)
 	var counts Counts
 	var refused []Refusal
 	err := ix.update(func(tx store.Tx) error {
@@ -38,11 +39,11 @@ func (ix *Index) Apply(ctx context.Context, blocks []*eidsync.Block) error {
 		if counts, err = readCounts(tx); err != nil {
 			return err
 		}
-		for _, b := range blocks {
+		for i, b := range blocks {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			r, err := ix.applyBlock(tx, b, &counts)
+			r, err := ix.applyBlock(tx, b, ready(i), &counts)
 			if err != nil {
 				return fmt.Errorf("eidindex: block %d: %w", b.Number, err)
 			}
@@ -92,9 +93,9 @@ func (ix *Index) update(fn func(store.Tx) error) error {
 	return ix.db.Update(fn)
 }
 
-// applyBlock applies one block's operations in tx and makes it the head,
-// its writes logged after a mark kept with the block's hash.
-func (ix *Index) applyBlock(tx store.Tx, b *eidsync.Block, counts *Counts) ([]Refusal, error) {
+// applyBlock applies one block's operations, prepared, in tx and makes it
+// the head, its writes logged after a mark kept with the block's hash.
+func (ix *Index) applyBlock(tx store.Tx, b *eidsync.Block, ready []*prepared, counts *Counts) ([]Refusal, error) {
 	mark, err := undoLog.Mark(tx)
 	if err != nil {
 		return nil, err
@@ -106,8 +107,8 @@ func (ix *Index) applyBlock(tx store.Tx, b *eidsync.Block, counts *Counts) ([]Re
 	w := ix.index.Write(ltx, uint32(b.Time))
 	var refused []Refusal
 	seen := map[string]bool{} // the DIDs of the block's operations so far
-	for _, op := range b.Ops {
-		id, waiver, err := ix.check(w, b, op, seen)
+	for i, op := range b.Ops {
+		id, waiver, err := ix.check(w, b, op, ready[i], seen)
 		if err != nil {
 			if idop.RuleOf(err) == "" || idop.RuleOf(err) == idop.RuleLookup {
 				return nil, err // the store failed, not the operation
@@ -138,20 +139,16 @@ func (ix *Index) applyBlock(tx store.Tx, b *eidsync.Block, counts *Counts) ([]Re
 	return refused, putHead(ltx, Head{Number: b.Number, Hash: b.Hash, Time: b.Time})
 }
 
-// check decodes op and checks it as EID checked it in block b, against
+// check checks op, prepared as p, as EID checked it in block b, against
 // the state w reads and the DIDs seen earlier in the block, to which it
 // adds op's. A refusal is a *idop.RuleError.
-func (ix *Index) check(w *didindex.Batch, b *eidsync.Block, op eidsync.Op, seen map[string]bool) (*didindex.Operation, resolve.Waiver, error) {
-	req, err := eid.DecodeLogData(op.Data)
-	if err != nil {
-		return nil, 0, err
+func (ix *Index) check(w *didindex.Batch, b *eidsync.Block, op eidsync.Op, p *prepared, seen map[string]bool) (*didindex.Operation, resolve.Waiver, error) {
+	if p.err != nil {
+		return nil, 0, p.err
 	}
-	o, err := idop.Decode(req)
-	if err != nil {
-		return nil, 0, asRule(err)
-	}
-	id := didindex.NewOperation(o)
+	id, o := p.id, p.id.Op
 	var st *idop.State
+	var err error
 	var cst *idop.CredentialState
 	if id.Credential() {
 		cst, err = w.CredentialState(id.Key)
@@ -166,7 +163,7 @@ func (ix *Index) check(w *didindex.Batch, b *eidsync.Block, op eidsync.Op, seen 
 		at.Earlier = seen[id.Key]
 		seen[id.Key] = true
 	}
-	waiver, err := ix.net.Accept(o, st, cst, w, ix.verifier, at)
+	waiver, err := ix.net.Accept(o, st, cst, w, p.sigs, at)
 	if err != nil {
 		return id, waiver, err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/didlight/didlight/host/internal/cputime"
 	"github.com/didlight/didlight/host/internal/eidsync"
 	"github.com/didlight/didlight/host/internal/eidtest"
+	"github.com/didlight/didlight/host/internal/eidtest/eidfake"
 	"github.com/didlight/didlight/host/internal/eidtest/eidnode"
 )
 
@@ -50,8 +51,8 @@ func serveFakeOrTest(m *testing.M) {
 		os.Exit(2)
 	}
 	fmt.Printf("http://%s\n", l.Addr())
-	c := newFakeChain(22, eidsync.MainnetContract, n)
-	go http.Serve(l, http.HandlerFunc(c.serve))
+	c := eidfake.New(22, eidsync.MainnetContract, n)
+	go http.Serve(l, c.Handler())
 	io.Copy(io.Discard, os.Stdin)
 	os.Exit(0)
 }

@@ -7,15 +7,16 @@ import (
 
 	"github.com/didlight/didlight/host/client/eid"
 	"github.com/didlight/didlight/host/internal/eidsync"
+	"github.com/didlight/didlight/host/internal/eidtest/eidfake"
 )
 
 // A scan from genesis to the head of an EID node, into an index that
 // records the blocks it is given; the scan follows the head until its
 // context ends, here once it has caught up.
 func Example() {
-	chain := newFakeChain(22, eidsync.MainnetContract, 999) // mainnet's chain id: the contract is built in
-	chain.put(400, false, true, "create", "D2VsYXN0b3MvZGlkLzEuMA==")
-	server := httptest.NewServer(chain.handler())
+	chain := eidfake.New(22, eidsync.MainnetContract, 999) // mainnet's chain id: the contract is built in
+	chain.Put(400, false, true, "create", "D2VsYXN0b3MvZGlkLzEuMA==")
+	server := httptest.NewServer(chain.Handler())
 	defer server.Close()
 
 	client, err := eid.New(eid.Config{Network: eid.Network{Endpoints: []string{server.URL}}, Budget: -1})

@@ -16,6 +16,7 @@ import (
 	"github.com/didlight/didlight/host/client/eid"
 	"github.com/didlight/didlight/host/internal/eidsync"
 	"github.com/didlight/didlight/host/internal/eidtest"
+	"github.com/didlight/didlight/host/internal/eidtest/eidfake"
 )
 
 func TestMain(m *testing.M) { serveFakeOrTest(m) }
@@ -164,17 +165,17 @@ func TestScanBatches(t *testing.T) {
 		{"uneven end", 104, 25, 3, 0, nil, 5, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newFakeChain(22, eidsync.MainnetContract, tc.head)
+			c := eidfake.New(22, eidsync.MainnetContract, tc.head)
 			ops, data := recordedOps(t)
 			var want []string
 			for i, n := range tc.didBlocks {
-				tx := c.put(n, i%2 == 0, true, ops[i], data[i])
-				c.put(n, i%2 == 1, false, "", "")
-				h, _ := eidsync.ParseHash(tx.hash)
-				want = append(want, fmt.Sprintf("%d/%d %s %s", n, tx.index, h, data[i]))
+				tx := c.Put(n, i%2 == 0, true, ops[i], data[i])
+				c.Put(n, i%2 == 1, false, "", "")
+				h, _ := eidsync.ParseHash(tx.Hash)
+				want = append(want, fmt.Sprintf("%d/%d %s %s", n, tx.Index, h, data[i]))
 			}
 			sink := &memSink{}
-			p, err := scan(t, eidsync.Config{Upstream: client(t, c.start(t), eid.Config{}), Sink: sink, Batch: tc.batch, InFlight: tc.inFlight, ApplyBlocks: tc.apply}, caughtUp)
+			p, err := scan(t, eidsync.Config{Upstream: client(t, c.Start(t), eid.Config{}), Sink: sink, Batch: tc.batch, InFlight: tc.inFlight, ApplyBlocks: tc.apply}, caughtUp)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,12 +194,12 @@ func TestScanBatches(t *testing.T) {
 				distinct[n] = true
 			}
 			// Less the batches of full blocks and of receipts, eth_chainId and eth_blockNumber.
-			blockReqs := int(c.requests.Load()) - 2*len(withDID) - 2
-			if blockReqs != tc.wantBlockReqs || c.receiptCalls.Load() != int64(2*len(tc.didBlocks)) || c.fullCalls.Load() != int64(len(distinct)) {
+			blockReqs := int(c.Requests.Load()) - 2*len(withDID) - 2
+			if blockReqs != tc.wantBlockReqs || c.ReceiptCalls.Load() != int64(2*len(tc.didBlocks)) || c.FullCalls.Load() != int64(len(distinct)) {
 				t.Errorf("%d requests of blocks, %d receipts and %d blocks in full asked; want %d, %d, %d",
-					blockReqs, c.receiptCalls.Load(), c.fullCalls.Load(), tc.wantBlockReqs, 2*len(tc.didBlocks), len(distinct))
+					blockReqs, c.ReceiptCalls.Load(), c.FullCalls.Load(), tc.wantBlockReqs, 2*len(tc.didBlocks), len(distinct))
 			}
-			if most := c.most.Load(); most > int64(tc.inFlight) {
+			if most := c.Most.Load(); most > int64(tc.inFlight) {
 				t.Errorf("%d requests at once, want at most %d", most, tc.inFlight)
 			}
 			if len(sink.applies) != tc.wantApplys {
@@ -231,17 +232,17 @@ func TestScanReorg(t *testing.T) {
 		{"deeper than the sink keeps", 200, 150, 201, 30, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newFakeChain(22, eidsync.MainnetContract, tc.head)
+			c := eidfake.New(22, eidsync.MainnetContract, tc.head)
 			ops, data := recordedOps(t)
-			c.put(100, false, true, ops[0], data[0])
-			c.put(tc.fork, true, true, ops[1], data[1]) // dropped by the reorg
+			c.Put(100, false, true, ops[0], data[0])
+			c.Put(tc.fork, true, true, ops[1], data[1]) // dropped by the reorg
 			sink := &memSink{keep: tc.keep}
 			switched := false
-			p, err := scan(t, eidsync.Config{Upstream: client(t, c.start(t), eid.Config{}), Sink: sink, Batch: 7, Report: func(p eidsync.Progress) {
+			p, err := scan(t, eidsync.Config{Upstream: client(t, c.Start(t), eid.Config{}), Sink: sink, Batch: 7, Report: func(p eidsync.Progress) {
 				if p.CaughtUp && !switched {
 					switched = true
-					c.reorg(tc.fork, tc.newHead)
-					c.put(tc.newHead, false, true, ops[2], data[2])
+					c.Reorg(tc.fork, tc.newHead)
+					c.Put(tc.newHead, false, true, ops[2], data[2])
 				}
 			}}, func(p eidsync.Progress) bool { return switched && p.CaughtUp && p.Synced == tc.newHead })
 			if _, ok := errors.AsType[*eidsync.SinkError](err); ok != tc.wantErr || (err != nil && !ok) {
@@ -258,8 +259,8 @@ func TestScanReorg(t *testing.T) {
 			}
 			var got []string
 			for _, b := range sink.blocks {
-				if b.Hash.String() != c.hash(b.Number) {
-					t.Fatalf("block %d is %s, the upstream's is %s", b.Number, b.Hash, c.hash(b.Number))
+				if b.Hash.String() != c.Hash(b.Number) {
+					t.Fatalf("block %d is %s, the upstream's is %s", b.Number, b.Hash, c.Hash(b.Number))
 				}
 				for _, op := range b.Ops {
 					got = append(got, fmt.Sprint(b.Number, " ", op.Data[:12]))
@@ -280,12 +281,12 @@ func TestScanReorg(t *testing.T) {
 // on the same sink: it continues from the sink's head, and the sink ends
 // with what one whole scan gives.
 func TestScanResume(t *testing.T) {
-	c := newFakeChain(23, eidsync.TestnetContract, 499)
+	c := eidfake.New(23, eidsync.TestnetContract, 499)
 	ops, data := recordedOps(t)
 	for i, n := range []uint64{10, 120, 121, 300, 499} {
-		c.put(n, i%2 == 0, true, ops[i], data[i])
+		c.Put(n, i%2 == 0, true, ops[i], data[i])
 	}
-	url := c.start(t)
+	url := c.Start(t)
 	whole := &memSink{}
 	if _, err := scan(t, eidsync.Config{Upstream: client(t, url, eid.Config{}), Sink: whole}, caughtUp); err != nil {
 		t.Fatal(err)
@@ -324,15 +325,15 @@ func TestScanResume(t *testing.T) {
 // TestScanFailures makes the upstream fail requests: the scan waits and
 // asks again, says why meanwhile, and ends with every operation.
 func TestScanFailures(t *testing.T) {
-	c := newFakeChain(22, eidsync.MainnetContract, 299)
+	c := eidfake.New(22, eidsync.MainnetContract, 299)
 	ops, data := recordedOps(t)
 	for i, n := range []uint64{5, 150, 299} {
-		c.put(n, false, true, ops[i], data[i])
+		c.Put(n, false, true, ops[i], data[i])
 	}
-	c.fail = func(n int) bool { return 1 <= n && n <= 4 || 10 <= n && n <= 12 }
+	c.Fail = func(n int) bool { return 1 <= n && n <= 4 || 10 <= n && n <= 12 }
 	sink := &memSink{}
 	var sawErr atomic.Bool
-	_, err := scan(t, eidsync.Config{Upstream: client(t, c.start(t), eid.Config{Retries: -1}), Sink: sink, Batch: 30, Report: func(p eidsync.Progress) {
+	_, err := scan(t, eidsync.Config{Upstream: client(t, c.Start(t), eid.Config{Retries: -1}), Sink: sink, Batch: 30, Report: func(p eidsync.Progress) {
 		if p.Err != nil {
 			sawErr.Store(true)
 		}
@@ -362,11 +363,11 @@ func TestScanContract(t *testing.T) {
 		{"another chain", 7203, "", eidsync.MainnetContract, 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newFakeChain(tc.chainID, tc.placedTo, 9)
+			c := eidfake.New(tc.chainID, tc.placedTo, 9)
 			ops, data := recordedOps(t)
-			c.put(4, false, true, ops[0], data[0])
+			c.Put(4, false, true, ops[0], data[0])
 			sink := &memSink{}
-			_, err := scan(t, eidsync.Config{Upstream: client(t, c.start(t), eid.Config{}), Sink: sink, Contract: tc.given}, caughtUp)
+			_, err := scan(t, eidsync.Config{Upstream: client(t, c.Start(t), eid.Config{}), Sink: sink, Contract: tc.given}, caughtUp)
 			if _, ok := errors.AsType[*eidsync.SinkError](err); ok != tc.wantErr {
 				t.Fatalf("error %v", err)
 			}
@@ -381,15 +382,15 @@ func TestScanContract(t *testing.T) {
 // spends n of it, so the upstream gets no more calls than the burst and
 // the rate allow in the time the scan took.
 func TestScanBudget(t *testing.T) {
-	c := newFakeChain(22, eidsync.MainnetContract, 399)
+	c := eidfake.New(22, eidsync.MainnetContract, 399)
 	const budget, burst = 1000, 50
 	start := time.Now()
 	sink := &memSink{}
-	if _, err := scan(t, eidsync.Config{Upstream: client(t, c.start(t), eid.Config{Budget: budget, Burst: burst}), Sink: sink, Batch: 50, InFlight: 4}, caughtUp); err != nil {
+	if _, err := scan(t, eidsync.Config{Upstream: client(t, c.Start(t), eid.Config{Budget: budget, Burst: burst}), Sink: sink, Batch: 50, InFlight: 4}, caughtUp); err != nil {
 		t.Fatal(err)
 	}
 	took := time.Since(start)
-	calls := c.elements.Load()
+	calls := c.Elements.Load()
 	if calls < 400 || float64(calls) > burst+budget*took.Seconds()+1 {
 		t.Errorf("%d calls in %v, want 400 to what %d a second with bursts of %d allow", calls, took, budget, burst)
 	}

@@ -1,6 +1,7 @@
 package eidtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -110,4 +111,34 @@ func Quantity(t testing.TB, s string) uint64 {
 		t.Fatalf("quantity %q: %v", s, err)
 	}
 	return n
+}
+
+// SameAnswer reports whether two JSON-RPC answers hold the same members
+// byte for byte (result, error, id), in whatever order the envelope writes
+// them; a batch's elements are compared in order. A server that answers
+// as the recorded node did gives the same answer (the id being the
+// caller's, as the replay's is).
+func SameAnswer(got, want []byte) bool {
+	if bytes.HasPrefix(bytes.TrimSpace(want), []byte("[")) {
+		var g, w []json.RawMessage
+		if json.Unmarshal(got, &g) != nil || json.Unmarshal(want, &w) != nil || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !SameAnswer(g[i], w[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	var g, w map[string]json.RawMessage
+	if json.Unmarshal(got, &g) != nil || json.Unmarshal(want, &w) != nil || len(g) != len(w) {
+		return false
+	}
+	for k, v := range w {
+		if !bytes.Equal(g[k], v) {
+			return false
+		}
+	}
+	return true
 }

@@ -150,6 +150,7 @@ func (rc *recorder) checkpoint(ctx context.Context, m *scenario.Manifest) error 
 		query{"resolve an unknown credential", true, "did_resolveCredential", []any{map[string]any{"id": alice + "#nothing"}}},
 		query{"resolve a credential without id", false, "did_resolveCredential", []any{map[string]any{"issuer": alice}}},
 	)
+	qs = append(qs, dialect(m)...)
 	for _, c := range m.Credentials {
 		qs = append(qs,
 			query{"resolve credential " + c.ID, true, "did_resolveCredential", []any{map[string]any{"id": c.ID}}},
@@ -164,6 +165,7 @@ func (rc *recorder) checkpoint(ctx context.Context, m *scenario.Manifest) error 
 		for _, p := range []map[string]any{
 			{"skip": 0, "limit": 2}, {"skip": 2, "limit": 2}, {"skip": 4, "limit": 2}, {"skip": 6, "limit": 2},
 			{"limit": 0}, {"skip": 1}, {"skip": 0, "limit": 300}, {"skip": -1, "limit": 2},
+			{"skip": "1", "limit": 1}, {"limit": 1.9}, {"limit": 0.5}, {"skip": -0.5, "limit": 1}, {"limit": -1},
 		} {
 			p["did"] = s.DID
 			b, _ := json.Marshal(p)
@@ -174,6 +176,43 @@ func (rc *recorder) checkpoint(ctx context.Context, m *scenario.Manifest) error 
 		return err
 	}
 	return rc.batches(ctx, alice)
+}
+
+// dialect is the forms of EID's request dialect the SDKs do not send:
+// what go-ethereum's RPC layer and EID's did API take or refuse
+// (rpc/json.go parsePositionalArguments; internal/ethapi/didapi.go).
+func dialect(m *scenario.Manifest) []query {
+	alice := m.DIDs[0].DID
+	cred, issuer := alice+"#profile", alice // before any is declared
+	if len(m.Credentials) > 0 {
+		cred, issuer = m.Credentials[0].ID, m.Credentials[0].Issuer
+	}
+	bare := func(id string) string { return strings.TrimPrefix(id, "did:elastos:") }
+	var dave string
+	for _, s := range m.DIDs {
+		if s.Name == "dave" {
+			dave = s.DID
+		}
+	}
+	return []query{
+		{"resolve with params an array holding null", false, "did_resolveDID", []any{nil}},
+		{"resolve with params a string", false, "did_resolveDID", alice},
+		{"resolve with two params", false, "did_resolveDID", []any{map[string]any{"did": alice}, map[string]any{}}},
+		{"resolve with all a number", false, "did_resolveDID", []any{map[string]any{"did": alice, "all": 1}}},
+		{"resolve with all null", false, "did_resolveDID", []any{map[string]any{"did": alice, "all": nil}}},
+		{"resolve with an unknown member", false, "did_resolveDID", []any{map[string]any{"did": alice, "al": true}}},
+		{"resolve the prefix alone", false, "did_resolveDID", []any{map[string]any{"did": "did:elastos:"}}},
+		{"resolve with the prefix upper-cased", false, "did_resolveDID", []any{map[string]any{"did": "DID:ELASTOS:" + bare(alice)}}},
+		{"resolve a credential with a number for params", false, "did_resolveCredential", []any{7}},
+		{"resolve a credential without the prefix", false, "did_resolveCredential", []any{map[string]any{"id": bare(cred)}}},
+		{"resolve a credential with its issuer without the prefix", false, "did_resolveCredential", []any{map[string]any{"id": cred, "issuer": bare(issuer)}}},
+		{"resolve a credential with an issuer not a string", false, "did_resolveCredential", []any{map[string]any{"id": cred, "issuer": 7}}},
+		{"resolve a credential with an empty issuer", false, "did_resolveCredential", []any{map[string]any{"id": cred, "issuer": ""}}},
+		{"resolve a credential with an id not a string", false, "did_resolveCredential", []any{map[string]any{"id": []any{cred}}}},
+		{"resolve a credential id that is no DID URL", false, "did_resolveCredential", []any{map[string]any{"id": "#x"}}},
+		{"list dave's credentials without the prefix", false, "did_listCredentials", []any{map[string]any{"did": bare(dave), "limit": 1}}},
+		{"list an unknown DID's credentials with a negative skip", false, "did_listCredentials", []any{map[string]any{"did": "nobody", "skip": -1}}},
+	}
 }
 
 // batches records batches: two calls, one with an error among them, an
