@@ -52,7 +52,9 @@ func eidInvalid(msg string) *jsonrpc.Error {
 // and parseArgumentArray): absent or null params and an empty array lack
 // it; anything but an array is "non-array args"; a second element is too
 // many; the element is decoded by encoding/json into a map, whose error
-// message it quotes; null gives the nil map.
+// message it quotes; null gives the nil map. Params given as the object
+// itself are taken as that element: EID refuses them, but didlight serves
+// both params forms on the SDK's names as on the interface's (DESIGN.md).
 func eidArg(params json.RawMessage) (map[string]any, *jsonrpc.Error) {
 	dec := json.NewDecoder(bytes.NewReader(params))
 	tok, err := dec.Token()
@@ -61,6 +63,12 @@ func eidArg(params json.RawMessage) (map[string]any, *jsonrpc.Error) {
 		return nil, eidInvalid("missing value for required argument 0")
 	case err != nil:
 		return nil, eidInvalid(err.Error())
+	case tok == json.Delim('{'):
+		var arg map[string]any
+		if err := json.Unmarshal(params, &arg); err != nil {
+			return nil, eidInvalid(fmt.Sprintf("invalid argument 0: %v", err))
+		}
+		return arg, nil
 	case tok != json.Delim('['):
 		return nil, eidInvalid("non-array args")
 	}

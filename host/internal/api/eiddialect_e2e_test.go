@@ -60,6 +60,7 @@ func TestEIDDialect(t *testing.T) {
 		{name: "two params", method: "did_resolveDID", params: `[{"did":"` + owner + `"},{}]`, err: "too many arguments, want at most 1"},
 		{name: "a number for the object", method: "did_resolveCredential", params: `[7]`,
 			err: "invalid argument 0: json: cannot unmarshal number into Go value of type map[string]interface {}"},
+		{name: "params the object itself", method: "did_resolveDID", params: `{"did":"` + bare + `","all":true}`, same: `[{"did":"` + owner + `","all":true}]`},
 		{name: "all a number is false", method: "did_resolveDID", params: `[{"did":"` + owner + `","all":1}]`, same: `[{"did":"` + owner + `"}]`},
 		{name: "all null is false", method: "did_resolveDID", params: `[{"did":"` + bare + `","all":null}]`, same: `[{"did":"` + owner + `"}]`},
 		{name: "an unknown member is ignored", method: "did_resolveDID", params: `[{"did":"` + owner + `","al":true}]`, same: `[{"did":"` + owner + `"}]`},

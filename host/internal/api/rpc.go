@@ -139,7 +139,7 @@ func (s *Server) call(ctx context.Context, c jsonrpc.Call) (any, *jsonrpc.Error)
 	m, ok := methods[c.Method]
 	switch {
 	case !ok && strings.HasPrefix(c.Method, eidNamespace):
-		return appendResponse(dst, c.ID, nil, eidMethodNotFound(c.Method))
+		return nil, eidMethodNotFound(c.Method)
 	case !ok:
 		return nil, jsonrpc.MethodNotFound(c.Method)
 	case !s.serves(m):
