@@ -1,0 +1,261 @@
+// Package eidfork takes the DIDs of a fork of an EID chain from its upstream when first asked.
+//
+// A fork (didlight node --fork of an EID node) is a devnet whose DIDs are
+// the EID chain's as they stood at the fork height. A Fork is asked to
+// Ensure a DID before the devnet reads it or admits an operation on it: a
+// DID the chain's index holds (taken before, or made here) is left as it
+// is; any other is taken once from the upstream, verified as a light node
+// verifies it (host/internal/light), cut to its operations at or below the
+// fork height (core/fork), kept in the store, and grafted into the chain's
+// DID index below its own blocks. A DID the upstream does not know, or that
+// did not exist at the fork height, is kept as absent and never asked
+// again. What is kept is read again after a restart, or after a devnet
+// reset or revert, without the upstream.
+package eidfork
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/fork"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/resolve"
+	eidclient "github.com/didlight/didlight/host/client/eid"
+	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/light"
+	"github.com/didlight/didlight/host/internal/record"
+	"github.com/didlight/didlight/host/internal/store"
+)
+
+// The buckets of a fork, beside the chain's.
+const (
+	bucketKept = "eidfork"     // a DID's key → fork.Kept, as Encode writes it
+	bucketMeta = "eidforkmeta" // keyHeight → U64(the fork height)
+)
+
+var keyHeight = []byte("height")
+
+// Chain is the devnet a fork grafts DIDs onto (*chain.Chain).
+type Chain interface {
+	// ViewIndex runs fn in a read transaction, with the DID index.
+	ViewIndex(fn func(tx store.Tx, r didindex.Reader) error) error
+	// Graft runs fn in one store update with no block written meanwhile.
+	Graft(ctx context.Context, fn func(tx store.Tx, ix *didindex.Index) error) error
+}
+
+// Config configures New.
+type Config struct {
+	Chain    Chain
+	Client   *eidclient.Client // the upstream, with its request budget
+	Resolver *light.Resolver   // verifies the upstream's answers; it asks through Client
+	// Height is the fork height: the upstream block whose state the fork
+	// begins from. A store forked before keeps its own, and refuses
+	// another.
+	Height uint64
+	Logger *slog.Logger // DIDs taken, and those that could not be; nil discards
+}
+
+// Fork takes DIDs from the upstream when first asked. Its methods are safe
+// for concurrent use.
+type Fork struct {
+	chain  Chain
+	client *eidclient.Client
+	res    *light.Resolver
+	height uint64
+	log    *slog.Logger
+}
+
+// New returns the fork of cfg.Chain, whose store it marks with the fork
+// height; a store forked at another height is refused.
+func New(ctx context.Context, cfg Config) (*Fork, error) {
+	if cfg.Chain == nil || cfg.Client == nil || cfg.Resolver == nil {
+		return nil, errors.New("eidfork: Config.Chain, Client and Resolver are required")
+	}
+	f := &Fork{chain: cfg.Chain, client: cfg.Client, res: cfg.Resolver, height: cfg.Height, log: cfg.Logger}
+	if f.log == nil {
+		f.log = slog.New(slog.DiscardHandler)
+	}
+	err := f.chain.Graft(ctx, func(tx store.Tx, _ *didindex.Index) error {
+		meta := record.Bucket(tx, bucketMeta)
+		v, ok := meta.Get(keyHeight)
+		if !ok {
+			return meta.Put(keyHeight, record.U64(cfg.Height))
+		}
+		h, err := record.ParseU64(v)
+		if err != nil {
+			return fmt.Errorf("the fork height: %w: %w", store.ErrCorrupt, err)
+		}
+		if h != cfg.Height {
+			return fmt.Errorf("the store holds a fork at height %d, not %d", h, cfg.Height)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("eidfork: %w", err)
+	}
+	return f, nil
+}
+
+// Height returns the store's fork height, or ok false when the store was
+// never forked. It reads the store only, so that a fork restarts with its
+// upstream down.
+func Height(c Chain) (height uint64, ok bool, err error) {
+	err = c.ViewIndex(func(tx store.Tx, _ didindex.Reader) error {
+		v, found := record.Bucket(tx, bucketMeta).Get(keyHeight)
+		if !found {
+			return nil
+		}
+		ok = true
+		var perr error
+		height, perr = record.ParseU64(v)
+		return perr
+	})
+	return height, ok, err
+}
+
+// Height returns the fork height.
+func (f *Fork) Height() uint64 { return f.height }
+
+// Ensure makes each of ids local: a DID the chain's index holds is left as
+// it is; one kept before is grafted again if the index lost it (a devnet
+// reset or revert); any other is taken from the upstream. The error of a
+// DID that could not be taken names it and says what the upstream did.
+func (f *Fork) Ensure(ctx context.Context, ids ...did.DID) error {
+	for _, d := range ids {
+		if err := f.ensure(ctx, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f *Fork) ensure(ctx context.Context, d did.DID) error {
+	key := d.Key()
+	var kept *fork.Kept
+	var local bool
+	err := f.chain.ViewIndex(func(tx store.Tx, r didindex.Reader) error {
+		st, err := r.State(key)
+		if err != nil || st != nil {
+			local = st != nil
+			return err
+		}
+		if v, ok := record.Bucket(tx, bucketKept).Get([]byte(key)); ok {
+			kept, err = fork.Decode(v)
+		}
+		return err
+	})
+	switch {
+	case err != nil:
+		return fmt.Errorf("eidfork: %s: %w", d, err)
+	case local || kept != nil && kept.Absent():
+		return nil
+	case kept == nil:
+		if kept, err = f.take(ctx, d); err != nil {
+			f.log.Warn("fork: a DID could not be taken from the upstream", "did", d.String(), "err", err)
+			return fmt.Errorf("fork: %s could not be taken from the upstream: %w", d, err)
+		}
+		f.log.Info("fork: DID taken from the upstream", "did", d.String(), "operations", len(kept.Ops), "height", f.height)
+	}
+	if err := f.graft(ctx, key, kept); err != nil {
+		return fmt.Errorf("eidfork: grafting %s: %w", d, err)
+	}
+	return nil
+}
+
+// take asks the upstream for d's whole history, verified, and cuts it at
+// the fork height: the block of each operation, newest first, is asked
+// (eth_getTransactionByHash) until one is at or below it.
+func (f *Fork) take(ctx context.Context, d did.DID) (*fork.Kept, error) {
+	a, err := f.res.DID(ctx, d, true)
+	if err != nil {
+		return nil, err
+	}
+	kept := &fork.Kept{DID: d.String(), Height: f.height}
+	v := a.Resolved.Verified
+	if v.Status == resolve.NotFound {
+		return kept, nil
+	}
+	history := v.History // newest first
+	var blocks []uint64
+	drop := len(history)
+	for _, e := range history {
+		tx, err := f.client.Transaction(ctx, e.Txid)
+		if err != nil {
+			return nil, fmt.Errorf("the block of transaction %s: %w", e.Txid, err)
+		}
+		if tx.Pending {
+			return nil, fmt.Errorf("transaction %s of its history is in no block", e.Txid)
+		}
+		blocks = append(blocks, tx.BlockNumber)
+		n, known, err := fork.Cut(blocks, f.height)
+		if err != nil {
+			return nil, err
+		}
+		if known {
+			drop = n
+			break
+		}
+	}
+	for i := len(history) - 1; i >= drop; i-- {
+		e := history[i]
+		block := blocks[min(i, len(blocks)-1)] // only the newest kept one's block is asked; the older are at or below it
+		kept.Ops = append(kept.Ops, fork.Op{Txid: e.Txid, Block: block, Time: e.Time, Request: e.Request})
+	}
+	return kept, nil
+}
+
+// graft keeps k in the store and, unless it is absent, applies its
+// operations to the chain's DID index at height 0, below every block of
+// the chain's own, in their order, each at its block's time.
+func (f *Fork) graft(ctx context.Context, key string, k *fork.Kept) error {
+	return f.chain.Graft(ctx, func(tx store.Tx, ix *didindex.Index) error {
+		if err := record.Bucket(tx, bucketKept).Put([]byte(key), k.Encode()); err != nil {
+			return err
+		}
+		if st, err := ix.Read(tx).State(key); err != nil || st != nil {
+			return err // another request grafted it meanwhile
+		}
+		for i, o := range k.Ops {
+			op, err := idop.Decode(o.Request)
+			if err != nil {
+				return fmt.Errorf("operation %s: %w", o.Txid, err)
+			}
+			id := didindex.NewOperation(op)
+			if err := id.Derive(); err != nil {
+				return fmt.Errorf("operation %s: %w", o.Txid, err)
+			}
+			txid, err := parseTxid(o.Txid)
+			if err != nil {
+				return err
+			}
+			w := ix.Write(tx, uint32(o.Time))
+			if err := w.Apply(id, txid, 0, uint32(i)); err != nil {
+				return err
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// parseTxid reads a txid as EID's answers write it (64 hex digits, the
+// hash's own order) into the hash the DID index stores, which
+// ela.Hash.String writes reversed: so that it is answered as EID wrote it.
+func parseTxid(s string) (ela.Hash, error) {
+	var h ela.Hash
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != len(h) {
+		return h, fmt.Errorf("txid %q: want 64 hex digits", s)
+	}
+	copy(h[:], b)
+	slices.Reverse(h[:])
+	return h, nil
+}
