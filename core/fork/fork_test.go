@@ -2,7 +2,12 @@ package fork
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"testing"
+
+	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
 )
 
 func TestCut(t *testing.T) {
@@ -86,4 +91,24 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("round trip: %s, then %s", k.Encode(), again.Encode())
 		}
 	})
+}
+
+func TestNeeds(t *testing.T) {
+	seed := sha256.Sum256([]byte("fork needs"))
+	key, err := keys.NewPrivateKey(seed[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := did.FromKey(key.Public())
+	req, err := idop.NewDeactivate(d, did.URL{DID: d, Fragment: did.PrimaryKey}, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := idop.Decode(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Needs(op); len(got) != 1 || got[0] != d {
+		t.Errorf("Needs of a deactivate signed by its DID: %v, want %s once", got, d)
+	}
 }
