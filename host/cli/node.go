@@ -67,6 +67,10 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 		}
 		return serveEIDFollower(ctx, cfg, stdout, log)
 	}
+	eidFork, err := forksEID(ctx, &cfg)
+	if err != nil {
+		return err
+	}
 	mod, err := loadModule(cfg)
 	if err != nil {
 		return err
@@ -93,6 +97,14 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 		return err
 	}
 	defer closeWith(&err, c.Close)
+	var fork api.Fork // nil but on a fork of an EID node
+	if eidFork {
+		var height uint64
+		if fork, height, err = openEIDFork(ctx, cfg, c, log); err != nil {
+			return err
+		}
+		cfg.forkHeight = uint(height)
+	}
 	var self atomic.Pointer[node.Node] // the follower announces its REST URL once it is known
 	f, err := newFollower(cfg, c, func() string { return restURL(self.Load()) }, log)
 	if err != nil {
@@ -106,7 +118,7 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 		API:      serverOptions(api.Options{AdminToken: cfg.adminToken, CORSOrigins: cfg.corsOrigins.origins, Version: version(), Logger: log, Web: webApp(mod)}, f),
 		RESTAddr: cfg.restAddr, RPCAddr: cfg.rpcAddr,
 		Run:    func(ctx context.Context) error { return runChain(ctx, c, f) },
-		Mapped: mapped, MapBudget: int64(cfg.mapBudgetMB) << 20,
+		Mapped: mapped, MapBudget: int64(cfg.mapBudgetMB) << 20, Fork: fork,
 	})
 	if err != nil {
 		return err
@@ -201,6 +213,9 @@ func printBanner(w io.Writer, cfg nodeConfig, c *chain.Chain, srv *api.Server, w
 	}
 	if cfg.follow != "" {
 		blocks = "following " + cfg.follow
+	}
+	if cfg.forkURL != "" && cfg.fork == "" {
+		blocks += fmt.Sprintf("; a fork of the EID node %s at block %d, its DIDs taken when first asked", cfg.forkURL, cfg.forkHeight)
 	}
 	fmt.Fprintf(w, `didlight node %s
   REST API     %s

@@ -119,6 +119,16 @@ func Height(c Chain) (height uint64, ok bool, err error) {
 	return height, ok, err
 }
 
+// Forked reports whether db holds a fork of an EID chain.
+func Forked(db store.DB) (bool, error) {
+	var ok bool
+	err := db.View(func(tx store.Tx) error {
+		_, ok = record.Bucket(tx, bucketMeta).Get(keyHeight)
+		return nil
+	})
+	return ok, err
+}
+
 // Height returns the fork height.
 func (f *Fork) Height() uint64 { return f.height }
 
