@@ -25,6 +25,7 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/fork"
 	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/jsonrpc"
 	"github.com/didlight/didlight/core/resolve"
 	eidclient "github.com/didlight/didlight/host/client/eid"
 	"github.com/didlight/didlight/host/internal/didindex"
@@ -168,7 +169,7 @@ func (f *Fork) ensure(ctx context.Context, d did.DID) error {
 	case kept == nil:
 		if kept, err = f.take(ctx, d); err != nil {
 			f.log.Warn("fork: a DID could not be taken from the upstream", "did", d.String(), "err", err)
-			return fmt.Errorf("fork: %s could not be taken from the upstream: %w", d, err)
+			return &TakeError{DID: d, Err: err}
 		}
 		f.log.Info("fork: DID taken from the upstream", "did", d.String(), "operations", len(kept.Ops), "height", f.height)
 	}
@@ -177,6 +178,23 @@ func (f *Fork) ensure(ctx context.Context, d did.DID) error {
 	}
 	return nil
 }
+
+// TakeError is the error of a DID the upstream could not give: it did
+// not answer, answered an error, or gave an answer that did not verify.
+type TakeError struct {
+	DID did.DID
+	Err error
+}
+
+func (e *TakeError) Error() string {
+	return fmt.Sprintf("fork: %s could not be taken from the upstream: %v", e.DID, e.Err)
+}
+
+func (e *TakeError) Unwrap() error { return e.Err }
+
+// RPCError is how JSON-RPC answers it: a resolver error saying which DID
+// and what the upstream did.
+func (e *TakeError) RPCError() *jsonrpc.Error { return jsonrpc.ResolverError(e.Error()) }
 
 // take asks the upstream for d's whole history, verified, and cuts it at
 // the fork height: the block of each operation, newest first, is asked
