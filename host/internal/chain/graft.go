@@ -19,14 +19,19 @@ func (c *Chain) ViewIndex(fn func(tx store.Tx, r didindex.Reader) error) error {
 }
 
 // Graft runs fn in one store update with the block producer's lock held,
-// so that no block is written meanwhile, then forgets the answers reads
-// kept, which may have said that what fn wrote did not exist. It fails on
-// a chain that makes no blocks of its own (a follower's).
+// so that no block is written or applied meanwhile, then forgets the
+// answers reads kept, which may have said that what fn wrote did not
+// exist. A follower's chain takes it too: a fixture's DIDs are grafted
+// before its blocks are applied.
 func (c *Chain) Graft(ctx context.Context, fn func(tx store.Tx, ix *didindex.Index) error) error {
-	if err := c.lockControl(ctx); err != nil {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
+	c.mining.Lock()
 	defer c.mining.Unlock()
+	if c.isClosed() {
+		return errClosed
+	}
 	defer c.cache.Forget()
 	return c.update(func(tx store.Tx) error { return fn(tx, c.index) })
 }

@@ -173,7 +173,7 @@ func (f *Fork) ensure(ctx context.Context, d did.DID) error {
 		}
 		f.log.Info("fork: DID taken from the upstream", "did", d.String(), "operations", len(kept.Ops), "height", f.height)
 	}
-	if err := f.graft(ctx, key, kept); err != nil {
+	if err := Graft(ctx, f.chain, kept); err != nil {
 		return fmt.Errorf("eidfork: grafting %s: %w", d, err)
 	}
 	return nil
@@ -238,40 +238,60 @@ func (f *Fork) take(ctx context.Context, d did.DID) (*fork.Kept, error) {
 	return kept, nil
 }
 
-// graft keeps k in the store and, unless it is absent, applies its
-// operations to the chain's DID index at height 0, below every block of
-// the chain's own, in their order, each at its block's time.
-func (f *Fork) graft(ctx context.Context, key string, k *fork.Kept) error {
-	return f.chain.Graft(ctx, func(tx store.Tx, ix *didindex.Index) error {
-		if err := record.Bucket(tx, bucketKept).Put([]byte(key), k.Encode()); err != nil {
-			return err
-		}
-		if st, err := ix.Read(tx).State(key); err != nil || st != nil {
-			return err // another request grafted it meanwhile
-		}
-		for i, o := range k.Ops {
-			op, err := idop.Decode(o.Request)
-			if err != nil {
-				return fmt.Errorf("operation %s: %w", o.Txid, err)
-			}
-			id := didindex.NewOperation(op)
-			if err := id.Derive(); err != nil {
-				return fmt.Errorf("operation %s: %w", o.Txid, err)
-			}
-			txid, err := parseTxid(o.Txid)
-			if err != nil {
-				return err
-			}
-			w := ix.Write(tx, uint32(o.Time))
-			if err := w.Apply(id, txid, 0, uint32(i)); err != nil {
-				return err
-			}
-			if err := w.Flush(); err != nil {
-				return err
+// Graft keeps each of kept in c's store and, unless it is absent or
+// the DID index holds its DID already, applies its operations to the DID
+// index at height 0, below every block of the chain's own, in their order,
+// each at its block's time. One that does not apply (an operation that does
+// not decode, an update of a DID without a create) fails Graft, and
+// nothing is written.
+func Graft(ctx context.Context, c Chain, kept ...*fork.Kept) error {
+	return c.Graft(ctx, func(tx store.Tx, ix *didindex.Index) error {
+		for _, k := range kept {
+			if err := graft(tx, ix, k); err != nil {
+				return fmt.Errorf("%s: %w", k.DID, err)
 			}
 		}
 		return nil
 	})
+}
+
+func graft(tx store.Tx, ix *didindex.Index, k *fork.Kept) error {
+	d, err := did.Parse(k.DID)
+	if err != nil {
+		return err
+	}
+	key := d.Key()
+	if err := record.Bucket(tx, bucketKept).Put([]byte(key), k.Encode()); err != nil {
+		return err
+	}
+	if st, err := ix.Read(tx).State(key); err != nil || st != nil {
+		return err // taken, or made here, before
+	}
+	for i, o := range k.Ops {
+		op, err := idop.Decode(o.Request)
+		if err != nil {
+			return fmt.Errorf("operation %s: %w", o.Txid, err)
+		}
+		id := didindex.NewOperation(op)
+		if id.Key != key {
+			return fmt.Errorf("operation %s is about %s", o.Txid, id.Key)
+		}
+		if err := id.Derive(); err != nil {
+			return fmt.Errorf("operation %s: %w", o.Txid, err)
+		}
+		txid, err := parseTxid(o.Txid)
+		if err != nil {
+			return err
+		}
+		w := ix.Write(tx, uint32(o.Time))
+		if err := w.Apply(id, txid, 0, uint32(i)); err != nil {
+			return err
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // parseTxid reads a txid as EID's answers write it (64 hex digits, the
