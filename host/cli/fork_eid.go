@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	eidclient "github.com/didlight/didlight/host/client/eid"
 	"github.com/didlight/didlight/host/internal/api"
 	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/host/internal/eidfork"
 	"github.com/didlight/didlight/host/internal/light"
+	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 )
 
@@ -55,44 +57,67 @@ func forkedBefore(dir string) (bool, error) {
 		return false, err
 	}
 	defer db.Close()
-	return eidfork.Forked(db)
+	_, ok, err := eidfork.Stored(db)
+	return ok, err
 }
 
-// openEIDFork makes c, opened on a new or forked store, the fork of the
-// EID node --fork names: at the height the store was forked at, else
-// --fork-height, else the upstream's head. Its upstream is asked within
-// --follow-budget, by default as a follower's is (budgetFor).
-func openEIDFork(ctx context.Context, cfg nodeConfig, c *chain.Chain, log *slog.Logger) (api.Fork, uint64, error) {
+// eidForkPlan is what a fork of an EID node needs before its chain opens.
+type eidForkPlan struct {
+	client *eidclient.Client
+	height uint64
+	began  time.Time // a new fork's genesis time: its fork block's; zero for a store forked before
+}
+
+// planEIDFork settles the fork of the EID node --fork names on db: the
+// height db was forked at, else --fork-height, else the upstream's head;
+// for a new fork, the time of that block, at which its chain begins (as a
+// fork of a didlight node goes on from its fork point's time). Its
+// upstream is asked within --follow-budget, by default as a follower's is
+// (budgetFor).
+func planEIDFork(ctx context.Context, cfg nodeConfig, db store.DB, log *slog.Logger) (*eidForkPlan, error) {
 	network, err := eidclient.ParseNetwork(cfg.forkURL)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	budget, err := budgetFor(cfg.eidFollow.budget, network)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	client, err := eidclient.New(eidclient.Config{Network: network, Budget: budget, Logger: log})
-	if err != nil {
-		return nil, 0, err
+	p := &eidForkPlan{}
+	if p.client, err = eidclient.New(eidclient.Config{Network: network, Budget: budget, Logger: log}); err != nil {
+		return nil, err
 	}
-	height, forked, err := eidfork.Height(c)
+	height, forked, err := eidfork.Stored(db)
 	switch {
 	case err != nil:
-		return nil, 0, err
+		return nil, err
 	case forked && cfg.forkHeight != 0 && uint64(cfg.forkHeight) != height:
-		return nil, 0, fmt.Errorf("--fork-height %d: the data directory holds a fork at height %d; fork into a new --datadir", cfg.forkHeight, height)
-	case !forked && cfg.forkHeight != 0:
-		height = uint64(cfg.forkHeight)
-	case !forked:
-		if height, err = client.BlockNumber(ctx); err != nil {
-			return nil, 0, fmt.Errorf("--fork %s: the upstream's head: %w", cfg.forkURL, err)
+		return nil, fmt.Errorf("--fork-height %d: the data directory holds a fork at height %d; fork into a new --datadir", cfg.forkHeight, height)
+	case forked:
+		p.height = height
+		return p, nil
+	case cfg.forkHeight != 0:
+		p.height = uint64(cfg.forkHeight)
+	default:
+		if p.height, err = p.client.BlockNumber(ctx); err != nil {
+			return nil, fmt.Errorf("--fork %s: the upstream's head: %w", cfg.forkURL, err)
 		}
 	}
-	f, err := eidfork.New(ctx, eidfork.Config{Chain: c, Client: client, Height: height, Logger: log,
-		Resolver: light.New(light.Config{Client: client, Logger: log})})
+	b, err := p.client.Block(ctx, p.height)
 	if err != nil {
-		return nil, 0, err
+		return nil, fmt.Errorf("--fork %s: block %d: %w", cfg.forkURL, p.height, err)
 	}
-	log.Info("EID fork", "upstream", cfg.forkURL, "height", height, "budget", budget)
-	return f, height, nil
+	p.began = b.Time
+	return p, nil
+}
+
+// openEIDFork makes c the fork p planned.
+func openEIDFork(ctx context.Context, cfg nodeConfig, p *eidForkPlan, c *chain.Chain, log *slog.Logger) (api.Fork, error) {
+	f, err := eidfork.New(ctx, eidfork.Config{Chain: c, Client: p.client, Height: p.height, Logger: log,
+		Resolver: light.New(light.Config{Client: p.client, Logger: log})})
+	if err != nil {
+		return nil, err
+	}
+	log.Info("EID fork", "upstream", cfg.forkURL, "height", p.height)
+	return f, nil
 }

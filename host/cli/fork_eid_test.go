@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,6 +42,11 @@ func TestEIDForkProcess(t *testing.T) {
 				t.Errorf("%s: did_resolveDID %.300s, want the EID node's %.300s", d.Name, got, want)
 			}
 			before[d.DID] = string(got)
+		}
+		var frank json.RawMessage // its document expired before the fork point: the fork's chain begins at that block's time
+		c.call("resolvedid", `{"did":"`+u.Manifest.DIDs[5].DID+`"}`, &frank)
+		if !strings.Contains(string(frank), `"status":1`) {
+			t.Errorf("%s: resolvedid %.200s, want status 1 (expired at the fork point)", u.Manifest.DIDs[5].Name, frank)
 		}
 		alice, err := did.Parse(u.Manifest.DIDs[0].DID)
 		if err != nil {
@@ -85,5 +91,30 @@ func TestEIDForkProcess(t *testing.T) {
 	if !maps.Equal(after, before) {
 		t.Errorf("the answers changed across a restart offline:\n%v\nwant\n%v", after, before)
 	}
+	var want json.RawMessage
+	c.call("resolvedid", `{"did":"`+someDID(before)+`","all":true}`, &want)
 	c.stop()
+
+	// The fork's data directory exported, and loaded in a devnet.
+	file := dir + "/fork.fixture"
+	if r := runCLI("devnet", "export", "--datadir", dir, file); r.code != exitOK || !strings.Contains(r.stdout, "DIDs of EID") {
+		t.Fatalf("devnet export of the fork: exit %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	c = startNodeProcess(t, "--import", file, "--mem")
+	var got json.RawMessage
+	c.call("resolvedid", `{"did":"`+someDID(before)+`","all":true}`, &got)
+	if !bytes.Equal(got, want) {
+		t.Errorf("resolvedid in a devnet loading the fork's export: %.300s, want the fork's %.300s", got, want)
+	}
+	c.stop()
+}
+
+// someDID returns a DID of answers that has an answer, the same each time.
+func someDID(answers map[string]string) string {
+	for _, d := range slices.Sorted(maps.Keys(answers)) {
+		if answers[d] != "" {
+			return d
+		}
+	}
+	return ""
 }

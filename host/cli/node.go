@@ -91,6 +91,13 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 	if err := forkUpstream(ctx, &cfg, db, engine, log); err != nil {
 		return err
 	}
+	var plan *eidForkPlan // nil but on a fork of an EID node
+	if eidFork {
+		if plan, err = planEIDFork(ctx, cfg, db, log); err != nil {
+			return err
+		}
+		cfg.genesisTime, cfg.forkHeight = plan.began, uint(plan.height)
+	}
 	c, err := chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Arbiters: cfg.arbiters, BlockTime: cfg.blockTime, Engine: engine, Logger: log, Follower: cfg.follow != "", GenesisTime: cfg.genesisTime,
 		MempoolLog: mempoolLog(cfg), NoMining: cfg.noMining})
 	if err != nil {
@@ -98,12 +105,10 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 	}
 	defer closeWith(&err, c.Close)
 	var fork api.Fork // nil but on a fork of an EID node
-	if eidFork {
-		var height uint64
-		if fork, height, err = openEIDFork(ctx, cfg, c, log); err != nil {
+	if plan != nil {
+		if fork, err = openEIDFork(ctx, cfg, plan, c, log); err != nil {
 			return err
 		}
-		cfg.forkHeight = uint(height)
 	}
 	var self atomic.Pointer[node.Node] // the follower announces its REST URL once it is known
 	f, err := newFollower(cfg, c, func() string { return restURL(self.Load()) }, log)

@@ -103,11 +103,11 @@ func New(ctx context.Context, cfg Config) (*Fork, error) {
 	return f, nil
 }
 
-// Height returns the store's fork height, or ok false when the store was
-// never forked. It reads the store only, so that a fork restarts with its
-// upstream down.
-func Height(c Chain) (height uint64, ok bool, err error) {
-	err = c.ViewIndex(func(tx store.Tx, _ didindex.Reader) error {
+// Stored returns the fork height db was forked at, or ok false when it
+// was never forked. It reads the store only, so that a fork restarts with
+// its upstream down.
+func Stored(db store.DB) (height uint64, ok bool, err error) {
+	err = db.View(func(tx store.Tx) error {
 		v, found := record.Bucket(tx, bucketMeta).Get(keyHeight)
 		if !found {
 			return nil
@@ -118,16 +118,6 @@ func Height(c Chain) (height uint64, ok bool, err error) {
 		return perr
 	})
 	return height, ok, err
-}
-
-// Forked reports whether db holds a fork of an EID chain.
-func Forked(db store.DB) (bool, error) {
-	var ok bool
-	err := db.View(func(tx store.Tx) error {
-		_, ok = record.Bucket(tx, bucketMeta).Get(keyHeight)
-		return nil
-	})
-	return ok, err
 }
 
 // Height returns the fork height.
