@@ -269,3 +269,57 @@ func TestUpstreamFailure(t *testing.T) {
 		t.Errorf("alice once the upstream answers: %s", got)
 	}
 }
+
+// TestBudget takes DIDs through a client of 10 requests a second with no
+// burst: the upstream hears no more than the budget allows in the time it
+// took.
+func TestBudget(t *testing.T) {
+	up, _ := upstream(t, scenario.Final)
+	cl, err := eidclient.New(eidclient.Config{Network: eidclient.Network{Endpoints: []string{up.URL}}, Budget: 10, Burst: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := chain.Open(chain.Config{DB: mem.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	f, err := eidfork.New(context.Background(), eidfork.Config{Chain: c, Client: cl, Resolver: light.New(light.Config{Client: cl}), Height: headOf(t, up.Manifest, scenario.Final)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	for _, name := range []string{"alice", "bob", "carol"} {
+		if err := f.Ensure(context.Background(), didOf(t, up.Manifest, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	took := time.Since(began)
+	n := up.Requests()
+	if allowed := 1 + int(10*took.Seconds()); n > allowed || n < 5 {
+		t.Errorf("%d requests in %v, want 5 or more (the budget exercised) and at most %d", n, took, allowed)
+	}
+}
+
+// TestConcurrentTakes asks for one DID from many goroutines at once: it
+// is grafted once, and every asker then reads the same answer.
+func TestConcurrentTakes(t *testing.T) {
+	up, _ := upstream(t, scenario.Final)
+	fk := newFork(t, mem.New(), up.URL, headOf(t, up.Manifest, scenario.Final), -1)
+	alice := didOf(t, up.Manifest, "alice")
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() { errs <- fk.f.Ensure(context.Background(), alice) })
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := fk.resolve(t, alice), recorded(t, up, alice); got != want {
+		t.Errorf("alice after concurrent takes:\n got %s\nwant %s", got, want)
+	}
+}
