@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/did"
+	"github.com/didlight/didlight/core/fork"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	eidclient "github.com/didlight/didlight/host/client/eid"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/eidfork"
 	"github.com/didlight/didlight/host/internal/eidtest"
 	"github.com/didlight/didlight/host/internal/eidtest/scenario"
@@ -322,4 +324,103 @@ func TestConcurrentTakes(t *testing.T) {
 	if got, want := fk.resolve(t, alice), recorded(t, up, alice); got != want {
 		t.Errorf("alice after concurrent takes:\n got %s\nwant %s", got, want)
 	}
+}
+
+// TestUpdateAndIssueOnRecordedDIDs updates a recorded DID with the
+// scenario's key, naming its last EID txid as previousTxid, and declares a
+// credential a recorded DID issues to a DID made on the fork: both are
+// mined here, and the upstream's answers do not change.
+func TestUpdateAndIssueOnRecordedDIDs(t *testing.T) {
+	up, calls := upstream(t, scenario.Final)
+	fk := newFork(t, mem.New(), up.URL, headOf(t, up.Manifest, scenario.Final), -1)
+	ctx := context.Background()
+	now := time.Now().UTC().Truncate(time.Second)
+
+	bob, bobKey := didOf(t, up.Manifest, "bob"), seededKey(t, "bob")
+	if err := fk.f.Ensure(ctx, bob); err != nil {
+		t.Fatal(err)
+	}
+	var last string
+	if err := fk.c.ViewIndex(func(_ store.Tx, r didindex.Reader) error {
+		st, err := r.State(bob.Key())
+		if err == nil {
+			last = st.Txid
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	primary := did.URL{DID: bob, Fragment: did.PrimaryKey}
+	svc := did.NewService(did.URL{DID: bob, Fragment: "hub"}, "LinkedDomains", "https://bob.example.org/forked")
+	doc, err := did.NewDocument(bobKey.Public(), now.AddDate(1, 0, 0), svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc, err = doc.Sign(bobKey, primary, now); err != nil {
+		t.Fatal(err)
+	}
+	req, err := idop.NewUpdate(doc, last, primary, bobKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fk.c.SubmitRequest(ctx, req); err != nil {
+		t.Fatalf("updating bob on the fork after its EID txid %s: %v", last, err)
+	}
+	if got := fk.resolve(t, bob); !strings.Contains(got, `"txid":"`+last+`"`) || strings.Count(got, `"txid"`) != strings.Count(recorded(t, up, bob), `"txid"`)+1 {
+		t.Errorf("bob after a local update: %.400s", got)
+	}
+
+	// A DID of the fork's own, and a credential carol (a recorded DID) issues it.
+	subjectKey := seededKey(t, "fork subject")
+	subject := did.FromKey(subjectKey.Public())
+	sdoc, err := did.NewDocument(subjectKey.Public(), now.AddDate(1, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sprimary := did.URL{DID: subject, Fragment: did.PrimaryKey}
+	if sdoc, err = sdoc.Sign(subjectKey, sprimary, now); err != nil {
+		t.Fatal(err)
+	}
+	if req, err = idop.NewCreate(sdoc, sprimary, subjectKey); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fk.c.SubmitRequest(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	carol, carolKey := didOf(t, up.Manifest, "carol"), seededKey(t, "carol")
+	id := did.URL{DID: subject, Fragment: "forked"}
+	cred, err := did.NewCredential(id, []string{"VerifiableCredential"}, carol, []byte(`{"forked":true}`), now, now.AddDate(1, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cred, err = cred.Sign(carolKey, did.URL{DID: carol, Fragment: did.PrimaryKey}, now); err != nil {
+		t.Fatal(err)
+	}
+	if req, err = idop.NewDeclare(cred, sprimary, subjectKey); err != nil {
+		t.Fatal(err)
+	}
+	if err := fk.f.Ensure(ctx, fork.Needs(mustDecode(t, req))...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fk.c.SubmitRequest(ctx, req); err != nil {
+		t.Fatalf("declaring a credential carol issued: %v", err)
+	}
+	got, err := fk.c.ResolveCredential(ctx, id, nil)
+	if err != nil || !strings.Contains(string(got), `"status":0`) {
+		t.Errorf("the credential carol issued, on the fork: %s %v", got, err)
+	}
+	for _, m := range []string{"eth_sendRawTransaction", "eth_sendTransaction"} {
+		if n := calls.count(m); n != 0 {
+			t.Errorf("the upstream was asked %s %d times", m, n)
+		}
+	}
+}
+
+func mustDecode(t *testing.T, req idop.Request) *idop.Op {
+	t.Helper()
+	op, err := idop.Decode(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return op
 }
