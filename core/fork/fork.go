@@ -35,7 +35,7 @@ type Kept struct {
 // transaction.
 type Op struct {
 	Txid    string       `json:"txid"`  // as EID's answers write it
-	Block   uint64       `json:"block"` // the block that carried it
+	Block   uint64       `json:"block"` // the block that carried it; for an operation older than the newest kept, whose block was not asked, that one's (a bound)
 	Time    int64        `json:"time"`  // that block's time, Unix seconds
 	Request idop.Request `json:"request"`
 }
