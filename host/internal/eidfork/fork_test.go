@@ -424,3 +424,50 @@ func mustDecode(t *testing.T, req idop.Request) *idop.Op {
 	}
 	return op
 }
+
+// TestReset resets a fork that took a DID and deactivated it, and reverts
+// one that took a DID after a snapshot: the DIDs are back as they stood at
+// the fork height, grafted again from the store without asking the
+// upstream.
+func TestReset(t *testing.T) {
+	up, calls := upstream(t, scenario.Final)
+	fk := newFork(t, mem.New(), up.URL, headOf(t, up.Manifest, scenario.Final), -1)
+	ctx := context.Background()
+	alice := didOf(t, up.Manifest, "alice")
+	want := fk.resolve(t, alice)
+	req, err := idop.NewDeactivate(alice, did.URL{DID: alice, Fragment: did.PrimaryKey}, seededKey(t, "alice"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fk.c.SubmitRequest(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	asked := calls.count("did_resolveDID")
+	if err := fk.c.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := fk.resolve(t, alice); got != want {
+		t.Errorf("alice after a reset:\n got %s\nwant %s", got, want)
+	}
+	if n := calls.count("did_resolveDID") - asked; n != 0 {
+		t.Errorf("the reset fork asked the upstream %d times", n)
+	}
+
+	// A DID taken after a snapshot is undone by the revert, and grafted again.
+	snap, err := fk.c.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob := didOf(t, up.Manifest, "bob")
+	wantBob := fk.resolve(t, bob)
+	asked = calls.count("did_resolveDID")
+	if err := fk.c.Revert(ctx, snap); err != nil {
+		t.Fatal(err)
+	}
+	if got := fk.resolve(t, bob); got != wantBob {
+		t.Errorf("bob after a revert:\n got %s\nwant %s", got, wantBob)
+	}
+	if n := calls.count("did_resolveDID") - asked; n != 0 {
+		t.Errorf("the reverted fork asked the upstream %d times", n)
+	}
+}
