@@ -23,10 +23,11 @@ import (
 // history an EID answer carries.
 const MaxOps = 1 << 12
 
-// Kept is what a fork keeps of a DID: its operations at or below Height,
-// oldest first; none when it did not exist there (Absent).
+// Kept is what a fork keeps of a DID, or of a credential: its operations
+// at or below Height, oldest first; none when it did not exist there
+// (Absent).
 type Kept struct {
-	DID    string `json:"did"`
+	DID    string `json:"did"` // the DID, or the credential's id (a DID URL with a fragment)
 	Height uint64 `json:"height"` // the fork height
 	Ops    []Op   `json:"ops,omitempty"`
 }
@@ -89,7 +90,7 @@ func Decode(b []byte) (*Kept, error) {
 	if err := dec.Decode(&raw); err != nil {
 		return nil, fmt.Errorf("fork: a kept DID: %w", err)
 	}
-	if _, err := did.Parse(raw.DID); err != nil {
+	if _, _, err := ParseSubject(raw.DID); err != nil {
 		return nil, fmt.Errorf("fork: a kept DID: %w", err)
 	}
 	if len(raw.Ops) > MaxOps {
@@ -112,4 +113,20 @@ func Decode(b []byte) (*Kept, error) {
 		k.Ops = append(k.Ops, Op{Txid: o.Txid, Block: o.Block, Time: o.Time, Request: req})
 	}
 	return k, nil
+}
+
+// ParseSubject reads what a Kept is about: a DID, or a credential's id
+// (credential true), and returns the key the DID index files it under.
+func ParseSubject(s string) (key string, credential bool, err error) {
+	if d, err := did.Parse(s); err == nil {
+		return d.Key(), false, nil
+	}
+	u, err := did.ParseURL(s, did.DID{})
+	if err != nil {
+		return "", false, err
+	}
+	if u.Fragment == "" || u.DID.Key() == "" {
+		return "", false, fmt.Errorf("%q is neither a DID nor a credential's id", s)
+	}
+	return u.Key(), true, nil
 }

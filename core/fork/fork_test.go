@@ -53,6 +53,8 @@ func TestDecode(t *testing.T) {
 		{"out of order", `{"did":"did:elastos:ihrmCAMnji2qUoq2SChcSnNK6nECyM4VhC","height":7,"ops":[{"txid":"a","block":6,"request":` + request + `},{"txid":"b","block":5,"request":` + request + `}]}`, false},
 		{"bad request", `{"did":"did:elastos:ihrmCAMnji2qUoq2SChcSnNK6nECyM4VhC","height":7,"ops":[{"txid":"a","block":6,"request":{}}]}`, false},
 		{"not a DID", `{"did":"did:example:1","height":7}`, false},
+		{"a credential", `{"did":"did:elastos:ihrmCAMnji2qUoq2SChcSnNK6nECyM4VhC#profile","height":7}`, true},
+		{"a DID URL without fragment", `{"did":"did:elastos:ihrmCAMnji2qUoq2SChcSnNK6nECyM4VhC?x=1","height":7}`, false},
 		{"unknown field", `{"did":"did:elastos:ihrmCAMnji2qUoq2SChcSnNK6nECyM4VhC","height":7,"x":1}`, false},
 		{"not JSON", `{`, false},
 	} {

@@ -17,6 +17,8 @@ import (
 // taking from its upstream those the chain does not hold yet.
 type Fork interface {
 	Ensure(ctx context.Context, ids ...did.DID) error
+	// EnsureCredential makes a credential local, with the DIDs it names.
+	EnsureCredential(ctx context.Context, id did.URL) error
 }
 
 // NewFork returns a fork's server: a devnet's (New) over c, whose DID
@@ -54,6 +56,9 @@ func (r forkReads) ResolveCredential(ctx context.Context, id did.URL, issuer *di
 		ids = append(ids, *issuer)
 	}
 	if err := r.f.Ensure(ctx, ids...); err != nil {
+		return nil, err
+	}
+	if err := r.f.EnsureCredential(ctx, id); err != nil {
 		return nil, err
 	}
 	return r.c.ResolveCredential(ctx, id, issuer)
@@ -103,6 +108,11 @@ func (s *Server) ensureRequest(ctx context.Context, req idop.Request) error {
 	op, err := idop.Decode(req)
 	if err != nil {
 		return nil
+	}
+	if op.Request.Header.Specification == idop.SpecCredential {
+		if err := s.fork.EnsureCredential(ctx, op.CredentialID); err != nil {
+			return err
+		}
 	}
 	return s.fork.Ensure(ctx, fork.Needs(op)...)
 }

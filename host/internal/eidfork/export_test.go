@@ -127,3 +127,50 @@ func TestExportFork(t *testing.T) {
 	}
 	sameAnswers(t, roundTrip(t, f), fk.c, []did.DID{alice, bob})
 }
+
+// TestForkCredentials takes each credential of the scenario from the
+// recorded node and requires resolvecredential to answer as a follower of
+// that node does.
+func TestForkCredentials(t *testing.T) {
+	up, _ := upstream(t, scenario.Final)
+	db := mem.New()
+	ix, err := eidindex.Open(eidindex.Config{DB: db, Network: eid.NetworkOf(up.Manifest.ChainID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scan, err := eidsync.New(eidsync.Config{Upstream: client(t, up.URL, -1), Sink: ix, Contract: up.Manifest.Contract, Poll: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { scan.Run(ctx); close(done) }()
+	for deadline := time.Now().Add(20 * time.Second); !scan.Progress().CaughtUp; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not caught up in 20s: %+v", scan.Progress())
+		}
+	}
+	cancel()
+	<-done
+	fk := newFork(t, mem.New(), up.URL, headOf(t, up.Manifest, scenario.Final), -1)
+	for _, c := range up.Manifest.Credentials {
+		id, err := did.ParseURL(c.ID, did.DID{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fk.f.EnsureCredential(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+		got, err := fk.c.ResolveCredential(context.Background(), id, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ix.ResolveCredential(context.Background(), id, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) || bytes.Contains(got, []byte(`"status":3`)) {
+			t.Errorf("resolvecredential %s on the fork:\n got %s\nwant %s, a credential found", c.ID, got, want)
+		}
+	}
+}

@@ -16,10 +16,12 @@ package eidfork
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
+	"time"
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/ela"
@@ -137,13 +139,24 @@ func (f *Fork) Ensure(ctx context.Context, ids ...did.DID) error {
 }
 
 func (f *Fork) ensure(ctx context.Context, d did.DID) error {
-	key := d.Key()
+	return f.ensureSubject(ctx, d.String(), d.Key(), false, func(ctx context.Context) (*fork.Kept, error) { return f.take(ctx, d) })
+}
+
+// EnsureCredential makes the credential id local as Ensure makes a DID:
+// its declare and revokes at or below the fork height are taken from the
+// upstream (did_resolveCredential, verified), with the DIDs they need.
+func (f *Fork) EnsureCredential(ctx context.Context, id did.URL) error {
+	return f.ensureSubject(ctx, id.String(), id.Key(), true, func(ctx context.Context) (*fork.Kept, error) { return f.takeCredential(ctx, id) })
+}
+
+// ensureSubject makes the DID or credential with index key key local,
+// taking it with take when neither the index nor the store has it.
+func (f *Fork) ensureSubject(ctx context.Context, name, key string, credential bool, take func(context.Context) (*fork.Kept, error)) error {
 	var kept *fork.Kept
 	var local bool
 	err := f.chain.ViewIndex(func(tx store.Tx, r didindex.Reader) error {
-		st, err := r.State(key)
-		if err != nil || st != nil {
-			local = st != nil
+		var err error
+		if local, err = held(r, key, credential); err != nil || local {
 			return err
 		}
 		if v, ok := record.Bucket(tx, bucketKept).Get([]byte(key)); ok {
@@ -153,31 +166,62 @@ func (f *Fork) ensure(ctx context.Context, d did.DID) error {
 	})
 	switch {
 	case err != nil:
-		return fmt.Errorf("eidfork: %s: %w", d, err)
+		return fmt.Errorf("eidfork: %s: %w", name, err)
 	case local || kept != nil && kept.Absent():
 		return nil
 	case kept == nil:
-		if kept, err = f.take(ctx, d); err != nil {
-			f.log.Warn("fork: a DID could not be taken from the upstream", "did", d.String(), "err", err)
-			return &TakeError{DID: d, Err: err}
+		if kept, err = take(ctx); err != nil {
+			f.log.Warn("fork: could not be taken from the upstream", "subject", name, "err", err)
+			return &TakeError{Subject: name, Err: err}
 		}
-		f.log.Info("fork: DID taken from the upstream", "did", d.String(), "operations", len(kept.Ops), "height", f.height)
+		f.log.Info("fork: taken from the upstream", "subject", name, "operations", len(kept.Ops), "height", f.height)
+	}
+	if err := f.ensureNeeds(ctx, kept); err != nil {
+		return err
 	}
 	if err := Graft(ctx, f.chain, kept); err != nil {
-		return fmt.Errorf("eidfork: grafting %s: %w", d, err)
+		return fmt.Errorf("eidfork: grafting %s: %w", name, err)
 	}
 	return nil
+}
+
+// ensureNeeds makes local the DIDs a kept credential's operations name
+// (its owner, issuer and signers), which its reads look up.
+func (f *Fork) ensureNeeds(ctx context.Context, k *fork.Kept) error {
+	if _, credential, _ := fork.ParseSubject(k.DID); !credential {
+		return nil
+	}
+	for _, o := range k.Ops {
+		op, err := idop.Decode(o.Request)
+		if err != nil {
+			return fmt.Errorf("eidfork: %s: operation %s: %w", k.DID, o.Txid, err)
+		}
+		if err := f.Ensure(ctx, fork.Needs(op)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// held reports whether the DID index holds the DID or credential key.
+func held(r didindex.Reader, key string, credential bool) (bool, error) {
+	if credential {
+		st, err := r.CredentialState(key)
+		return st != nil, err
+	}
+	st, err := r.State(key)
+	return st != nil, err
 }
 
 // TakeError is the error of a DID the upstream could not give: it did
 // not answer, answered an error, or gave an answer that did not verify.
 type TakeError struct {
-	DID did.DID
-	Err error
+	Subject string // the DID, or the credential's id
+	Err     error
 }
 
 func (e *TakeError) Error() string {
-	return fmt.Sprintf("fork: %s could not be taken from the upstream: %v", e.DID, e.Err)
+	return fmt.Sprintf("fork: %s could not be taken from the upstream: %v", e.Subject, e.Err)
 }
 
 func (e *TakeError) Unwrap() error { return e.Err }
@@ -187,19 +231,65 @@ func (e *TakeError) Unwrap() error { return e.Err }
 func (e *TakeError) RPCError() *jsonrpc.Error { return jsonrpc.ResolverError(e.Error()) }
 
 // take asks the upstream for d's whole history, verified, and cuts it at
-// the fork height: the block of each operation, newest first, is asked
-// (eth_getTransactionByHash) until one is at or below it.
+// the fork height.
 func (f *Fork) take(ctx context.Context, d did.DID) (*fork.Kept, error) {
 	a, err := f.res.DID(ctx, d, true)
 	if err != nil {
 		return nil, err
 	}
 	kept := &fork.Kept{DID: d.String(), Height: f.height}
-	v := a.Resolved.Verified
-	if v.Status == resolve.NotFound {
-		return kept, nil
+	if v := a.Resolved.Verified; v.Status != resolve.NotFound {
+		kept.Ops, err = f.cut(ctx, v.History)
 	}
-	history := v.History // newest first
+	return kept, err
+}
+
+// takeCredential asks the upstream for the credential id's transactions
+// (did_resolveCredential: its declare and revokes), verified, and cuts
+// them at the fork height.
+func (f *Fork) takeCredential(ctx context.Context, id did.URL) (*fork.Kept, error) {
+	a, err := f.res.Credential(ctx, id, nil)
+	if err != nil {
+		return nil, err
+	}
+	h, err := credentialHistory(a.Raw)
+	if err != nil {
+		return nil, err
+	}
+	kept := &fork.Kept{DID: id.String(), Height: f.height}
+	kept.Ops, err = f.cut(ctx, h)
+	return kept, err
+}
+
+// credentialHistory reads the transactions of a did_resolveCredential
+// result, verified already, newest first, as history entries.
+func credentialHistory(raw []byte) ([]resolve.Entry, error) {
+	var r struct {
+		Transaction []struct {
+			Txid      string          `json:"txid"`
+			Timestamp time.Time       `json:"timestamp"`
+			Operation json.RawMessage `json:"operation"`
+		} `json:"transaction"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("a credential's transactions: %w", err)
+	}
+	h := make([]resolve.Entry, 0, len(r.Transaction))
+	for _, t := range r.Transaction {
+		req, err := idop.ParseRequest(t.Operation)
+		if err != nil {
+			return nil, fmt.Errorf("transaction %s: %w", t.Txid, err)
+		}
+		h = append(h, resolve.Entry{Txid: t.Txid, Time: t.Timestamp.Unix(), Request: req})
+	}
+	return h, nil
+}
+
+// cut returns the operations of a history, newest first, that a fork at
+// its height keeps, oldest first: the block of each, newest first, is
+// asked (eth_getTransactionByHash) until one is at or below the height
+// (fork.Cut).
+func (f *Fork) cut(ctx context.Context, history []resolve.Entry) ([]fork.Op, error) {
 	var blocks []uint64
 	drop := len(history)
 	for _, e := range history {
@@ -208,7 +298,7 @@ func (f *Fork) take(ctx context.Context, d did.DID) (*fork.Kept, error) {
 			return nil, fmt.Errorf("the block of transaction %s: %w", e.Txid, err)
 		}
 		if tx.Pending {
-			return nil, fmt.Errorf("transaction %s of its history is in no block", e.Txid)
+			return nil, fmt.Errorf("transaction %s is in no block", e.Txid)
 		}
 		blocks = append(blocks, tx.BlockNumber)
 		n, known, err := fork.Cut(blocks, f.height)
@@ -220,12 +310,13 @@ func (f *Fork) take(ctx context.Context, d did.DID) (*fork.Kept, error) {
 			break
 		}
 	}
+	var ops []fork.Op
 	for i := len(history) - 1; i >= drop; i-- {
 		e := history[i]
 		block := blocks[min(i, len(blocks)-1)] // only the newest kept one's block is asked; the older are at or below it
-		kept.Ops = append(kept.Ops, fork.Op{Txid: e.Txid, Block: block, Time: e.Time, Request: e.Request})
+		ops = append(ops, fork.Op{Txid: e.Txid, Block: block, Time: e.Time, Request: e.Request})
 	}
-	return kept, nil
+	return ops, nil
 }
 
 // Graft keeps each of kept in c's store and, unless it is absent or
@@ -246,15 +337,14 @@ func Graft(ctx context.Context, c Chain, kept ...*fork.Kept) error {
 }
 
 func graft(tx store.Tx, ix *didindex.Index, k *fork.Kept) error {
-	d, err := did.Parse(k.DID)
+	key, credential, err := fork.ParseSubject(k.DID)
 	if err != nil {
 		return err
 	}
-	key := d.Key()
 	if err := record.Bucket(tx, bucketKept).Put([]byte(key), k.Encode()); err != nil {
 		return err
 	}
-	if st, err := ix.Read(tx).State(key); err != nil || st != nil {
+	if local, err := held(ix.Read(tx), key, credential); err != nil || local {
 		return err // taken, or made here, before
 	}
 	for i, o := range k.Ops {
