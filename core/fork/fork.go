@@ -27,7 +27,7 @@ const MaxOps = 1 << 12
 // at or below Height, oldest first; none when it did not exist there
 // (Absent).
 type Kept struct {
-	DID    string `json:"did"` // the DID, or the credential's id (a DID URL with a fragment)
+	DID    string `json:"did"`    // the DID, or the credential's id (a DID URL with a fragment)
 	Height uint64 `json:"height"` // the fork height
 	Ops    []Op   `json:"ops,omitempty"`
 }
