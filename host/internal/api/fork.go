@@ -19,6 +19,9 @@ type Fork interface {
 	Ensure(ctx context.Context, ids ...did.DID) error
 	// EnsureCredential makes a credential local, with the DIDs it names.
 	EnsureCredential(ctx context.Context, id did.URL) error
+	// EnsureCredentials makes local the credentials the upstream lists
+	// for a DID.
+	EnsureCredentials(ctx context.Context, d did.DID) error
 }
 
 // NewFork returns a fork's server: a devnet's (New) over c, whose DID
@@ -66,6 +69,9 @@ func (r forkReads) ResolveCredential(ctx context.Context, id did.URL, issuer *di
 
 func (r forkReads) ListCredentials(ctx context.Context, d did.DID, skip, limit int) ([]byte, error) {
 	if err := r.f.Ensure(ctx, d); err != nil {
+		return nil, err
+	}
+	if err := r.f.EnsureCredentials(ctx, d); err != nil {
 		return nil, err
 	}
 	return r.c.ListCredentials(ctx, d, skip, limit)

@@ -69,6 +69,16 @@ func TestForkServer(t *testing.T) {
 		t.Errorf("query by carol's id: %s %s", got, rerr)
 	}
 
+	dave := didOf(t, up.Manifest, "dave")
+	got, rerr = rpc(t, n.RPCURL(), "listcredentials", map[string]any{"did": dave.String()})
+	if strings.Count(string(got), dave.String()+"#") != 5 {
+		t.Errorf("listcredentials of dave: %s %s, want its 5 credentials", got, rerr)
+	}
+	got, rerr = rpc(t, n.RPCURL(), "resolvecredential", map[string]any{"id": dave.String() + "#c1"})
+	if !strings.Contains(string(got), `"status":0`) {
+		t.Errorf("resolvecredential of dave#c1: %s %s", got, rerr)
+	}
+
 	down := eidtest.NewReplay(t, eidtest.Options{Fault: func(int) eidtest.Fault { return eidtest.Status500 }})
 	failing := serve(t, newFork(t, mem.New(), down.URL, 1, -1))
 	got, rerr = rpc(t, failing.RPCURL(), "resolvedid", map[string]any{"did": alice.String()})

@@ -129,8 +129,9 @@ func TestExportFork(t *testing.T) {
 }
 
 // TestForkCredentials takes each credential of the scenario from the
-// recorded node and requires resolvecredential to answer as a follower of
-// that node does.
+// recorded node, then each DID's list of them on another fork, and
+// requires resolvecredential and listcredentials to answer as a follower
+// of that node does.
 func TestForkCredentials(t *testing.T) {
 	up, _ := upstream(t, scenario.Final)
 	db := mem.New()
@@ -171,6 +172,27 @@ func TestForkCredentials(t *testing.T) {
 		}
 		if !bytes.Equal(got, want) || bytes.Contains(got, []byte(`"status":3`)) {
 			t.Errorf("resolvecredential %s on the fork:\n got %s\nwant %s, a credential found", c.ID, got, want)
+		}
+	}
+	listed := newFork(t, mem.New(), up.URL, headOf(t, up.Manifest, scenario.Final), -1)
+	for _, x := range up.Manifest.DIDs {
+		d := didOf(t, up.Manifest, x.Name)
+		if err := listed.f.Ensure(context.Background(), d); err != nil {
+			t.Fatal(err)
+		}
+		if err := listed.f.EnsureCredentials(context.Background(), d); err != nil {
+			t.Fatal(err)
+		}
+		got, err := listed.c.ListCredentials(context.Background(), d, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ix.ListCredentials(context.Background(), d, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("listcredentials %s on the fork:\n got %s\nwant %s", x.Name, got, want)
 		}
 	}
 }

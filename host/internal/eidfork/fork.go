@@ -38,8 +38,9 @@ import (
 
 // The buckets of a fork, beside the chain's.
 const (
-	bucketKept = "eidfork"     // a DID's key → fork.Kept, as Encode writes it
-	bucketMeta = "eidforkmeta" // keyHeight → U64(the fork height)
+	bucketKept  = "eidfork"      // a DID's key → fork.Kept, as Encode writes it
+	bucketMeta  = "eidforkmeta"  // keyHeight → U64(the fork height)
+	bucketLists = "eidforklists" // a DID's key → the ids of the credentials the upstream listed for it, oldest first, as JSON
 )
 
 var keyHeight = []byte("height")
@@ -143,11 +144,107 @@ func (f *Fork) ensure(ctx context.Context, d did.DID) error {
 }
 
 // EnsureCredential makes the credential id local as Ensure makes a DID:
-// its declare and revokes at or below the fork height are taken from the
-// upstream (did_resolveCredential, verified), with the DIDs they need.
+// its owner first, then, when the owner was taken from the upstream, its
+// declare and revokes at or below the fork height (did_resolveCredential,
+// verified), with the DIDs they name.
 func (f *Fork) EnsureCredential(ctx context.Context, id did.URL) error {
+	if err := f.Ensure(ctx, id.DID); err != nil {
+		return err
+	}
+	var owned bool
+	err := f.chain.ViewIndex(func(tx store.Tx, _ didindex.Reader) error {
+		var err error
+		owned, err = taken(tx, id.DID.Key())
+		return err
+	})
+	switch {
+	case err != nil:
+		return fmt.Errorf("eidfork: %s: %w", id, err)
+	case !owned:
+		return nil // its owner was made here, or did not exist at the fork height: the upstream has no credential of it
+	}
 	return f.ensureSubject(ctx, id.String(), id.Key(), true, func(ctx context.Context) (*fork.Kept, error) { return f.takeCredential(ctx, id) })
 }
+
+// EnsureCredentials makes d local, then the credentials the upstream
+// lists for it (did_listCredentials, checked, every page), oldest first,
+// each as EnsureCredential does; those declared above the fork height are
+// kept as absent. The list is kept too, so that it is asked once. The
+// list of a DID the upstream did not have at the fork height (one made
+// here) is not asked for.
+func (f *Fork) EnsureCredentials(ctx context.Context, d did.DID) error {
+	if err := f.Ensure(ctx, d); err != nil {
+		return err
+	}
+	var ids []string
+	var exists bool
+	err := f.chain.ViewIndex(func(tx store.Tx, _ didindex.Reader) error {
+		if v, ok := record.Bucket(tx, bucketLists).Get([]byte(d.Key())); ok {
+			exists = true
+			return json.Unmarshal(v, &ids)
+		}
+		var err error
+		exists, err = taken(tx, d.Key())
+		return err
+	})
+	switch {
+	case err != nil:
+		return fmt.Errorf("eidfork: the credentials of %s: %w", d, err)
+	case !exists:
+		return nil // made here, or absent at the fork height (EID refuses to list it): what is local is all there is
+	}
+	if ids == nil {
+		if ids, err = f.list(ctx, d); err != nil {
+			f.log.Warn("fork: could not be taken from the upstream", "subject", "the credentials of "+d.String(), "err", err)
+			return &TakeError{Subject: "the credentials of " + d.String(), Err: err}
+		}
+	}
+	for _, s := range ids {
+		id, err := did.ParseURL(s, d)
+		if err != nil {
+			return fmt.Errorf("eidfork: the credentials of %s: %w", d, err)
+		}
+		if err := f.EnsureCredential(ctx, id); err != nil {
+			return err
+		}
+	}
+	b, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	return f.chain.Graft(ctx, func(tx store.Tx, _ *didindex.Index) error {
+		return record.Bucket(tx, bucketLists).Put([]byte(d.Key()), b)
+	})
+}
+
+// list asks the upstream for the ids of d's credentials, every page of
+// EID's (listPage), and returns them oldest first.
+func (f *Fork) list(ctx context.Context, d did.DID) ([]string, error) {
+	ids := []string{}
+	for skip := 0; ; skip += listPage {
+		limit := 0 // EID's default page: listPage
+		if skip > 0 {
+			limit = listPage
+		}
+		a, err := f.res.CredentialList(ctx, d, skip, limit)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range a.List.IDs {
+			ids = append(ids, id.String())
+		}
+		if len(a.List.IDs) < listPage {
+			break
+		}
+	}
+	slices.Reverse(ids) // EID lists the newest first
+	return ids, nil
+}
+
+// listPage is the page EID's did_listCredentials gives when no limit is
+// asked (Elastos.ELA.SideChain.EID internal/ethapi/didapi.go,
+// ListCredentials).
+const listPage = 128
 
 // ensureSubject makes the DID or credential with index key key local,
 // taking it with take when neither the index nor the store has it.
@@ -201,6 +298,17 @@ func (f *Fork) ensureNeeds(ctx context.Context, k *fork.Kept) error {
 		}
 	}
 	return nil
+}
+
+// taken reports whether the DID with key key was taken from the upstream
+// and existed at the fork height.
+func taken(tx store.Tx, key string) (bool, error) {
+	v, ok := record.Bucket(tx, bucketKept).Get([]byte(key))
+	if !ok {
+		return false, nil
+	}
+	k, err := fork.Decode(v)
+	return err == nil && !k.Absent(), err
 }
 
 // held reports whether the DID index holds the DID or credential key.
