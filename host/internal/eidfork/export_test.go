@@ -12,8 +12,10 @@ import (
 	"github.com/didlight/didlight/host/internal/chain"
 	"github.com/didlight/didlight/host/internal/eidindex"
 	"github.com/didlight/didlight/host/internal/eidsync"
+	"github.com/didlight/didlight/host/internal/eidtest"
 	"github.com/didlight/didlight/host/internal/eidtest/scenario"
 	"github.com/didlight/didlight/host/internal/fixture"
+	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/mem"
 )
 
@@ -65,12 +67,10 @@ func sameAnswers(t *testing.T, got, want resolver, ids []did.DID) {
 	}
 }
 
-// TestExportFollower exports an EID follower's index of the recorded node
-// and loads it in a devnet: every DID answers resolvedid as the follower
-// does.
-func TestExportFollower(t *testing.T) {
-	up, _ := upstream(t, scenario.Final)
-	db := mem.New()
+// follow indexes the upstream's chain in db as an EID follower does,
+// until it has caught up.
+func follow(t *testing.T, up *eidtest.Upstream, db store.DB) *eidindex.Index {
+	t.Helper()
 	ix, err := eidindex.Open(eidindex.Config{DB: db, Network: eid.NetworkOf(up.Manifest.ChainID)})
 	if err != nil {
 		t.Fatal(err)
@@ -89,6 +89,16 @@ func TestExportFollower(t *testing.T) {
 	}
 	cancel()
 	<-done
+	return ix
+}
+
+// TestExportFollower exports an EID follower's index of the recorded node
+// and loads it in a devnet: every DID answers resolvedid as the follower
+// does.
+func TestExportFollower(t *testing.T) {
+	up, _ := upstream(t, scenario.Final)
+	db := mem.New()
+	ix := follow(t, up, db)
 	f, err := fixture.ExportEID(db, chain.DefaultDevSeed)
 	if err != nil {
 		t.Fatal(err)
@@ -134,25 +144,7 @@ func TestExportFork(t *testing.T) {
 // of that node does.
 func TestForkCredentials(t *testing.T) {
 	up, _ := upstream(t, scenario.Final)
-	db := mem.New()
-	ix, err := eidindex.Open(eidindex.Config{DB: db, Network: eid.NetworkOf(up.Manifest.ChainID)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	scan, err := eidsync.New(eidsync.Config{Upstream: client(t, up.URL, -1), Sink: ix, Contract: up.Manifest.Contract, Poll: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { scan.Run(ctx); close(done) }()
-	for deadline := time.Now().Add(20 * time.Second); !scan.Progress().CaughtUp; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("not caught up in 20s: %+v", scan.Progress())
-		}
-	}
-	cancel()
-	<-done
+	ix := follow(t, up, mem.New())
 	fk := newFork(t, mem.New(), up.URL, headOf(t, up.Manifest, scenario.Final), -1)
 	for _, c := range up.Manifest.Credentials {
 		id, err := did.ParseURL(c.ID, did.DID{})
