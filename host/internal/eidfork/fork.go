@@ -7,9 +7,10 @@
 // is; any other is taken once from the upstream, verified as a light node
 // verifies it (host/internal/light), cut to its operations at or below the
 // fork height (core/fork), kept in the store, and grafted into the chain's
-// DID index below its own blocks. A DID the upstream does not know, or that
-// did not exist at the fork height, is kept as absent and never asked
-// again. What is kept is read again after a restart, or after a devnet
+// DID index below its own blocks. Credentials are taken alike when read
+// (EnsureCredential) or listed (EnsureCredentials). A DID the upstream
+// does not know, or that did not exist at the fork height, is kept as
+// absent and never asked again. What is kept is read again after a restart, or after a devnet
 // reset or revert, without the upstream.
 package eidfork
 
