@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/eidindex"
 	"github.com/didlight/didlight/host/internal/fixture"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
@@ -24,7 +25,11 @@ Writes the chain of a data directory (stop its node first) to FILE: its dev
 seed, genesis, and every block after genesis with its DPoS confirm, versioned
 and checksummed. Check the file into a repository; "didlight node --import
 FILE" or "didlight devnet import" starts a chain from it, validating every
-block. The mempool is not exported.`, `
+block. The mempool is not exported. The data directory of a fork of an EID
+node (node --fork) exports the DIDs it took too, and an EID follower's (node
+--follow of an EID node) every DID it indexed, as a chain of --dev-seed with
+no block yet: a devnet loading the file holds the real chain's DIDs
+(docs/eid-fork.md).`, `
   didlight devnet export --datadir ./didlight-data testdata/chain.fixture
   didlight devnet export --datadir ./d --dev-seed team testdata/chain.fixture`)
 	var dir, seed string
@@ -39,12 +44,7 @@ block. The mempool is not exported.`, `
 		return err
 	}
 	defer db.Close()
-	ch, err := chain.Open(chain.Config{DB: db, DevSeed: seed})
-	if err != nil {
-		return err
-	}
-	defer ch.Close()
-	f, err := fixture.Export(ch)
+	f, err := exportStore(db, seed)
 	if err != nil {
 		return err
 	}
@@ -55,8 +55,29 @@ block. The mempool is not exported.`, `
 	if err := writeAtomic(file, buf.Bytes(), 0o644); err != nil { // a file to share, as any other in a repository
 		return err
 	}
-	fmt.Fprintf(e.stdout, "exported %d blocks after genesis (dev seed %q) to %s\n", len(f.Blocks), f.Seed, file)
+	dids := ""
+	if len(f.DIDs) > 0 {
+		dids = fmt.Sprintf(" and %d DIDs of EID", len(f.DIDs))
+	}
+	fmt.Fprintf(e.stdout, "exported %d blocks after genesis (dev seed %q)%s to %s\n", len(f.Blocks), f.Seed, dids, file)
 	return nil
+}
+
+// exportStore returns the fixture of the store: an EID follower's index,
+// or a chain of dev seed seed.
+func exportStore(db store.DB, seed string) (*fixture.File, error) {
+	if _, follower, err := eidindex.Holds(db); err != nil || follower {
+		if err != nil {
+			return nil, err
+		}
+		return fixture.ExportEID(db, seed)
+	}
+	ch, err := chain.Open(chain.Config{DB: db, DevSeed: seed})
+	if err != nil {
+		return nil, err
+	}
+	defer ch.Close()
+	return fixture.Export(ch)
 }
 
 func devnetImport(e *env, args []string) error {

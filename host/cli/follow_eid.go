@@ -43,8 +43,8 @@ func eidFollowFlags(fs *flag.FlagSet, c *nodeConfig) {
 // --did-contract are refused for a didlight upstream.
 func followsEID(ctx context.Context, cfg nodeConfig) (bool, error) {
 	if cfg.follow == "" {
-		if cfg.eidFollow.fromBlock != 0 || cfg.eidFollow.contract != "" || cfg.eidFollow.budget != 0 {
-			return false, errors.New("--from-block, --did-contract and --follow-budget need --follow of an EID node")
+		if cfg.eidFollow.fromBlock != 0 || cfg.eidFollow.contract != "" || cfg.eidFollow.budget != 0 && cfg.fork == "" {
+			return false, errors.New("--from-block, --did-contract and --follow-budget need --follow of an EID node (--follow-budget: or --fork of one)")
 		}
 		return false, nil
 	}

@@ -17,8 +17,8 @@ import (
 
 // forkFlags defines --fork and --fork-height.
 func forkFlags(fs *flag.FlagSet, c *nodeConfig) {
-	fs.StringVar(&c.fork, "fork", "", "begin the chain as a fork of the didlight node whose REST API is at this URL: sync and verify its blocks as --follow does, up to --fork-height, then make blocks here on top of them")
-	fs.UintVar(&c.forkHeight, "fork-height", 0, "with --fork: the height to fork at; 0 means the upstream's tip")
+	fs.StringVar(&c.fork, "fork", "", "begin the chain as a fork of the node at this URL: of a didlight node's REST API, sync and verify its blocks as --follow does, up to --fork-height, then make blocks here on top of them; of an EID node's JSON-RPC, take each DID from it when first asked, as it stood at --fork-height, verified, and mine operations on it here (docs/eid-fork.md)")
+	fs.UintVar(&c.forkHeight, "fork-height", 0, "with --fork: the height (an EID node's block number) to fork at; 0 means the upstream's tip")
 }
 
 // checkFork refuses a malformed --fork URL and the flags a fork cannot
@@ -30,6 +30,7 @@ func (c *nodeConfig) checkFork(set map[string]bool) error {
 		}
 		return nil
 	}
+	c.forkURL = c.fork
 	base, err := follow.ParseUpstream(c.fork)
 	if err != nil {
 		return err

@@ -68,6 +68,10 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 		}
 		return serveEIDFollower(ctx, cfg, stdout, log)
 	}
+	eidFork, err := forksEID(ctx, &cfg)
+	if err != nil {
+		return err
+	}
 	mod, err := loadModule(cfg)
 	if err != nil {
 		return err
@@ -88,12 +92,25 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 	if err := forkUpstream(ctx, &cfg, db, engine, log); err != nil {
 		return err
 	}
+	var plan *eidForkPlan // nil but on a fork of an EID node
+	if eidFork {
+		if plan, err = planEIDFork(ctx, cfg, db, log); err != nil {
+			return err
+		}
+		cfg.genesisTime, cfg.forkHeight = plan.began, uint(plan.height)
+	}
 	c, err := chain.Open(chain.Config{DB: db, DevSeed: cfg.devSeed, Arbiters: cfg.arbiters, BlockTime: cfg.blockTime, Engine: engine, Logger: log, Follower: cfg.follow != "", GenesisTime: cfg.genesisTime,
 		MempoolLog: mempoolLog(cfg), NoMining: cfg.noMining})
 	if err != nil {
 		return err
 	}
 	defer closeWith(&err, c.Close)
+	var fork api.Fork // nil but on a fork of an EID node
+	if plan != nil {
+		if fork, err = openEIDFork(ctx, cfg, plan, c, log); err != nil {
+			return err
+		}
+	}
 	var self atomic.Pointer[node.Node] // the follower announces its REST URL once it is known
 	f, err := newFollower(cfg, c, func() string { return restURL(self.Load()) }, log)
 	if err != nil {
@@ -107,7 +124,7 @@ func serveNode(ctx context.Context, cfg nodeConfig, stdout io.Writer, log *slog.
 		API:      serverOptions(cfg.apiOptions(log, mod, metrics.Chain(c)), f),
 		RESTAddr: cfg.restAddr, RPCAddr: cfg.rpcAddr,
 		Run:    func(ctx context.Context) error { return runChain(ctx, c, f) },
-		Mapped: mapped, MapBudget: int64(cfg.mapBudgetMB) << 20,
+		Mapped: mapped, MapBudget: int64(cfg.mapBudgetMB) << 20, Fork: fork,
 	})
 	if err != nil {
 		return err
@@ -202,6 +219,9 @@ func printBanner(w io.Writer, cfg nodeConfig, c *chain.Chain, srv *api.Server, w
 	}
 	if cfg.follow != "" {
 		blocks = "following " + cfg.follow
+	}
+	if cfg.forkURL != "" && cfg.fork == "" {
+		blocks += fmt.Sprintf("; a fork of the EID node %s at block %d, its DIDs taken when first asked", cfg.forkURL, cfg.forkHeight)
 	}
 	fmt.Fprintf(w, `didlight node %s
   REST API     %s

@@ -35,6 +35,7 @@ type nodeConfig struct {
 	genesisTime     time.Time       // a new chain's genesis time (nodetime.go); zero for the default
 	importFile      string          // a fixture file to begin the chain from (devnet.go)
 	fork            string          // the upstream's REST base URL to fork from (fork.go)
+	forkURL         string          // --fork as given: an EID node's JSON-RPC too (fork_eid.go)
 	forkHeight      uint            // the height to fork at; 0 for the upstream's tip
 	mapBudgetMB     int             // the store's mapped pages kept at most (node.KeepMapped); 0 keeps all
 	light           lightConfig     // a light node's upstream and settings (light.go); no endpoints for a node with a chain

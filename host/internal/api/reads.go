@@ -86,6 +86,9 @@ func (s *Server) submit(ctx context.Context, raw []byte) (string, *restError) {
 	if s.opts.Follower != nil {
 		return s.relayTx(ctx, raw)
 	}
+	if err := s.ensureTx(ctx, raw); err != nil {
+		return "", fail(internalError, err.Error())
+	}
 	txid, err := s.chain.SubmitTx(raw)
 	if err != nil {
 		if reject, ok := errors.AsType[*chain.RejectError](err); ok {

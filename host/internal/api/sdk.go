@@ -51,6 +51,10 @@ func (s *Server) serveIDTx(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), idtxWait)
 	defer cancel()
+	if err := s.ensureRequest(ctx, req); err != nil {
+		writeJSON(w, http.StatusBadGateway, sdkError{Code: int(internalError), Message: err.Error()})
+		return
+	}
 	if _, err := s.chain.SubmitRequest(ctx, req); err != nil {
 		s.writeSubmitError(w, err)
 		return

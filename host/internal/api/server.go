@@ -84,6 +84,7 @@ type Server struct {
 	dids    DIDReader    // answers the DID reads: the chain, or the light resolver
 	light   Light        // nil but on a light node or an EID follower
 	queries Querier      // answers query: the chain, or an EID follower; nil on a light node
+	fork    Fork         // on a fork of an EID chain, makes the DIDs of a write local first; else nil
 	opts    Options
 	log     *slog.Logger
 	policy  policy   // the browser policy; its ports are set by Listen

@@ -41,6 +41,10 @@ type Config struct {
 	// ([KeepMapped]); a MapBudget of 0 lets them stay.
 	Mapped    MappedStore
 	MapBudget int64
+	// Fork, if not nil, makes the chain's node a fork of an EID chain
+	// (api.NewFork): the DIDs it is asked about are taken from its
+	// upstream when first asked.
+	Fork api.Fork
 }
 
 // Node is a running node.
@@ -65,7 +69,11 @@ func Start(c *chain.Chain, cfg Config) (*Node, error) {
 	if run == nil {
 		run = c.Run
 	}
-	n, err := start(api.New(c, cfg.API), run, cfg)
+	srv := api.New(c, cfg.API)
+	if cfg.Fork != nil {
+		srv = api.NewFork(c, cfg.Fork, cfg.API)
+	}
+	n, err := start(srv, run, cfg)
 	if err != nil {
 		return nil, err
 	}
