@@ -69,9 +69,11 @@ func Start(c *chain.Chain, cfg Config) (*Node, error) {
 	if run == nil {
 		run = c.Run
 	}
-	srv := api.New(c, cfg.API)
+	var srv *api.Server
 	if cfg.Fork != nil {
 		srv = api.NewFork(c, cfg.Fork, cfg.API)
+	} else {
+		srv = api.New(c, cfg.API)
 	}
 	n, err := start(srv, run, cfg)
 	if err != nil {
