@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/host/internal/chain/internal/wal"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/wal"
 )
 
 // SubmitTx validates a raw transaction against the chain and the mempool
