@@ -97,7 +97,7 @@ type Chain struct {
 	closed    bool
 	subs      subscribers
 
-	pool         *mempool
+	pool         *txPool
 	poolLog      *wal.Log // Config.MempoolLog, or nil; it owns its file and lock
 	poolInMemory bool     // the store is not durable and there is no log: the mempool is kept in memory only (poollog.go)
 	cache        answers.Cache

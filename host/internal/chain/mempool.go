@@ -7,6 +7,7 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/mempool"
 )
 
 // The mempool's limits when Config leaves them 0: how many transactions it
@@ -57,30 +58,30 @@ type position struct {
 	tip    ela.Hash
 }
 
-// mempool owns the transactions the chain has accepted and what is under
+// txPool owns the transactions the chain has accepted and what is under
 // way for them: the entries in arrival order, kept free of conflicts by
 // the rules of ledger.Pool, so that a block may include any of them in any
 // order; the queue of entries waiting to be stored (persist); and the dev
 // outputs SubmitRequest has claimed to fund a request. mu guards all of
 // it, and no other lock is taken while it is held.
-type mempool struct {
+type txPool struct {
 	mu      sync.Mutex
 	changed *sync.Cond // broadcast when at changes
 	at      position   // the state every entry was validated against
 	rules   *ledger.Pool[*entry]
 	order   []*entry
 	claimed map[ela.Input]bool // dev outputs a funding transaction is being built on
-	persist groupCommit[*entry]
+	persist *mempool.GroupCommit[*entry]
 	closed  bool // by close: keep refuses entries
 }
 
 // newMempool returns an empty pool at the state at whose entries are
 // stored by commit, in batches that wait for the admissions coming counts
 // (see groupCommit).
-func newMempool(max, maxBytes int, at position, commit func([]*entry) error, coming func() int) *mempool {
-	p := &mempool{at: at, rules: ledger.NewPool[*entry](max, maxBytes), claimed: make(map[ela.Input]bool)}
+func newMempool(max, maxBytes int, at position, commit func([]*entry) error, coming func() int) *txPool {
+	p := &txPool{at: at, rules: ledger.NewPool[*entry](max, maxBytes), claimed: make(map[ela.Input]bool)}
 	p.changed = sync.NewCond(&p.mu)
-	p.persist = groupCommit[*entry]{mu: &p.mu, commit: commit, coming: coming, gatherWait: gatherWait, wake: make(chan struct{}, 1)}
+	p.persist = mempool.NewGroupCommit(&p.mu, commit, coming, gatherWait)
 	return p
 }
 
@@ -89,7 +90,7 @@ func newMempool(max, maxBytes int, at position, commit func([]*entry) error, com
 // on since at: the caller validates again. A validation older than the
 // pool's state is retried at once; a newer one (a block committed but not
 // yet applied to the pool) waits for the pool.
-func (p *mempool) add(e *entry, at position) (bool, error) {
+func (p *txPool) add(e *entry, at position) (bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for at.epoch == p.at.epoch && at.height > p.at.height {
@@ -111,7 +112,7 @@ func (p *mempool) add(e *entry, at position) (bool, error) {
 
 // pending refuses an identity operation on a DID or credential with an
 // operation in the pool already.
-func (p *mempool) pending(e *entry) error {
+func (p *txPool) pending(e *entry) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return asReject(p.rules.CheckPending(e.poolTx().Op))
@@ -120,7 +121,7 @@ func (p *mempool) pending(e *entry) error {
 // answer gives e's submitter its answer, once; the caller holds mu. It is
 // the one place that answers: a block took e in (nil), evicted it, a reset
 // dropped it, or the chain closed.
-func (p *mempool) answer(e *entry, err error) {
+func (p *txPool) answer(e *entry, err error) {
 	if !e.answered {
 		e.answered = true
 		e.done <- err
@@ -129,7 +130,7 @@ func (p *mempool) answer(e *entry, err error) {
 
 // leave takes the entries of gone out and answers each with its error;
 // the caller holds mu.
-func (p *mempool) leave(gone map[*entry]error) {
+func (p *txPool) leave(gone map[*entry]error) {
 	if len(gone) == 0 {
 		return
 	}
@@ -144,7 +145,7 @@ func (p *mempool) leave(gone map[*entry]error) {
 }
 
 // remove takes e out after its admission failed, if it is still in.
-func (p *mempool) remove(e *entry, err error) {
+func (p *txPool) remove(e *entry, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.holdsLocked(e) {
@@ -152,14 +153,14 @@ func (p *mempool) remove(e *entry, err error) {
 	}
 }
 
-func (p *mempool) holdsLocked(e *entry) bool {
+func (p *txPool) holdsLocked(e *entry) bool {
 	got, ok := p.rules.Get(e.txid)
 	return ok && got == e
 }
 
 // markPersisted records that entries are stored, each where at (which
 // sets seq or logged for the i-th) says.
-func (p *mempool) markPersisted(entries []*entry, at func(i int, e *entry)) {
+func (p *txPool) markPersisted(entries []*entry, at func(i int, e *entry)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for i, e := range entries {
@@ -176,7 +177,7 @@ func inLog(ids []uint64) func(int, *entry)     { return func(i int, e *entry) { 
 // keep records that e is kept in memory only, on a store that keeps
 // nothing past the process (Chain.poolInMemory), unless the pool is
 // closed: an entry kept after Close stored the kept ones would be lost.
-func (p *mempool) keep(e *entry) error {
+func (p *txPool) keep(e *entry) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -189,7 +190,7 @@ func (p *mempool) keep(e *entry) error {
 // unstored returns the entries a block may include that the pool bucket
 // does not hold (those of the mempool log, or kept in memory), in arrival
 // order.
-func (p *mempool) unstored() []*entry {
+func (p *txPool) unstored() []*entry {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []*entry
@@ -203,13 +204,13 @@ func (p *mempool) unstored() []*entry {
 
 // ready returns the stored entries in arrival order: those a block may
 // include.
-func (p *mempool) ready() []*entry {
+func (p *txPool) ready() []*entry {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.readyLocked()
 }
 
-func (p *mempool) readyLocked() []*entry {
+func (p *txPool) readyLocked() []*entry {
 	out := make([]*entry, 0, len(p.order))
 	for _, e := range p.order {
 		if e.persisted {
@@ -224,18 +225,18 @@ func (p *mempool) readyLocked() []*entry {
 // made holds (persist.hold) and takes, as its Update makes them durable.
 // It returns the waiting ones too, to settle once it is done, with those
 // the pool no longer holds (a Reset took them out).
-func (p *mempool) forBlock(take bool) (entries []*entry, taken []pending[*entry], dropped map[*entry]bool) {
+func (p *txPool) forBlock(take bool) (entries []*entry, taken []mempool.Pending[*entry], dropped map[*entry]bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	entries, dropped = p.readyLocked(), make(map[*entry]bool)
 	if take {
-		taken = p.persist.takeLocked()
+		taken = p.persist.TakeLocked()
 	}
 	for _, t := range taken {
-		if p.holdsLocked(t.item) {
-			entries = append(entries, t.item)
+		if p.holdsLocked(t.Item) {
+			entries = append(entries, t.Item)
 		} else {
-			dropped[t.item] = true
+			dropped[t.Item] = true
 		}
 	}
 	return entries, taken, dropped
@@ -243,7 +244,7 @@ func (p *mempool) forBlock(take bool) (entries []*entry, taken []pending[*entry]
 
 // advance moves the pool to the state at after a block, taking out and
 // answering the entries of gone.
-func (p *mempool) advance(at position, gone map[*entry]error) {
+func (p *txPool) advance(at position, gone map[*entry]error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.leave(gone)
@@ -253,7 +254,7 @@ func (p *mempool) advance(at position, gone map[*entry]error) {
 
 // reset empties the pool for the state at; its entries' submitters get
 // ErrReset.
-func (p *mempool) reset(at position) {
+func (p *txPool) reset(at position) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, e := range p.order {
@@ -267,7 +268,7 @@ func (p *mempool) reset(at position) {
 
 // close answers every entry's submitter with errClosed and holds no more
 // entries; the entries stay, as the stored mempool keeps them.
-func (p *mempool) close() {
+func (p *txPool) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.closed = true
@@ -277,7 +278,7 @@ func (p *mempool) close() {
 }
 
 // txs returns the pooled transactions in arrival order.
-func (p *mempool) txs() []*ela.Tx {
+func (p *txPool) txs() []*ela.Tx {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	out := make([]*ela.Tx, len(p.order))
@@ -288,7 +289,7 @@ func (p *mempool) txs() []*ela.Tx {
 }
 
 // get returns the pooled transaction with id h.
-func (p *mempool) get(h ela.Hash) (*ela.Tx, bool) {
+func (p *txPool) get(h ela.Hash) (*ela.Tx, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	e, ok := p.rules.Get(h)
@@ -299,14 +300,14 @@ func (p *mempool) get(h ela.Hash) (*ela.Tx, bool) {
 }
 
 // len returns how many transactions the pool holds.
-func (p *mempool) len() int {
+func (p *txPool) len() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.order)
 }
 
 // spent reports whether a pooled transaction spends the outpoint.
-func (p *mempool) spent(in ela.Input) bool {
+func (p *txPool) spent(in ela.Input) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	_, ok := p.rules.Spender(in)
@@ -319,7 +320,7 @@ func (p *mempool) spent(in ela.Input) bool {
 // transaction is pooled or refused. It returns the output's index, -1 if
 // none, and how many outputs are free (neither spent nor claimed) and how
 // many busy.
-func (p *mempool) claim(outputs []UTXO, min ela.Fixed64) (i, free, busy int) {
+func (p *txPool) claim(outputs []UTXO, min ela.Fixed64) (i, free, busy int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	i = -1
@@ -339,7 +340,7 @@ func (p *mempool) claim(outputs []UTXO, min ela.Fixed64) (i, free, busy int) {
 }
 
 // unclaim releases an output claim returned.
-func (p *mempool) unclaim(u UTXO) {
+func (p *txPool) unclaim(u UTXO) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	delete(p.claimed, ela.Input{TxID: u.Txid, Index: u.Index})

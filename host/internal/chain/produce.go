@@ -8,6 +8,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/mempool"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -186,10 +187,10 @@ func (c *Chain) mine() (*ela.Block, error) {
 	// they wait for nothing.
 	takes := c.poolLog == nil && !c.poolInMemory
 	if takes {
-		c.pool.persist.hold()
-		defer c.pool.persist.release()
+		c.pool.persist.Hold()
+		defer c.pool.persist.Release()
 	}
-	var taken []pending[*entry]
+	var taken []mempool.Pending[*entry]
 	var dropped map[*entry]bool // taken, but no longer in the pool
 	var late []*entry           // taken, but left for a later block
 	var seqs []uint64
@@ -215,11 +216,11 @@ func (c *Chain) mine() (*ela.Block, error) {
 		return err
 	})
 	if dropped == nil && takes { // the store refused the Update
-		taken = c.pool.persist.take()
+		taken = c.pool.persist.Take()
 	}
 	if err != nil {
 		for _, p := range taken {
-			p.settle(err)
+			p.Settle(err)
 		}
 		return nil, fmt.Errorf("chain: making block %d: %w", prev.Height+1, err)
 	}
@@ -229,10 +230,10 @@ func (c *Chain) mine() (*ela.Block, error) {
 	c.mu.Unlock()
 	c.advance(&m)
 	for _, p := range taken {
-		if dropped[p.item] {
-			p.settle(ErrReset)
+		if dropped[p.Item] {
+			p.Settle(ErrReset)
 		} else {
-			p.settle(m.evicted[p.item]) // nil for those in the block or stored for later
+			p.Settle(m.evicted[p.Item]) // nil for those in the block or stored for later
 		}
 	}
 	if len(m.left) > 0 {

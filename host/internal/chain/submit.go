@@ -78,7 +78,7 @@ func (c *Chain) admissions() int { return int(c.admitting.Load()) }
 // admissions under way before it makes a block.
 func (c *Chain) admitted() {
 	c.admitting.Add(-1)
-	c.pool.persist.arrived()
+	c.pool.persist.Arrived()
 	c.signal()
 }
 
@@ -137,7 +137,7 @@ func (c *Chain) persist(e *entry) error {
 	if c.poolInMemory {
 		return c.pool.keep(e)
 	}
-	return c.pool.persist.do(e)
+	return c.pool.persist.Do(e)
 }
 
 // commitPool stores entries in the mempool log if the chain has one, else
