@@ -18,6 +18,7 @@ import (
 	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/didreads"
 	"github.com/didlight/didlight/host/internal/ledgerstore"
+	"github.com/didlight/didlight/host/internal/mempool"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/wal"
@@ -58,18 +59,20 @@ type Config struct {
 //     producer.
 //  2. mu: the head, as readers see it (the tip, the clock, the epoch,
 //     counts, closed), and the subscribers who hear when it moves.
-//  3. pool.mu: the mempool, with the commit queue of the transactions
-//     being stored and the dev outputs claimed for funding (mempool.go).
+//  3. pool: the mempool (package mempool, one lock inside its Pool), with
+//     the commit queue of the transactions being stored and the dev
+//     outputs claimed for funding.
 //  4. cache: documents, resolve answers, query pages and W3C answers reads
 //     keep (package answers, whose lock is taken inside its methods).
 //
-// pool.mu and cache's lock are leaves: no lock is taken while one is held.
+// The pool's lock and cache's are leaves: no lock is taken while one is held.
 // The ledger (package ledgerstore) and the DID index (index) have no lock:
 // their state is in db, written only in the Update of a block, under
 // mining.
 // The mempool log (poolLog) has a lock of its own, a leaf too.
-// A submitter's answer is sent from one place: mempool.answer for what
-// became of its transaction, groupCommit's settle for its mempool commit.
+// A submitter's answer is sent from one place: the mempool's Pool for what
+// became of its transaction, mempool.Pending's Settle for its mempool
+// commit.
 type Chain struct {
 	db        store.DB
 	params    ledger.Params
@@ -97,7 +100,7 @@ type Chain struct {
 	closed    bool
 	subs      subscribers
 
-	pool         *txPool
+	pool         *mempool.Pool[*entry]
 	poolLog      *wal.Log // Config.MempoolLog, or nil; it owns its file and lock
 	poolInMemory bool     // the store is not durable and there is no log: the mempool is kept in memory only (poollog.go)
 	cache        answers.Cache
@@ -127,7 +130,7 @@ func Open(cfg Config) (*Chain, error) {
 	if err := c.db.View(c.load); err != nil {
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
-	c.pool = newMempool(cfg.MempoolSize, cfg.MempoolBytes, c.position(), c.commitPool, c.admissions)
+	c.pool = mempool.New(cfg.MempoolSize, cfg.MempoolBytes, c.position(), c.commitPool, c.admissions, gatherWait)
 	logged, err := c.openPoolLog(cfg.MempoolLog)
 	c.poolInMemory = c.poolLog == nil && !c.db.Durable()
 	if err == nil {
@@ -139,7 +142,7 @@ func Open(cfg Config) (*Chain, error) {
 		}
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
-	c.log.Info("chain open", "height", c.tip.Height, "tip", c.tip.Hash, "mempool", c.pool.len(), "dev", c.dev.Address)
+	c.log.Info("chain open", "height", c.tip.Height, "tip", c.tip.Hash, "mempool", c.pool.Len(), "dev", c.dev.Address)
 	return c, nil
 }
 
@@ -337,10 +340,10 @@ func (c *Chain) setHead(h head) {
 }
 
 // position returns the state the chain is at.
-func (c *Chain) position() position {
+func (c *Chain) position() mempool.Position {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return position{epoch: c.epoch, height: c.tip.Height, tip: c.tip.Hash}
+	return mempool.Position{Epoch: c.epoch, Height: c.tip.Height, Tip: c.tip.Hash}
 }
 
 // confirm returns the DPoS confirm of a block: arbiter 0's proposal and an
@@ -370,7 +373,7 @@ func (c *Chain) Close() error {
 	c.mu.Unlock()
 	c.mining.Lock()
 	defer c.mining.Unlock()
-	c.pool.close()
+	c.pool.Close()
 	if c.poolLog != nil {
 		return c.poolLog.Close()
 	}

@@ -76,14 +76,14 @@ func TestBlockRefusesQueued(t *testing.T) {
 // the channel gets SubmitTx's error.
 func submitHeld(f *fixture, raw []byte) <-chan error {
 	f.t.Helper()
-	f.c.pool.persist.Hold()
+	f.c.pool.Commits().Hold()
 	errc := make(chan error, 1)
 	go func() {
 		_, err := f.c.SubmitTx(raw)
 		errc <- err
 	}()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
-		if f.c.pool.persist.Queued() == 1 {
+		if f.c.pool.Commits().Queued() == 1 {
 			return errc
 		}
 		if time.Now().After(deadline) {

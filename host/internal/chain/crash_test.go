@@ -221,7 +221,7 @@ func freeOutput(c *Chain, w wallet) (*UTXO, error) {
 		return nil, err
 	}
 	for i, u := range all {
-		if u.Value > 4*ela.OneELA && !c.pool.spent(ela.Input{TxID: u.Txid, Index: u.Index}) {
+		if u.Value > 4*ela.OneELA && !c.pool.Spent(ela.Input{TxID: u.Txid, Index: u.Index}) {
 			return &all[i], nil
 		}
 	}

@@ -62,7 +62,7 @@ func (c *Chain) Run(ctx context.Context) error {
 			if !c.awaitGap(ctx, last.Add(max(instantGap, gapShare*took))) {
 				return nil
 			}
-			if len(c.pool.ready()) == 0 {
+			if len(c.pool.Ready()) == 0 {
 				continue
 			}
 		}
@@ -137,7 +137,7 @@ func (c *Chain) produce(ctx context.Context, ready bool) (*ela.Block, error) {
 	if c.isClosed() {
 		return nil, errClosed
 	}
-	if ready && len(c.pool.ready()) == 0 {
+	if ready && len(c.pool.Ready()) == 0 {
 		return nil, nil
 	}
 	return c.mine()
@@ -187,8 +187,8 @@ func (c *Chain) mine() (*ela.Block, error) {
 	// they wait for nothing.
 	takes := c.poolLog == nil && !c.poolInMemory
 	if takes {
-		c.pool.persist.Hold()
-		defer c.pool.persist.Release()
+		c.pool.Commits().Hold()
+		defer c.pool.Commits().Release()
 	}
 	var taken []mempool.Pending[*entry]
 	var dropped map[*entry]bool // taken, but no longer in the pool
@@ -196,7 +196,7 @@ func (c *Chain) mine() (*ela.Block, error) {
 	var seqs []uint64
 	err := c.update(func(tx store.Tx) error {
 		var entries []*entry
-		entries, taken, dropped = c.pool.forBlock(takes)
+		entries, taken, dropped = c.pool.ForBlock(takes)
 		m = newTip{evicted: make(map[*entry]error)}
 		if after != clock {
 			if err := putMeta(tx, metaClock, record.Clock(after)); err != nil {
@@ -207,7 +207,7 @@ func (c *Chain) mine() (*ela.Block, error) {
 			return err
 		}
 		for _, e := range m.left {
-			if !e.persisted {
+			if !e.Persisted {
 				late = append(late, e)
 			}
 		}
@@ -216,7 +216,7 @@ func (c *Chain) mine() (*ela.Block, error) {
 		return err
 	})
 	if dropped == nil && takes { // the store refused the Update
-		taken = c.pool.persist.Take()
+		taken = c.pool.Commits().Take()
 	}
 	if err != nil {
 		for _, p := range taken {
@@ -224,7 +224,7 @@ func (c *Chain) mine() (*ela.Block, error) {
 		}
 		return nil, fmt.Errorf("chain: making block %d: %w", prev.Height+1, err)
 	}
-	c.pool.markPersisted(late, inBucket(seqs))
+	c.pool.MarkPersisted(late, mempool.InBucket(seqs))
 	c.mu.Lock()
 	c.clock = after
 	c.mu.Unlock()
@@ -260,8 +260,8 @@ func (c *Chain) build(tx store.Tx, m *newTip, entries []*entry, prev *ela.Header
 			m.left = entries[i:]
 			break
 		}
-		if e.seq != 0 { // those taken from the commit queue, in the log or kept in memory have no record here
-			if err := pool.Delete(record.SeqKey(e.seq)); err != nil {
+		if e.Seq != 0 { // those taken from the commit queue, in the log or kept in memory have no record here
+			if err := pool.Delete(record.SeqKey(e.Seq)); err != nil {
 				return err
 			}
 		}
@@ -304,7 +304,7 @@ func (c *Chain) advance(m *newTip) {
 	for e, err := range m.evicted {
 		gone[e] = err
 		msg := logEvicted
-		if !e.persisted {
+		if !e.Persisted {
 			msg = logRefused
 		}
 		c.log.Warn(msg, "txid", e.txid, "err", err)
@@ -317,7 +317,7 @@ func (c *Chain) advance(m *newTip) {
 	// The pool moves on, answering the submitters, before subscribers hear
 	// of the block, so that a waiter submitting its DID's next operation
 	// finds the last one gone.
-	c.pool.advance(position{epoch: c.epoch, height: b.Header.Height, tip: h}, gone)
+	c.pool.Advance(mempool.Position{Epoch: c.epoch, Height: b.Header.Height, Tip: h}, gone)
 	c.subs.notify(b.Header.Height)
 	c.log.Debug("block", "height", b.Header.Height, "hash", h, "txs", len(b.Transactions), "time", b.Header.Timestamp)
 }
@@ -356,7 +356,7 @@ func (c *Chain) MinePrepared(ctx context.Context, txs []*Prepared) (*ela.Block, 
 	switch {
 	case c.isClosed():
 		return nil, errClosed
-	case c.pool.len() > 0:
+	case c.pool.Len() > 0:
 		return nil, ErrPoolBusy
 	}
 	c.mu.RLock()

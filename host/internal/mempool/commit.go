@@ -163,11 +163,11 @@ func (g *GroupCommit[T]) Hold() {
 func (g *GroupCommit[T]) Take() []Pending[T] {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.TakeLocked()
+	return g.takeLocked()
 }
 
-// TakeLocked is Take with the owner's lock held.
-func (g *GroupCommit[T]) TakeLocked() []Pending[T] {
+// takeLocked is Take with the owner's lock held.
+func (g *GroupCommit[T]) takeLocked() []Pending[T] {
 	q := g.queue
 	g.queue = nil
 	return q
