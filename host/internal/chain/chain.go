@@ -19,6 +19,7 @@ import (
 	"github.com/didlight/didlight/host/internal/didreads"
 	"github.com/didlight/didlight/host/internal/ledgerstore"
 	"github.com/didlight/didlight/host/internal/mempool"
+	"github.com/didlight/didlight/host/internal/producer"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/wal"
@@ -53,7 +54,7 @@ type Config struct {
 // Its changing state has four owners, one lock each, taken in this order
 // (a holder of one may take a later one, never an earlier):
 //
-//  1. mining: the block producer. Held while a block is made (Mine, Run,
+//  1. mining: the block maker. Held while a block is made (Mine, Run,
 //     MineTxs, MinePrepared) or applied (Apply) and by the devnet
 //     controls; only its holder writes blocks, and it owns genesis and
 //     producer.
@@ -108,11 +109,9 @@ type Chain struct {
 
 	*didreads.Reads // the DID reads, over index and cache (didreads.go)
 
-	manual    atomic.Bool   // Run makes no block (Config.NoMining, SetMining)
-	received  atomic.Uint64 // transactions SubmitTx was given
-	admitting atomic.Int64  // SubmitTx calls under way
-	wake      chan struct{} // tells Run that transactions arrived
-	done      chan struct{} // closed by Close
+	blocks   *producer.Producer // when Run makes blocks; it counts the SubmitTx calls under way
+	received atomic.Uint64      // transactions SubmitTx was given
+	done     chan struct{}      // closed by Close
 }
 
 // Open opens the chain kept in cfg.DB. An empty store gets the genesis
@@ -198,7 +197,6 @@ func (cfg *Config) chain() *Chain {
 		blockTime: cfg.BlockTime,
 		dev:       newAccount(DevKey(cfg.DevSeed), cfg.DevSeed),
 		limits:    ledger.MaxBlockLimits(),
-		wake:      make(chan struct{}, 1),
 		done:      make(chan struct{}),
 	}
 	c.index = didindex.New(cfg.Engine.DecodeOperation, &c.cache, cfg.Logger)
@@ -210,7 +208,7 @@ func (cfg *Config) chain() *Chain {
 	if cfg.Follower {
 		c.follower = newFollower(cfg.DevSeed)
 	}
-	c.manual.Store(cfg.NoMining)
+	c.blocks = producer.New(maker{c}, cfg.BlockTime, cfg.NoMining, c.done, cfg.Logger)
 	c.genesis = c.genesisAt(GenesisTime)
 	return c
 }

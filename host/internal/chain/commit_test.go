@@ -121,32 +121,6 @@ func poolRecords(t *testing.T, c *Chain) int {
 	return n
 }
 
-// Run's wait between blocks ends once no admission is under way: nothing
-// more is about to join the block.
-func TestAwaitGapEndsWithAdmissions(t *testing.T) {
-	f := newFixture(t, Config{})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	later := time.Now().Add(time.Hour)
-	if !f.c.awaitGap(ctx, later) {
-		t.Fatal("awaitGap with no admission under way reported a stop")
-	}
-	f.c.admitting.Add(1)
-	done := make(chan bool)
-	go func() { done <- f.c.awaitGap(ctx, later) }()
-	f.c.admitted()
-	if !<-done {
-		t.Error("awaitGap reported a stop when the admission ended")
-	}
-	f.c.admitting.Add(1)
-	go func() { done <- f.c.awaitGap(ctx, later) }()
-	cancel()
-	if <-done {
-		t.Error("awaitGap went on after its context ended")
-	}
-	f.c.admitted()
-}
-
 // A transaction waiting for its mempool commit when the chain is reset is
 // refused with ErrReset by the next block, which does not take it in (the
 // block once took it and then hung, telling its waiter twice).

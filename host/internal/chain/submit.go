@@ -42,7 +42,7 @@ func (c *Chain) admit(raw []byte, epoch *uint64) (*entry, error) {
 		return nil, err
 	}
 	c.received.Add(1)
-	c.admitting.Add(1)
+	c.blocks.Admitting()
 	defer c.admitted()
 	e, err := c.prepare(bytes.Clone(raw))
 	if err != nil {
@@ -73,14 +73,13 @@ const gatherWait = 10 * time.Millisecond
 
 // admissions counts the SubmitTx calls under way: those whose mempool
 // commit is coming.
-func (c *Chain) admissions() int { return int(c.admitting.Load()) }
+func (c *Chain) admissions() int { return c.blocks.Admissions() }
 
-// admitted ends an admission and tells Run, which waits for the
-// admissions under way before it makes a block.
+// admitted ends an admission, waking a mempool commit gathering
+// admissions and Run, which waits for them before it makes a block.
 func (c *Chain) admitted() {
-	c.admitting.Add(-1)
+	c.blocks.Admitted()
 	c.pool.Commits().Arrived()
-	c.signal()
 }
 
 // enter validates e and adds it to the mempool, validating it again if a
@@ -120,14 +119,6 @@ func (c *Chain) validate(e *entry) (mempool.Position, error) {
 		return c.check(snapshot{c: c, tx: tx}, e, tip.Height+1, c.nextBlockTime(tip.Time))
 	})
 	return at, err
-}
-
-// signal tells Run that transactions arrived, or an admission ended.
-func (c *Chain) signal() {
-	select {
-	case c.wake <- struct{}{}:
-	default:
-	}
 }
 
 // persist stores e in the mempool, in a commit shared with the admissions
