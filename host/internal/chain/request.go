@@ -124,7 +124,7 @@ func (c *Chain) fund(req idop.Request) (*ela.Tx, UTXO, error) {
 	coin := outputs[i]
 	order := spend.Order{
 		From:  c.dev.ProgramHash,
-		Coins: []spend.Coin{{Txid: coin.Txid, Index: coin.Index, Value: coin.Value}},
+		Coins: []spend.Coin{coins[i]},
 		Asset: c.params.Asset,
 		Fee:   c.params.MinFee,
 		Payload: &ela.Operation{
