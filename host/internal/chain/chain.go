@@ -15,12 +15,14 @@ import (
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/answers"
-	"github.com/didlight/didlight/host/internal/chain/internal/wal"
 	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/didreads"
 	"github.com/didlight/didlight/host/internal/ledgerstore"
+	"github.com/didlight/didlight/host/internal/mempool"
+	"github.com/didlight/didlight/host/internal/producer"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/wal"
 )
 
 // MaxArbiters is the most arbiters Config.Arbiters may ask for.
@@ -52,24 +54,26 @@ type Config struct {
 // Its changing state has four owners, one lock each, taken in this order
 // (a holder of one may take a later one, never an earlier):
 //
-//  1. mining: the block producer. Held while a block is made (Mine, Run,
+//  1. mining: the block maker. Held while a block is made (Mine, Run,
 //     MineTxs, MinePrepared) or applied (Apply) and by the devnet
 //     controls; only its holder writes blocks, and it owns genesis and
 //     producer.
 //  2. mu: the head, as readers see it (the tip, the clock, the epoch,
 //     counts, closed), and the subscribers who hear when it moves.
-//  3. pool.mu: the mempool, with the commit queue of the transactions
-//     being stored and the dev outputs claimed for funding (mempool.go).
+//  3. pool: the mempool (package mempool, one lock inside its Pool), with
+//     the commit queue of the transactions being stored and the dev
+//     outputs claimed for funding.
 //  4. cache: documents, resolve answers, query pages and W3C answers reads
 //     keep (package answers, whose lock is taken inside its methods).
 //
-// pool.mu and cache's lock are leaves: no lock is taken while one is held.
+// The pool's lock and cache's are leaves: no lock is taken while one is held.
 // The ledger (package ledgerstore) and the DID index (index) have no lock:
 // their state is in db, written only in the Update of a block, under
 // mining.
 // The mempool log (poolLog) has a lock of its own, a leaf too.
-// A submitter's answer is sent from one place: mempool.answer for what
-// became of its transaction, groupCommit's settle for its mempool commit.
+// A submitter's answer is sent from one place: the mempool's Pool for what
+// became of its transaction, mempool.Pending's Settle for its mempool
+// commit.
 type Chain struct {
 	db        store.DB
 	params    ledger.Params
@@ -97,7 +101,7 @@ type Chain struct {
 	closed    bool
 	subs      subscribers
 
-	pool         *mempool
+	pool         *mempool.Pool[*entry]
 	poolLog      *wal.Log // Config.MempoolLog, or nil; it owns its file and lock
 	poolInMemory bool     // the store is not durable and there is no log: the mempool is kept in memory only (poollog.go)
 	cache        answers.Cache
@@ -105,11 +109,9 @@ type Chain struct {
 
 	*didreads.Reads // the DID reads, over index and cache (didreads.go)
 
-	manual    atomic.Bool   // Run makes no block (Config.NoMining, SetMining)
-	received  atomic.Uint64 // transactions SubmitTx was given
-	admitting atomic.Int64  // SubmitTx calls under way
-	wake      chan struct{} // tells Run that transactions arrived
-	done      chan struct{} // closed by Close
+	blocks   *producer.Producer // when Run makes blocks; it counts the SubmitTx calls under way
+	received atomic.Uint64      // transactions SubmitTx was given
+	done     chan struct{}      // closed by Close
 }
 
 // Open opens the chain kept in cfg.DB. An empty store gets the genesis
@@ -127,7 +129,7 @@ func Open(cfg Config) (*Chain, error) {
 	if err := c.db.View(c.load); err != nil {
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
-	c.pool = newMempool(cfg.MempoolSize, cfg.MempoolBytes, c.position(), c.commitPool, c.admissions)
+	c.pool = mempool.New(cfg.MempoolSize, cfg.MempoolBytes, c.position(), c.commitPool, c.admissions, gatherWait)
 	logged, err := c.openPoolLog(cfg.MempoolLog)
 	c.poolInMemory = c.poolLog == nil && !c.db.Durable()
 	if err == nil {
@@ -139,7 +141,7 @@ func Open(cfg Config) (*Chain, error) {
 		}
 		return nil, fmt.Errorf("chain: open: %w", err)
 	}
-	c.log.Info("chain open", "height", c.tip.Height, "tip", c.tip.Hash, "mempool", c.pool.len(), "dev", c.dev.Address)
+	c.log.Info("chain open", "height", c.tip.Height, "tip", c.tip.Hash, "mempool", c.pool.Len(), "dev", c.dev.Address)
 	return c, nil
 }
 
@@ -195,7 +197,6 @@ func (cfg *Config) chain() *Chain {
 		blockTime: cfg.BlockTime,
 		dev:       newAccount(DevKey(cfg.DevSeed), cfg.DevSeed),
 		limits:    ledger.MaxBlockLimits(),
-		wake:      make(chan struct{}, 1),
 		done:      make(chan struct{}),
 	}
 	c.index = didindex.New(cfg.Engine.DecodeOperation, &c.cache, cfg.Logger)
@@ -207,7 +208,7 @@ func (cfg *Config) chain() *Chain {
 	if cfg.Follower {
 		c.follower = newFollower(cfg.DevSeed)
 	}
-	c.manual.Store(cfg.NoMining)
+	c.blocks = producer.New(maker{c}, cfg.BlockTime, cfg.NoMining, c.done, cfg.Logger)
 	c.genesis = c.genesisAt(GenesisTime)
 	return c
 }
@@ -337,10 +338,10 @@ func (c *Chain) setHead(h head) {
 }
 
 // position returns the state the chain is at.
-func (c *Chain) position() position {
+func (c *Chain) position() mempool.Position {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return position{epoch: c.epoch, height: c.tip.Height, tip: c.tip.Hash}
+	return mempool.Position{Epoch: c.epoch, Height: c.tip.Height, Tip: c.tip.Hash}
 }
 
 // confirm returns the DPoS confirm of a block: arbiter 0's proposal and an
@@ -370,7 +371,7 @@ func (c *Chain) Close() error {
 	c.mu.Unlock()
 	c.mining.Lock()
 	defer c.mining.Unlock()
-	c.pool.close()
+	c.pool.Close()
 	if c.poolLog != nil {
 		return c.poolLog.Close()
 	}

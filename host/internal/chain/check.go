@@ -8,6 +8,7 @@ import (
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/mempool"
 )
 
 // prepare decodes a transaction and checks what needs no chain state.
@@ -22,7 +23,7 @@ func (c *Chain) prepare(raw []byte) (*entry, error) {
 	if err := c.params.CheckTx(tx); err != nil {
 		return nil, asReject(err)
 	}
-	e := &entry{tx: tx, raw: raw, txid: tx.Hash(), sigs: &verified{v: c.verifier}, done: make(chan error, 1)}
+	e := &entry{tx: tx, raw: raw, txid: tx.Hash(), sigs: &verified{v: c.verifier}, Slot: mempool.Slot{Done: make(chan error, 1)}}
 	if p, ok := tx.Payload.(*ela.Operation); ok {
 		op, err := c.engine.DecodeOperation(requestOf(p))
 		if err != nil {

@@ -25,8 +25,8 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/ledger"
-	"github.com/didlight/didlight/host/internal/chain/internal/wal"
 	"github.com/didlight/didlight/host/internal/store/bolt"
+	"github.com/didlight/didlight/host/internal/wal"
 )
 
 // The chain crash test runs this test binary again as a child that ingests
@@ -221,7 +221,7 @@ func freeOutput(c *Chain, w wallet) (*UTXO, error) {
 		return nil, err
 	}
 	for i, u := range all {
-		if u.Value > 4*ela.OneELA && !c.pool.spent(ela.Input{TxID: u.Txid, Index: u.Index}) {
+		if u.Value > 4*ela.OneELA && !c.pool.Spent(ela.Input{TxID: u.Txid, Index: u.Index}) {
 			return &all[i], nil
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/mempool"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -244,6 +245,6 @@ func (c *Chain) restart(h head) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.setHead(h)
-	c.pool.reset(position{epoch: h.epoch, height: h.tip.Height, tip: h.tip.Hash})
+	c.pool.Reset(mempool.Position{Epoch: h.epoch, Height: h.tip.Height, Tip: h.tip.Hash})
 	c.subs.notify(h.tip.Height)
 }

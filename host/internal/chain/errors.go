@@ -7,6 +7,7 @@ import (
 
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/ledgerstore"
+	"github.com/didlight/didlight/host/internal/mempool"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -14,13 +15,14 @@ import (
 // asset.
 var ErrNotFound = ledgerstore.ErrNotFound
 
-// errClosed is the error of calls on a closed chain: it wraps
-// store.ErrClosed, which callers test for with errors.Is.
-var errClosed = fmt.Errorf("chain: %w", store.ErrClosed)
+// errClosed is the error of calls on a closed chain, the one its mempool
+// answers with: it wraps store.ErrClosed, which callers test for with
+// errors.Is.
+var errClosed = mempool.ErrClosed
 
 // ErrReset is returned to SubmitRequest callers whose transaction was
-// pending when the chain was reset.
-var ErrReset = errors.New("chain: the chain was reset")
+// pending when the chain was reset: the mempool's answer.
+var ErrReset = mempool.ErrReset
 
 // RejectError is the error of a transaction the chain refuses. Code is the
 // error code of the Elastos node APIs for the rule it breaks (see the

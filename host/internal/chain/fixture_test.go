@@ -101,7 +101,7 @@ func (f *fixture) free(w wallet) UTXO {
 		f.t.Fatal(err)
 	}
 	for _, u := range all {
-		if !f.c.pool.spent(ela.Input{TxID: u.Txid, Index: u.Index}) {
+		if !f.c.pool.Spent(ela.Input{TxID: u.Txid, Index: u.Index}) {
 			return u
 		}
 	}

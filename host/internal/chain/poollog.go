@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/didlight/didlight/host/internal/chain/internal/wal"
+	"github.com/didlight/didlight/host/internal/mempool"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/wal"
 )
 
 // The mempool log (Config.MempoolLog) keeps the transactions acknowledged
@@ -54,7 +55,7 @@ func (c *Chain) logPool(entries []*entry) error {
 	bodies := make([][]byte, len(entries))
 	received := c.received.Load()
 	for i, e := range entries {
-		rec := record.PoolTx{Epoch: e.epoch, Raw: e.raw}
+		rec := record.PoolTx{Epoch: e.Epoch, Raw: e.raw}
 		bodies[i] = append(binary.BigEndian.AppendUint64(nil, received), rec.Bytes()...)
 	}
 	ids, err := c.poolLog.Append(bodies)
@@ -64,7 +65,7 @@ func (c *Chain) logPool(entries []*entry) error {
 	if err != nil {
 		return err
 	}
-	c.pool.markPersisted(entries, inLog(ids))
+	c.pool.MarkPersisted(entries, mempool.InLog(ids))
 	return nil
 }
 
@@ -98,13 +99,13 @@ func (c *Chain) unlog(m *newTip) error {
 	}
 	var ids []uint64
 	for _, e := range m.included {
-		if e.logged != 0 {
-			ids = append(ids, e.logged)
+		if e.Logged != 0 {
+			ids = append(ids, e.Logged)
 		}
 	}
 	for e := range m.evicted {
-		if e.logged != 0 {
-			ids = append(ids, e.logged)
+		if e.Logged != 0 {
+			ids = append(ids, e.Logged)
 		}
 	}
 	return c.poolLog.Drop(ids)
@@ -115,11 +116,11 @@ func (c *Chain) unlog(m *newTip) error {
 func (c *Chain) moveUnstored(unstored []*entry, seqs []uint64) error {
 	var ids []uint64
 	for _, e := range unstored {
-		if e.logged != 0 {
-			ids = append(ids, e.logged)
+		if e.Logged != 0 {
+			ids = append(ids, e.Logged)
 		}
 	}
-	c.pool.markPersisted(unstored, func(i int, e *entry) { e.seq, e.logged = seqs[i], 0 })
+	c.pool.MarkPersisted(unstored, func(i int, s *mempool.Slot) { s.Seq, s.Logged = seqs[i], 0 })
 	if c.poolLog == nil {
 		return nil
 	}
@@ -130,7 +131,7 @@ func (c *Chain) moveUnstored(unstored []*entry, seqs []uint64) error {
 // the pool is closed, so that a chain opened again on the same store (in
 // this process) pools them again.
 func (c *Chain) storeKept() error {
-	kept := c.pool.unstored()
+	kept := c.pool.Unstored()
 	if len(kept) == 0 {
 		return nil
 	}

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/host/internal/chain/internal/wal"
 	"github.com/didlight/didlight/host/internal/store/bolt"
+	"github.com/didlight/didlight/host/internal/wal"
 )
 
 // With a mempool log, acknowledged transactions are in the log, not the
@@ -144,8 +144,8 @@ func TestPoolInMemory(t *testing.T) {
 	if n := poolRecords(t, f.c); n != 0 || f.c.Stats().Mempool != 0 {
 		t.Fatalf("after the block: %d mempool records, %d pooled", n, f.c.Stats().Mempool)
 	}
-	f.c.pool.close()
-	if err := f.c.pool.keep(&entry{}); !errors.Is(err, errClosed) {
+	f.c.pool.Close()
+	if err := f.c.pool.Keep(&entry{}); !errors.Is(err, errClosed) {
 		t.Errorf("keeping an entry in a closed pool: %v, want %v", err, errClosed)
 	}
 }

@@ -4,114 +4,37 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/mempool"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
-// instantGap is the least time between two blocks Run makes with
-// Config.BlockTime 0 while transactions are being admitted. A transaction
-// arriving after a quiet spell is mined at once; under load, the
-// transactions arriving within the gap share a block, so that blocks are
-// not made for one transaction each (every block costs a confirm's
-// signatures, and a second of chain time). Once no admission is under way,
-// nothing more is about to join the block, and Run makes it at once.
-const instantGap = 10 * time.Millisecond
-
-// gapShare stretches the gap under load on a store where making a block is
-// slow: the next block waits at least gapShare times as long as the last
-// took to make, so that making blocks takes at most a fifth of the time.
-// A block's cost grows less than its size (a durable store's two disk
-// syncs, the index pages it rewrites, the confirm's signature), so larger
-// blocks leave more of the machine to admitting transactions; with bbolt a
-// block took 2 ms of CPU and two syncs for 15–20 operations.
-const gapShare = 4
-
 // Run produces blocks until ctx ends or the chain closes: with
 // Config.BlockTime 0, a block as soon as stored transactions wait in the
 // mempool (but, while others are being admitted, no sooner than
-// instantGap, or gapShare times what making the last block took, after
-// it); otherwise a block every BlockTime, empty or not. A block it cannot
-// make (the store failed, the tip carries the last time a block can) is
-// logged, and tried again at the next occasion. It returns nil when
-// stopped.
-func (c *Chain) Run(ctx context.Context) error {
-	var tick <-chan time.Time
-	if c.blockTime > 0 {
-		t := time.NewTicker(c.blockTime)
-		defer t.Stop()
-		tick = t.C
-	}
-	var last time.Time
-	var took time.Duration // making the last block
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-c.done:
-			return nil
-		case <-tick:
-		case <-c.wake:
-			if tick != nil {
-				continue
-			}
-			if !c.awaitGap(ctx, last.Add(max(instantGap, gapShare*took))) {
-				return nil
-			}
-			if len(c.pool.ready()) == 0 {
-				continue
-			}
-		}
-		if c.manual.Load() {
-			continue
-		}
-		last = time.Now()
-		_, err := c.produce(ctx, tick == nil)
-		took = time.Since(last)
-		if err != nil && !errors.Is(err, store.ErrClosed) && ctx.Err() == nil {
-			c.log.Error(logCannotMine, "err", err) // and again at the next occasion: no block the producer cannot make stops the node
-		}
-	}
-}
-
-// logCannotMine is the message Run logs, with the attribute err, for a
-// block it cannot make.
-const logCannotMine = "cannot make a block; trying again when transactions arrive or the interval ends"
+// producer.InstantGap, or a share of what making the last block took,
+// after it); otherwise a block every BlockTime, empty or not. A block it
+// cannot make (the store failed, the tip carries the last time a block
+// can) is logged, and tried again at the next occasion. It returns nil
+// when stopped.
+func (c *Chain) Run(ctx context.Context) error { return c.blocks.Run(ctx) }
 
 // SetMining turns Run's blocks off (false: none until a control asks, as
 // Config.NoMining) or on again (true: as Config.BlockTime says; the
 // transactions waiting are mined at once).
-func (c *Chain) SetMining(on bool) {
-	c.manual.Store(!on)
-	if on {
-		c.signal()
-	}
-}
+func (c *Chain) SetMining(on bool) { c.blocks.SetOn(on) }
 
-// awaitGap waits until the time until or until no admission is under
-// way. It reports false if ctx ended or the chain closed.
-func (c *Chain) awaitGap(ctx context.Context, until time.Time) bool {
-	wait := time.Until(until)
-	if wait <= 0 {
-		return true
-	}
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	for c.admitting.Load() > 0 {
-		select {
-		case <-timer.C:
-			return true
-		case <-c.wake: // an admission ended, or a transaction arrived
-		case <-ctx.Done():
-			return false
-		case <-c.done:
-			return false
-		}
-	}
-	return true
+// maker makes the blocks the chain's producer decides on.
+type maker struct{ c *Chain }
+
+func (m maker) Waiting() bool { return len(m.c.pool.Ready()) > 0 }
+
+func (m maker) Make(ctx context.Context, ready bool) error {
+	_, err := m.c.produce(ctx, ready)
+	return err
 }
 
 // Mine makes a block now from the stored transactions of the mempool, in
@@ -136,7 +59,7 @@ func (c *Chain) produce(ctx context.Context, ready bool) (*ela.Block, error) {
 	if c.isClosed() {
 		return nil, errClosed
 	}
-	if ready && len(c.pool.ready()) == 0 {
+	if ready && len(c.pool.Ready()) == 0 {
 		return nil, nil
 	}
 	return c.mine()
@@ -186,16 +109,16 @@ func (c *Chain) mine() (*ela.Block, error) {
 	// they wait for nothing.
 	takes := c.poolLog == nil && !c.poolInMemory
 	if takes {
-		c.pool.persist.hold()
-		defer c.pool.persist.release()
+		c.pool.Commits().Hold()
+		defer c.pool.Commits().Release()
 	}
-	var taken []pending[*entry]
+	var taken []mempool.Pending[*entry]
 	var dropped map[*entry]bool // taken, but no longer in the pool
 	var late []*entry           // taken, but left for a later block
 	var seqs []uint64
 	err := c.update(func(tx store.Tx) error {
 		var entries []*entry
-		entries, taken, dropped = c.pool.forBlock(takes)
+		entries, taken, dropped = c.pool.ForBlock(takes)
 		m = newTip{evicted: make(map[*entry]error)}
 		if after != clock {
 			if err := putMeta(tx, metaClock, record.Clock(after)); err != nil {
@@ -206,7 +129,7 @@ func (c *Chain) mine() (*ela.Block, error) {
 			return err
 		}
 		for _, e := range m.left {
-			if !e.persisted {
+			if !e.Persisted {
 				late = append(late, e)
 			}
 		}
@@ -215,28 +138,28 @@ func (c *Chain) mine() (*ela.Block, error) {
 		return err
 	})
 	if dropped == nil && takes { // the store refused the Update
-		taken = c.pool.persist.take()
+		taken = c.pool.Commits().Take()
 	}
 	if err != nil {
 		for _, p := range taken {
-			p.settle(err)
+			p.Settle(err)
 		}
 		return nil, fmt.Errorf("chain: making block %d: %w", prev.Height+1, err)
 	}
-	c.pool.markPersisted(late, inBucket(seqs))
+	c.pool.MarkPersisted(late, mempool.InBucket(seqs))
 	c.mu.Lock()
 	c.clock = after
 	c.mu.Unlock()
 	c.advance(&m)
 	for _, p := range taken {
-		if dropped[p.item] {
-			p.settle(ErrReset)
+		if dropped[p.Item] {
+			p.Settle(ErrReset)
 		} else {
-			p.settle(m.evicted[p.item]) // nil for those in the block or stored for later
+			p.Settle(m.evicted[p.Item]) // nil for those in the block or stored for later
 		}
 	}
 	if len(m.left) > 0 {
-		c.signal() // another block for the rest
+		c.blocks.Signal() // another block for the rest
 	}
 	if err := c.unlog(&m); err != nil {
 		return m.block, fmt.Errorf("chain: block %d is stored, but trimming the mempool log failed: %w", prev.Height+1, err)
@@ -259,8 +182,8 @@ func (c *Chain) build(tx store.Tx, m *newTip, entries []*entry, prev *ela.Header
 			m.left = entries[i:]
 			break
 		}
-		if e.seq != 0 { // those taken from the commit queue, in the log or kept in memory have no record here
-			if err := pool.Delete(record.SeqKey(e.seq)); err != nil {
+		if e.Seq != 0 { // those taken from the commit queue, in the log or kept in memory have no record here
+			if err := pool.Delete(record.SeqKey(e.Seq)); err != nil {
 				return err
 			}
 		}
@@ -303,7 +226,7 @@ func (c *Chain) advance(m *newTip) {
 	for e, err := range m.evicted {
 		gone[e] = err
 		msg := logEvicted
-		if !e.persisted {
+		if !e.Persisted {
 			msg = logRefused
 		}
 		c.log.Warn(msg, "txid", e.txid, "err", err)
@@ -316,7 +239,7 @@ func (c *Chain) advance(m *newTip) {
 	// The pool moves on, answering the submitters, before subscribers hear
 	// of the block, so that a waiter submitting its DID's next operation
 	// finds the last one gone.
-	c.pool.advance(position{epoch: c.epoch, height: b.Header.Height, tip: h}, gone)
+	c.pool.Advance(mempool.Position{Epoch: c.epoch, Height: b.Header.Height, Tip: h}, gone)
 	c.subs.notify(b.Header.Height)
 	c.log.Debug("block", "height", b.Header.Height, "hash", h, "txs", len(b.Transactions), "time", b.Header.Timestamp)
 }
@@ -355,7 +278,7 @@ func (c *Chain) MinePrepared(ctx context.Context, txs []*Prepared) (*ela.Block, 
 	switch {
 	case c.isClosed():
 		return nil, errClosed
-	case c.pool.len() > 0:
+	case c.pool.Len() > 0:
 		return nil, ErrPoolBusy
 	}
 	c.mu.RLock()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/producer"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -147,7 +148,7 @@ func TestNoMining(t *testing.T) {
 				}
 			}()
 			pay := f.submit(f.transfer(f.dev(), newWallet("x").ph, 1))
-			time.Sleep(20 * (instantGap + interval)) // many times what Run waits before a block
+			time.Sleep(20 * (producer.InstantGap + interval)) // many times what Run waits before a block
 			if h, _, _ := f.c.Tip(); h != 0 || f.c.Stats().Mempool != 1 {
 				t.Fatalf("height %d with %d pooled before any control, want 0 with 1", h, f.c.Stats().Mempool)
 			}

@@ -95,8 +95,8 @@ func (c *Chain) Tx(h ela.Hash) (*ela.Tx, ela.TxContext, error) {
 	// holds it is stored, so a store read begun after a miss sees that
 	// block. Read the other way round, a block stored between the two
 	// reads hid a transaction from both.
-	if pooled, ok := c.pool.get(h); ok {
-		return pooled, ela.TxContext{}, nil
+	if pooled, ok := c.pool.Get(h); ok {
+		return pooled.tx, ela.TxContext{}, nil
 	}
 	var t *ela.Tx
 	var ctx ela.TxContext
@@ -121,7 +121,14 @@ func (c *Chain) Tx(h ela.Hash) (*ela.Tx, ela.TxContext, error) {
 }
 
 // Mempool returns the pooled transactions in arrival order.
-func (c *Chain) Mempool() []*ela.Tx { return c.pool.txs() }
+func (c *Chain) Mempool() []*ela.Tx {
+	entries := c.pool.Entries()
+	txs := make([]*ela.Tx, len(entries))
+	for i, e := range entries {
+		txs[i] = e.tx
+	}
+	return txs
+}
 
 // Balance returns what addr holds of an asset in the chain's unspent
 // outputs (pooled transactions do not count).
@@ -170,7 +177,7 @@ func (c *Chain) Spendable(u UTXO) bool {
 // PoolSpends reports whether a pooled transaction spends output index of
 // transaction txid.
 func (c *Chain) PoolSpends(txid ela.Hash, index uint16) bool {
-	return c.pool.spent(ela.Input{TxID: txid, Index: index})
+	return c.pool.Spent(ela.Input{TxID: txid, Index: index})
 }
 
 // Asset returns the asset whose id is h: the transaction that registered
@@ -204,7 +211,7 @@ type Stats struct {
 func (c *Chain) Stats() Stats {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return Stats{TxnCnt: c.txnCount, RxTxnCnt: c.received.Load(), NodeID: c.nodeID, Mempool: c.pool.len()}
+	return Stats{TxnCnt: c.txnCount, RxTxnCnt: c.received.Load(), NodeID: c.nodeID, Mempool: c.pool.Len()}
 }
 
 // block returns the block at height and its context.

@@ -60,7 +60,7 @@ func (c *Chain) submitRequest(ctx context.Context, req idop.Request, epoch *uint
 			continue // the dev output was spent meanwhile: fund again
 		}
 		select {
-		case err := <-e.done:
+		case err := <-e.Done:
 			return e.txid, err
 		case <-ctx.Done():
 			return e.txid, ctx.Err()
@@ -82,7 +82,7 @@ func (c *Chain) fundAndAdmit(ctx context.Context, req idop.Request, epoch *uint6
 		}
 		if tx != nil {
 			e, err := c.admit(tx.Bytes(), epoch)
-			c.pool.unclaim(coin)
+			c.pool.Unclaim(ela.Input{TxID: coin.Txid, Index: coin.Index})
 			if r, ok := errors.AsType[*RejectError](err); ok && r.Code == int(ledger.DoubleSpend) {
 				return nil, nil
 			}
@@ -102,7 +102,7 @@ func (c *Chain) fundAndAdmit(ctx context.Context, req idop.Request, epoch *uint6
 // fund returns the signed transaction carrying req, spending the oldest
 // dev output that pays the fee and is neither spent by a pooled
 // transaction nor claimed by another request, which it claims for the
-// caller to release (mempool.unclaim); or a nil transaction when there is
+// caller to release (mempool.Pool.Unclaim); or a nil transaction when there is
 // none.
 func (c *Chain) fund(req idop.Request) (*ela.Tx, UTXO, error) {
 	all, err := c.UTXOs(c.dev.ProgramHash)
@@ -110,7 +110,11 @@ func (c *Chain) fund(req idop.Request) (*ela.Tx, UTXO, error) {
 		return nil, UTXO{}, err
 	}
 	outputs := slices.DeleteFunc(all, func(u UTXO) bool { return u.Asset != c.params.Asset })
-	i, free, busy := c.pool.claim(outputs, c.params.MinFee)
+	coins := make([]spend.Coin, len(outputs))
+	for i, u := range outputs {
+		coins[i] = spend.Coin{Txid: u.Txid, Index: u.Index, Value: u.Value}
+	}
+	i, free, busy := c.pool.Claim(coins, c.params.MinFee)
 	switch {
 	case i < 0 && busy == 0:
 		return nil, UTXO{}, fmt.Errorf("chain: the dev account %s has no output left that pays the fee", c.dev.Address)
@@ -120,7 +124,7 @@ func (c *Chain) fund(req idop.Request) (*ela.Tx, UTXO, error) {
 	coin := outputs[i]
 	order := spend.Order{
 		From:  c.dev.ProgramHash,
-		Coins: []spend.Coin{{Txid: coin.Txid, Index: coin.Index, Value: coin.Value}},
+		Coins: []spend.Coin{coins[i]},
 		Asset: c.params.Asset,
 		Fee:   c.params.MinFee,
 		Payload: &ela.Operation{
@@ -136,7 +140,7 @@ func (c *Chain) fund(req idop.Request) (*ela.Tx, UTXO, error) {
 	}
 	tx, err := spend.Build(order)
 	if err != nil {
-		c.pool.unclaim(coin)
+		c.pool.Unclaim(ela.Input{TxID: coin.Txid, Index: coin.Index})
 		return nil, UTXO{}, err
 	}
 	tx.SignStandard(c.dev.PrivateKey)

@@ -81,7 +81,7 @@ func (c *Chain) Snapshot() (uint64, error) {
 	}
 	defer c.mining.Unlock()
 	var id uint64
-	unstored := c.pool.unstored()
+	unstored := c.pool.Unstored()
 	var seqs []uint64
 	err := c.update(func(tx store.Tx) error {
 		snaps := bucket(tx, bucketSnapshots)

@@ -9,9 +9,10 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/ela"
-	"github.com/didlight/didlight/host/internal/chain/internal/wal"
+	"github.com/didlight/didlight/host/internal/mempool"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/wal"
 )
 
 // SubmitTx validates a raw transaction against the chain and the mempool
@@ -41,20 +42,20 @@ func (c *Chain) admit(raw []byte, epoch *uint64) (*entry, error) {
 		return nil, err
 	}
 	c.received.Add(1)
-	c.admitting.Add(1)
+	c.blocks.Admitting()
 	defer c.admitted()
 	e, err := c.prepare(bytes.Clone(raw))
 	if err != nil {
 		return nil, err
 	}
 	if epoch != nil {
-		e.within, e.wantIn = true, *epoch
+		e.Within, e.WantIn = true, *epoch
 	}
 	if err := c.enter(e); err != nil {
 		return nil, err
 	}
 	if err := c.persist(e); err != nil {
-		c.pool.remove(e, err)
+		c.pool.Remove(e, err)
 		if _, ok := errors.AsType[*RejectError](err); ok {
 			return nil, err // a block took it in and found it no longer valid
 		}
@@ -64,7 +65,7 @@ func (c *Chain) admit(raw []byte, epoch *uint64) (*entry, error) {
 }
 
 // gatherWait bounds how long a mempool commit waits for the admissions
-// under way to queue for it (see groupCommit), which otherwise waits as
+// under way to queue for it (see mempool.GroupCommit), which otherwise waits as
 // long as the last commit took: a durable store's commit costs one or two
 // disk syncs, 0.1 ms to a few ms (bbolt syncs twice per commit); the bound
 // keeps a slow disk from stretching a submitter's wait much beyond it.
@@ -72,40 +73,39 @@ const gatherWait = 10 * time.Millisecond
 
 // admissions counts the SubmitTx calls under way: those whose mempool
 // commit is coming.
-func (c *Chain) admissions() int { return int(c.admitting.Load()) }
+func (c *Chain) admissions() int { return c.blocks.Admissions() }
 
-// admitted ends an admission and tells Run, which waits for the
-// admissions under way before it makes a block.
+// admitted ends an admission, waking a mempool commit gathering
+// admissions and Run, which waits for them before it makes a block.
 func (c *Chain) admitted() {
-	c.admitting.Add(-1)
-	c.pool.persist.arrived()
-	c.signal()
+	c.blocks.Admitted()
+	c.pool.Commits().Arrived()
 }
 
 // enter validates e and adds it to the mempool, validating it again if a
 // block lands in between (its signatures are not verified again).
 func (c *Chain) enter(e *entry) error {
-	if err := c.pool.pending(e); err != nil {
+	if err := asReject(c.pool.Pending(e)); err != nil {
 		return err // say so before the operation is judged on a state it does not follow
 	}
 	for {
 		at, err := c.validate(e)
-		if e.within && at != (position{}) && at.epoch != e.wantIn {
+		if e.Within && at != (mempool.Position{}) && at.Epoch != e.WantIn {
 			return ErrReset // judged on a chain its submitter does not publish on
 		}
 		if err != nil {
 			return err
 		}
-		if ok, err := c.pool.add(e, at); ok || err != nil {
-			return err
+		if ok, err := c.pool.Add(e, at); ok || err != nil {
+			return asReject(err)
 		}
 	}
 }
 
 // validate checks e against a snapshot of the chain, as the next block
 // would hold it, and returns the state it was checked against.
-func (c *Chain) validate(e *entry) (position, error) {
-	var at position
+func (c *Chain) validate(e *entry) (mempool.Position, error) {
+	var at mempool.Position
 	err := c.db.View(func(tx store.Tx) error {
 		tip, err := readTip(tx)
 		if err != nil {
@@ -115,18 +115,10 @@ func (c *Chain) validate(e *entry) (position, error) {
 		if err != nil {
 			return err
 		}
-		at = position{epoch: epoch, height: tip.Height, tip: tip.Hash}
+		at = mempool.Position{Epoch: epoch, Height: tip.Height, Tip: tip.Hash}
 		return c.check(snapshot{c: c, tx: tx}, e, tip.Height+1, c.nextBlockTime(tip.Time))
 	})
 	return at, err
-}
-
-// signal tells Run that transactions arrived, or an admission ended.
-func (c *Chain) signal() {
-	select {
-	case c.wake <- struct{}{}:
-	default:
-	}
 }
 
 // persist stores e in the mempool, in a commit shared with the admissions
@@ -135,9 +127,9 @@ func (c *Chain) signal() {
 // nothing is not worth a wait for others.
 func (c *Chain) persist(e *entry) error {
 	if c.poolInMemory {
-		return c.pool.keep(e)
+		return c.pool.Keep(e)
 	}
-	return c.pool.persist.do(e)
+	return c.pool.Commits().Do(e)
 }
 
 // commitPool stores entries in the mempool log if the chain has one, else
@@ -154,13 +146,13 @@ func (c *Chain) commitPool(entries []*entry) error {
 	if err != nil {
 		return err
 	}
-	c.pool.markPersisted(entries, inBucket(seqs))
+	c.pool.MarkPersisted(entries, mempool.InBucket(seqs))
 	return nil
 }
 
 // storePool writes entries to the mempool bucket in tx, with the count of
 // transactions received, and returns the sequence number each is stored
-// under; markPersisted records them once tx is committed.
+// under; the pool's MarkPersisted records them once tx is committed.
 func (c *Chain) storePool(tx store.Tx, entries []*entry) ([]uint64, error) {
 	b := bucket(tx, bucketPool)
 	seqs := make([]uint64, len(entries))
@@ -169,7 +161,7 @@ func (c *Chain) storePool(tx store.Tx, entries []*entry) ([]uint64, error) {
 		if err != nil {
 			return nil, err
 		}
-		rec := record.PoolTx{Epoch: e.epoch, Raw: e.raw}
+		rec := record.PoolTx{Epoch: e.Epoch, Raw: e.raw}
 		if err := b.Put(record.SeqKey(seq), rec.Bytes()); err != nil {
 			return nil, err
 		}
@@ -185,8 +177,8 @@ type stored struct {
 	raw         []byte
 }
 
-// at is where s is stored, as markPersisted takes it.
-func (s stored) at(_ int, e *entry) { e.seq, e.logged = s.seq, s.logged }
+// at is where s is stored, as the pool's MarkPersisted takes it.
+func (s stored) at(_ int, slot *mempool.Slot) { slot.Seq, slot.Logged = s.seq, s.logged }
 
 // reloadPool validates the transactions the store's mempool holds again
 // (those of its bucket, then the records logged of the mempool log), pools
@@ -249,7 +241,7 @@ func (c *Chain) reloadPool(logged []wal.Record) error {
 			}
 			continue
 		}
-		c.pool.markPersisted(entries[i:i+1], s.at)
+		c.pool.MarkPersisted(entries[i:i+1], s.at)
 	}
 	if len(unlog) > 0 {
 		if err := c.poolLog.Drop(unlog); err != nil {
