@@ -22,7 +22,6 @@ import (
 	"github.com/didlight/didlight/host/internal/producer"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
-	"github.com/didlight/didlight/host/internal/wal"
 )
 
 // MaxArbiters is the most arbiters Config.Arbiters may ask for.
@@ -102,8 +101,8 @@ type Chain struct {
 	subs      subscribers
 
 	pool         *mempool.Pool[*entry]
-	poolLog      *wal.Log // Config.MempoolLog, or nil; it owns its file and lock
-	poolInMemory bool     // the store is not durable and there is no log: the mempool is kept in memory only (poollog.go)
+	poolLog      *mempool.Log // Config.MempoolLog, or nil; it owns its file and lock
+	poolInMemory bool         // the store is not durable and there is no log: the mempool is kept in memory only (poollog.go)
 	cache        answers.Cache
 	index        *didindex.Index // the DID index; stateless, its state in db and cache
 

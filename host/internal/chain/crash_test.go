@@ -25,6 +25,7 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/mempool"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 	"github.com/didlight/didlight/host/internal/wal"
 )
@@ -417,7 +418,7 @@ func tearLog(t *testing.T, path string, acked map[ela.Hash][]byte, r *rand.Rand)
 	bodies, offsets, end := wal.Decode(data)
 	keep := 0
 	for i, body := range bodies {
-		_, p, err := parseLogBody(body)
+		_, p, err := mempool.ParseLogRecord(body)
 		if err != nil {
 			t.Fatalf("mempool log record %d: %v", i, err)
 		}

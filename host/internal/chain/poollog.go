@@ -1,10 +1,7 @@
 package chain
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/didlight/didlight/host/internal/mempool"
 	"github.com/didlight/didlight/host/internal/record"
@@ -12,19 +9,13 @@ import (
 	"github.com/didlight/didlight/host/internal/wal"
 )
 
-// The mempool log (Config.MempoolLog) keeps the transactions acknowledged
-// but not yet in a block in a file of its own, next to a durable store:
-// a batch of them is appended and synced once (wal.Log.Append) before its
-// submitters are answered, where a store commit would write and sync its
-// pages, then its meta page. Each record is a record.PoolTx, as the pool
-// bucket holds. A block stays one store Update; once it is committed, the
-// records of the transactions it took in (or evicted) are dropped
-// (unlog). A record is the count of transactions received when it was
-// appended (8 bytes, big-endian: the store keeps the count with each block,
-// the log with each transaction since) followed by a record.PoolTx. A
-// record dropped but still in the file after a crash names a
-// transaction the chain holds already, or one of an earlier epoch, which
-// reloadPool drops again. The pool bucket still holds what a block's
+// The mempool log (Config.MempoolLog, a mempool.Log) keeps the
+// transactions acknowledged but not yet in a block in a file of its own,
+// next to a durable store. A block stays one store Update; once it is
+// committed, the records of the transactions it took in (or evicted) are
+// dropped (unlog). A record dropped but still in the file after a crash
+// names a transaction the chain holds already, or one of an earlier epoch,
+// which reloadPool drops again. The pool bucket still holds what a block's
 // Update stores itself (the transactions it had no room for) and what a
 // snapshot copies (moveUnstored).
 //
@@ -42,7 +33,7 @@ func (c *Chain) openPoolLog(path string) ([]wal.Record, error) {
 	if path == "" {
 		return nil, nil
 	}
-	l, recs, err := wal.Open(filepath.Clean(path))
+	l, recs, err := mempool.OpenLog(path)
 	if err != nil {
 		return nil, err
 	}
@@ -52,16 +43,11 @@ func (c *Chain) openPoolLog(path string) ([]wal.Record, error) {
 
 // logPool appends entries to the mempool log, in one synced batch.
 func (c *Chain) logPool(entries []*entry) error {
-	bodies := make([][]byte, len(entries))
-	received := c.received.Load()
+	txs := make([]record.PoolTx, len(entries))
 	for i, e := range entries {
-		rec := record.PoolTx{Epoch: e.Epoch, Raw: e.raw}
-		bodies[i] = append(binary.BigEndian.AppendUint64(nil, received), rec.Bytes()...)
+		txs[i] = record.PoolTx{Epoch: e.Epoch, Raw: e.raw}
 	}
-	ids, err := c.poolLog.Append(bodies)
-	if errors.Is(err, wal.ErrClosed) {
-		return errClosed // the chain closed while the batch waited
-	}
+	ids, err := c.poolLog.Append(c.received.Load(), txs)
 	if err != nil {
 		return err
 	}
@@ -72,7 +58,7 @@ func (c *Chain) logPool(entries []*entry) error {
 // parseLogged decodes a mempool log record, and counts the transactions
 // received that it says were.
 func (c *Chain) parseLogged(r wal.Record) (*record.PoolTx, error) {
-	received, p, err := parseLogBody(r.Body)
+	received, p, err := mempool.ParseLogRecord(r.Body)
 	if err != nil {
 		return nil, fmt.Errorf("chain: mempool log record %d: %w", r.ID, err)
 	}
@@ -80,15 +66,6 @@ func (c *Chain) parseLogged(r wal.Record) (*record.PoolTx, error) {
 		c.received.Store(received)
 	}
 	return p, nil
-}
-
-// parseLogBody decodes the body of a mempool log record.
-func parseLogBody(body []byte) (received uint64, p *record.PoolTx, err error) {
-	if len(body) < 8 {
-		return 0, nil, fmt.Errorf("%d bytes, too short for a count", len(body))
-	}
-	p, err = record.ParsePoolTx(body[8:])
-	return binary.BigEndian.Uint64(body), p, err
 }
 
 // unlog drops the log records of the entries a stored block took in or

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/mempool"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 	"github.com/didlight/didlight/host/internal/wal"
 )
@@ -93,7 +94,7 @@ func logged(t *testing.T, path string) []ela.Hash {
 	bodies, _, _ := wal.Decode(readLog(t, path))
 	var out []ela.Hash
 	for _, body := range bodies {
-		_, p, err := parseLogBody(body)
+		_, p, err := mempool.ParseLogRecord(body)
 		if err != nil {
 			t.Fatal(err)
 		}
