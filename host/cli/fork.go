@@ -11,6 +11,7 @@ import (
 
 	"github.com/didlight/didlight/host/client"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/follow"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -92,7 +93,7 @@ func forkUpstream(ctx context.Context, cfg *nodeConfig, db store.DB, engine chai
 		return nil
 	}
 	_, _, at := c.Tip()
-	if _, err := c.SetNextBlockTime(time.Unix(at+1, 0)); err != nil {
+	if _, err := devnet.SetNextBlockTime(c, time.Unix(at+1, 0)); err != nil {
 		return fmt.Errorf("--fork: %w", err)
 	}
 	return nil

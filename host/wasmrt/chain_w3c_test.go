@@ -17,6 +17,7 @@ import (
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/w3c"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/store/mem"
 	"github.com/didlight/didlight/wasm/abi"
 )
@@ -127,7 +128,7 @@ func makeChainCases() ([]chainCase, error) {
 
 	alice := newMember("alice")
 	create := submit(idop.NewCreate(doc(alice.document(far, service(alice, "hive", "HiveVault"))), alice.primary, alice.priv))
-	if _, err := c.IncreaseTime(100 * time.Second); err != nil {
+	if _, err := devnet.IncreaseTime(c, 100*time.Second); err != nil {
 		return nil, err
 	}
 	submit(idop.NewUpdate(doc(alice.document(far, service(alice, "hive", "HiveVault"), service(alice, "web", "LinkedDomains"))), create, alice.primary, alice.priv))
@@ -150,7 +151,7 @@ func makeChainCases() ([]chainCase, error) {
 
 	late := newMember("late")
 	submit(idop.NewCreate(doc(late.document(time.Now().Add(time.Hour))), late.primary, late.priv))
-	if _, err := c.IncreaseTime(2 * time.Hour); err != nil {
+	if _, err := devnet.IncreaseTime(c, 2*time.Hour); err != nil {
 		return nil, err
 	}
 	if err := errors.Join(errs...); err != nil {

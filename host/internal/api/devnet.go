@@ -15,6 +15,7 @@ import (
 	"github.com/didlight/didlight/core/excerpt"
 	"github.com/didlight/didlight/core/jsonrpc"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/wire"
 )
 
@@ -62,14 +63,14 @@ func (s *Server) mineBlocks(ctx context.Context, a args) (*ela.Block, *jsonrpc.E
 	if !given {
 		blocks = 1
 	}
-	if blocks < 1 || blocks > chain.MaxMineBlocks {
-		return nil, jsonrpc.InvalidParams(fmt.Sprintf("blocks must be a whole number from 1 to %d", chain.MaxMineBlocks))
+	if blocks < 1 || blocks > devnet.MaxMineBlocks {
+		return nil, jsonrpc.InvalidParams(fmt.Sprintf("blocks must be a whole number from 1 to %d", devnet.MaxMineBlocks))
 	}
 	interval, _, err := a.quantity("interval", maxIncrease)
 	if err != nil {
 		return nil, err
 	}
-	b, cerr := s.chain.MineBlocks(ctx, int(blocks), time.Duration(interval)*time.Second)
+	b, cerr := devnet.MineBlocks(ctx, s.chain, int(blocks), time.Duration(interval)*time.Second)
 	if cerr != nil {
 		return nil, controlFailure("mining", cerr)
 	}
@@ -99,7 +100,7 @@ func (s *Server) devIncreaseTime(_ context.Context, params json.RawMessage) (any
 	if err != nil {
 		return nil, err
 	}
-	t, cerr := s.chain.IncreaseTime(d)
+	t, cerr := devnet.IncreaseTime(s.chain, d)
 	if cerr != nil {
 		return nil, controlFailure("moving the chain time", cerr)
 	}
@@ -147,7 +148,7 @@ func (s *Server) setNextBlockTime(a args) (time.Time, *jsonrpc.Error) {
 	if !given {
 		return time.Time{}, jsonrpc.InvalidParams("time is missing: want an RFC 3339 time or Unix seconds")
 	}
-	next, cerr := s.chain.SetNextBlockTime(t)
+	next, cerr := devnet.SetNextBlockTime(s.chain, t)
 	if cerr != nil {
 		return time.Time{}, controlFailure("setting the next block time", cerr)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/didlight/didlight/core/jsonrpc"
+	"github.com/didlight/didlight/host/internal/devnet"
 )
 
 // The devnet controls under the names of the Ethereum devnets' test
@@ -61,7 +62,7 @@ func (s *Server) evmIncreaseTime(_ context.Context, params json.RawMessage) (any
 	if err != nil {
 		return nil, err
 	}
-	lead, cerr := s.chain.MoveClock(d)
+	lead, cerr := devnet.MoveClock(s.chain, d)
 	if cerr != nil {
 		return nil, controlFailure("moving the chain time", cerr)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/devnet"
 )
 
 // began2025 is the genesis time the clock tests begin chains at: before
@@ -177,7 +178,7 @@ func TestSetNextBlockTime(t *testing.T) {
 	f.mine()
 	tip := f.tipTime()
 	for _, bad := range []time.Time{tip, tip.Add(-time.Second), time.Unix(1<<32, 0)} {
-		if _, err := f.c.SetNextBlockTime(bad); !errors.Is(err, ErrBadTime) {
+		if _, err := devnet.SetNextBlockTime(f.c, bad); !errors.Is(err, ErrBadTime) {
 			t.Errorf("SetNextBlockTime(%s): %v, want ErrBadTime", bad, err)
 		}
 	}
@@ -185,7 +186,7 @@ func TestSetNextBlockTime(t *testing.T) {
 	f.wantTip("after refusals", 2, tip.Add(time.Second))
 
 	next := time.Date(2030, 6, 1, 12, 0, 0, 0, time.UTC)
-	if got, err := f.c.SetNextBlockTime(next); err != nil || !got.Equal(next) {
+	if got, err := devnet.SetNextBlockTime(f.c, next); err != nil || !got.Equal(next) {
 		t.Fatalf("SetNextBlockTime(%s) = %s, %v", next, got, err)
 	}
 	f.clock.advance(5 * time.Second) // the pinned time does not move with it
@@ -201,7 +202,7 @@ func TestSetNextBlockTime(t *testing.T) {
 
 func TestClockControlsOnAFollower(t *testing.T) {
 	f := newFixture(t, Config{Follower: true})
-	if _, err := f.c.SetNextBlockTime(GenesisTime.AddDate(1, 0, 0)); !errors.Is(err, ErrFollower) {
+	if _, err := devnet.SetNextBlockTime(f.c, GenesisTime.AddDate(1, 0, 0)); !errors.Is(err, ErrFollower) {
 		t.Errorf("SetNextBlockTime on a follower: %v, want ErrFollower", err)
 	}
 	if err := f.c.ResetAt(context.Background(), began2025); !errors.Is(err, ErrFollower) {

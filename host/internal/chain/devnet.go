@@ -2,140 +2,59 @@ package chain
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/mempool"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
 // ErrBadTime is the error of a devnet clock control given a time the chain
-// cannot take (IncreaseTime, SetNextBlockTime, ResetAt); it is wrapped with
-// the reason.
-var ErrBadTime = errors.New("chain: time refused")
+// cannot take (devnet's controls, ResetAt); it is wrapped with the reason.
+var ErrBadTime = devnet.ErrBadTime
 
-// IncreaseTime moves the devnet clock forward by d (whole seconds, at
-// least one) and makes a block stamped with the new time, so that the tip's
-// time, against which expiry is judged, moves at once. It returns that
-// block's time. The clock is stored: it survives a restart.
-func (c *Chain) IncreaseTime(d time.Duration) (time.Time, error) {
-	return c.setClock(func(clock ledger.Clock, _ uint32, now int64) (ledger.Clock, error) {
-		return clock.Advance(d, now)
-	}, true)
-}
-
-// MoveClock moves the devnet clock forward by d (whole seconds, at least
-// one) without making a block, as Anvil's and Hardhat's evm_increaseTime
-// do: the next block carries the new time. It returns how far the chain's
-// time is then ahead of the wall clock (negative: behind, for a chain
-// begun in the past).
-func (c *Chain) MoveClock(d time.Duration) (time.Duration, error) {
-	if _, err := c.setClock(func(clock ledger.Clock, _ uint32, now int64) (ledger.Clock, error) {
-		return clock.Advance(d, now)
-	}, false); err != nil {
-		return 0, err
-	}
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return time.Duration(c.clock.Skew) * time.Second, nil
-}
-
-// MaxMineBlocks is the most blocks one MineBlocks makes.
-const MaxMineBlocks = 10_000
-
-// MineBlocks makes n blocks now (1 to MaxMineBlocks), the first from the
-// mempool, and returns the last; with interval (whole seconds) each after
-// the first is stamped interval after the one before, and the clock goes
-// on from the last, as anvil_mine does.
-func (c *Chain) MineBlocks(ctx context.Context, n int, interval time.Duration) (*ela.Block, error) {
-	switch {
-	case n < 1 || n > MaxMineBlocks:
-		return nil, fmt.Errorf("chain: mining %d blocks, want 1 to %d", n, MaxMineBlocks)
-	case interval < 0 || interval%time.Second != 0:
-		return nil, fmt.Errorf("%w: interval %s, want whole seconds", ErrBadTime, interval)
-	}
+// Control begins a devnet control (package devnet): it checks that ctx is
+// alive and the chain makes its own blocks and is open, and holds the
+// block maker (mining) until the control's Release.
+func (c *Chain) Control(ctx context.Context) (devnet.Control, error) {
 	if err := c.lockControl(ctx); err != nil {
 		return nil, err
 	}
-	defer c.mining.Unlock()
-	var b *ela.Block
-	for i := range n {
-		if err := ctx.Err(); err != nil {
-			return b, err
-		}
-		if i > 0 && interval > 0 {
-			next := func(clock ledger.Clock, tip uint32, now int64) (ledger.Clock, error) {
-				return clock.SetNext(int64(tip)+int64(interval/time.Second), tip, now)
-			}
-			if err := c.storeClock(next); err != nil {
-				return b, err
-			}
-		}
-		var err error
-		if b, err = c.mine(); err != nil {
-			return b, err
-		}
-	}
-	return b, nil
+	return control{c}, nil
 }
 
-// SetNextBlockTime makes the next block carry t exactly, and later blocks t
-// plus the time elapsed since; t must be after the tip's time. It makes no
-// block, and returns t.
-func (c *Chain) SetNextBlockTime(t time.Time) (time.Time, error) {
-	return c.setClock(func(clock ledger.Clock, tip uint32, now int64) (ledger.Clock, error) {
-		return clock.SetNext(t.Unix(), tip, now)
-	}, false)
+// control is a devnet control under way on a chain; it holds c.mining.
+type control struct{ c *Chain }
+
+// Clock returns the chain's clock, its tip's time and the wall clock's.
+func (k control) Clock() (ledger.Clock, uint32, int64) {
+	k.c.mu.RLock()
+	clock, tip := k.c.clock, k.c.tip.Time
+	k.c.mu.RUnlock()
+	return clock, tip, k.c.now().Unix()
 }
 
-// setClock stores the clock next returns, given the current one, the
-// tip's time and the wall clock's, and makes a block if mine is set. It
-// returns the time the next block carries, or the block's if it made one.
-func (c *Chain) setClock(next func(ledger.Clock, uint32, int64) (ledger.Clock, error), mine bool) (time.Time, error) {
-	if err := c.lockControl(context.Background()); err != nil {
-		return time.Time{}, err
-	}
-	defer c.mining.Unlock()
-	if err := c.storeClock(next); err != nil {
-		return time.Time{}, err
-	}
-	if !mine {
-		c.mu.RLock()
-		clock, tip := c.clock, c.tip.Time
-		c.mu.RUnlock()
-		return time.Unix(int64(clock.BlockTime(tip, c.now().Unix())), 0).UTC(), nil
-	}
-	b, err := c.mine()
-	if err != nil {
-		return time.Time{}, err
-	}
-	return time.Unix(int64(b.Header.Timestamp), 0).UTC(), nil
-}
-
-// storeClock stores the clock next returns, given the current one, the
-// tip's time and the wall clock's, and makes it the chain's; the caller
-// holds c.mining.
-func (c *Chain) storeClock(next func(ledger.Clock, uint32, int64) (ledger.Clock, error)) error {
-	c.mu.RLock()
-	clock, tip := c.clock, c.tip.Time
-	c.mu.RUnlock()
-	clock, err := next(clock, tip, c.now().Unix())
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrBadTime, err)
-	}
-	err = c.update(func(tx store.Tx) error { return putMeta(tx, metaClock, record.Clock(clock)) })
+// SetClock stores clock and makes it the chain's.
+func (k control) SetClock(clock ledger.Clock) error {
+	err := k.c.update(func(tx store.Tx) error { return putMeta(tx, metaClock, record.Clock(clock)) })
 	if err != nil {
 		return fmt.Errorf("chain: setting the clock: %w", err)
 	}
-	c.mu.Lock()
-	c.clock = clock
-	c.mu.Unlock()
+	k.c.mu.Lock()
+	k.c.clock = clock
+	k.c.mu.Unlock()
 	return nil
 }
+
+// Mine makes a block.
+func (k control) Mine() (*ela.Block, error) { return k.c.mine() }
+
+// Release ends the control.
+func (k control) Release() { k.c.mining.Unlock() }
 
 // PayCoinbasesToDev makes the coinbases of the blocks the chain makes from
 // now on pay the dev account rather than arbiter 0, and is stored, so that

@@ -13,6 +13,7 @@ import (
 	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/devnet"
 )
 
 // resolved is a resolvedid result read back.
@@ -80,7 +81,7 @@ func TestDIDStatuses(t *testing.T) {
 	u.last = create
 	f.resolveDID(u.did(), false).want(t, "created", 0, []string{create.String()}, "create")
 
-	if _, err := f.c.IncreaseTime(72 * time.Hour); err != nil {
+	if _, err := devnet.IncreaseTime(f.c, 72*time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	f.resolveDID(u.did(), false).want(t, "expired", 1, []string{create.String()}, "create")

@@ -10,6 +10,7 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/devnet"
 )
 
 // upstreamBlock returns the producer's block at height and its confirm.
@@ -173,7 +174,7 @@ func TestFollowerMakesNothing(t *testing.T) {
 		t.Error("a follower's chain says it is a devnet")
 	}
 	_, errMine := f.c.Mine(ctx)
-	_, errTime := f.c.IncreaseTime(time.Hour)
+	_, errTime := devnet.IncreaseTime(f.c, time.Hour)
 	_, errSubmit := f.c.SubmitTx(f.transfer(f.dev(), newWallet("carol").ph, ela.OneELA).Bytes())
 	_, errRequest := f.c.SubmitRequest(ctx, newUser("alice").create(t, newUser("alice").document(t, GenesisTime.AddDate(1, 0, 0), nil)))
 	for name, err := range map[string]error{"Mine": errMine, "IncreaseTime": errTime, "Reset": f.c.Reset(ctx), "SubmitTx": errSubmit, "SubmitRequest": errRequest} {

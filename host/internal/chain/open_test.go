@@ -11,6 +11,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/keys"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 	"github.com/didlight/didlight/host/internal/store/mem"
 )
@@ -136,7 +137,7 @@ func testReopen(t *testing.T, log bool) {
 	bob := newWallet("bob")
 	f.submit(f.transfer(f.dev(), bob.ph, 5*ela.OneELA))
 	f.mine()
-	if _, err := f.c.IncreaseTime(time.Hour); err != nil {
+	if _, err := devnet.IncreaseTime(f.c, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	pooled := f.submit(f.transfer(f.dev(), bob.ph, ela.OneELA))

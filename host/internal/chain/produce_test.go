@@ -12,6 +12,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/producer"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -172,7 +173,7 @@ func TestNoMining(t *testing.T) {
 func TestRunGoesOn(t *testing.T) {
 	logs := &logBuffer{}
 	f := newFixture(t, Config{Now: time.Now, Logger: slog.New(slog.NewTextHandler(logs, nil))})
-	if _, err := f.c.SetNextBlockTime(time.Unix(ledger.MaxBlockTime, 0)); err != nil {
+	if _, err := devnet.SetNextBlockTime(f.c, time.Unix(ledger.MaxBlockTime, 0)); err != nil {
 		t.Fatal(err)
 	}
 	f.mine()
@@ -228,7 +229,7 @@ func TestReset(t *testing.T) {
 	genesis := f.c.genesis.Hash()
 	u := newUser("reset")
 	u.last = f.publish(u.create(t, u.document(t, GenesisTime.AddDate(1, 0, 0), nil)))
-	if _, err := f.c.IncreaseTime(time.Hour); err != nil {
+	if _, err := devnet.IncreaseTime(f.c, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	other := newUser("waiting")
@@ -282,7 +283,7 @@ func TestBlockTime(t *testing.T) {
 	if second := f.mine().Header.Timestamp; second != first+1 {
 		t.Errorf("a block in the same second is stamped %d, want %d", second, first+1)
 	}
-	got, err := f.c.IncreaseTime(90 * time.Second)
+	got, err := devnet.IncreaseTime(f.c, 90*time.Second)
 	if err != nil || got.Unix() != f.clock.Now().Unix()+90 {
 		t.Errorf("IncreaseTime gives %s (%v), want the clock + 90s", got, err)
 	}
@@ -290,7 +291,7 @@ func TestBlockTime(t *testing.T) {
 		t.Errorf("tip time %d, want %d", bt, got.Unix())
 	}
 	for _, d := range []time.Duration{0, -time.Second, time.Millisecond, 1500 * time.Millisecond, 100 * 365 * 24 * time.Hour} {
-		if _, err := f.c.IncreaseTime(d); err == nil {
+		if _, err := devnet.IncreaseTime(f.c, d); err == nil {
 			t.Errorf("IncreaseTime(%s) succeeds", d)
 		}
 	}
@@ -328,7 +329,7 @@ func TestClose(t *testing.T) {
 		"Mine":     func() error { _, err := f.c.Mine(ctx); return err }(),
 		"Reset":    f.c.Reset(ctx),
 		"Balance":  func() error { _, err := f.c.Balance(ela.ProgramHash{}, ela.Hash{}); return err }(),
-		"Increase": func() error { _, err := f.c.IncreaseTime(time.Second); return err }(),
+		"Increase": func() error { _, err := devnet.IncreaseTime(f.c, time.Second); return err }(),
 	}
 	for name, err := range checks {
 		if !errors.Is(err, store.ErrClosed) {

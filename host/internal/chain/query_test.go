@@ -12,6 +12,7 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/find"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -66,7 +67,7 @@ func population(t *testing.T, f *fixture, n int) []*did.Document {
 			u.doc = nil
 		}
 	}
-	if _, err := f.c.IncreaseTime(2 * time.Hour); err != nil {
+	if _, err := devnet.IncreaseTime(f.c, 2*time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	var live []*did.Document

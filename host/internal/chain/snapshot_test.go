@@ -14,6 +14,7 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
@@ -174,7 +175,7 @@ func testSnapshotRevert(t *testing.T, f *fixture) {
 	// Much happens after it: a day passes, the payment is mined, bob is
 	// created, alice deactivated, another snapshot taken.
 	f.clock.advance(time.Minute)
-	if _, err := f.c.IncreaseTime(24 * time.Hour); err != nil {
+	if _, err := devnet.IncreaseTime(f.c, 24*time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	bob.last = f.publish(bob.create(t, bob.document(t, began2025.AddDate(1, 0, 0), nil)))
@@ -257,7 +258,7 @@ func TestRevertAgain(t *testing.T) {
 				u.last = f.publish(u.create(t, u.document(t, GenesisTime.AddDate(5, 0, 0), []did.Service{service("hub", "Hub")})))
 				f.publish(u.update(t, u.document(t, GenesisTime.AddDate(6, 0, 0), nil)))
 				f.submit(f.transfer(f.dev(), newWallet(name).ph, ela.OneELA)) // pooled
-				if _, err := f.c.IncreaseTime(time.Hour); err != nil {
+				if _, err := devnet.IncreaseTime(f.c, time.Hour); err != nil {
 					t.Fatal(err)
 				}
 				f.clock.advance(time.Minute)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
@@ -83,7 +84,7 @@ func TestUpgradeSnapshotsV1(t *testing.T) {
 		states = append(states, f.stateOf())
 		recs = append(recs, copySnapshotV1(t, f, uint64(i+1), snapshotted()))
 		change(fmt.Sprint("after ", i+1))
-		if _, err := f.c.IncreaseTime(time.Hour); err != nil {
+		if _, err := devnet.IncreaseTime(f.c, time.Hour); err != nil {
 			t.Fatal(err)
 		}
 	}

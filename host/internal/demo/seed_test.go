@@ -10,6 +10,7 @@ import (
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/store/mem"
 )
 
@@ -35,7 +36,7 @@ func TestSeed(t *testing.T) {
 		t.Fatalf("second Seed = %+v, %v, height %d → %d; want nothing published", rep, err, height, again)
 	}
 
-	if _, err := c.IncreaseTime(shortLifetime + time.Minute); err != nil {
+	if _, err := devnet.IncreaseTime(c, shortLifetime+time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range people {
@@ -83,12 +84,12 @@ func TestSeedUnderControls(t *testing.T) {
 		stops   bool
 	}{
 		{"mine", func(c *chain.Chain, _ uint64) error { _, err := c.Mine(ctx); return err }, false},
-		{"mine blocks", func(c *chain.Chain, _ uint64) error { _, err := c.MineBlocks(ctx, 3, time.Minute); return err }, false},
-		{"increase time", func(c *chain.Chain, _ uint64) error { _, err := c.IncreaseTime(time.Hour); return err }, false},
-		{"move the clock", func(c *chain.Chain, _ uint64) error { _, err := c.MoveClock(time.Hour); return err }, false},
+		{"mine blocks", func(c *chain.Chain, _ uint64) error { _, err := devnet.MineBlocks(ctx, c, 3, time.Minute); return err }, false},
+		{"increase time", func(c *chain.Chain, _ uint64) error { _, err := devnet.IncreaseTime(c, time.Hour); return err }, false},
+		{"move the clock", func(c *chain.Chain, _ uint64) error { _, err := devnet.MoveClock(c, time.Hour); return err }, false},
 		{"set the next block time", func(c *chain.Chain, _ uint64) error {
 			_, _, tip := c.Tip()
-			_, err := c.SetNextBlockTime(time.Unix(tip+3600, 0))
+			_, err := devnet.SetNextBlockTime(c, time.Unix(tip+3600, 0))
 			return err
 		}, false},
 		{"snapshot", func(c *chain.Chain, _ uint64) error { _, err := c.Snapshot(); return err }, false},

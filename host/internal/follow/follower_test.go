@@ -17,6 +17,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/follow"
 	"github.com/didlight/didlight/host/internal/store/mem"
 )
@@ -37,7 +38,7 @@ func openChain(t *testing.T, seed string, follower bool) *chain.Chain {
 func mine(t *testing.T, c *chain.Chain, n int, skew time.Duration) {
 	t.Helper()
 	if skew > 0 {
-		if _, err := c.IncreaseTime(skew); err != nil {
+		if _, err := devnet.IncreaseTime(c, skew); err != nil {
 			t.Fatal(err)
 		}
 		n--

@@ -18,6 +18,7 @@ import (
 	eidclient "github.com/didlight/didlight/host/client/eid"
 	"github.com/didlight/didlight/host/internal/api"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/eidfollow"
 	"github.com/didlight/didlight/host/internal/eidindex"
 	"github.com/didlight/didlight/host/internal/eidsync"
@@ -215,7 +216,7 @@ func TestReadyFollower(t *testing.T) {
 	waitReady(t, n, true)
 
 	g.stall.Store(true)
-	if _, err := up.MineBlocks(context.Background(), 3, 0); err != nil {
+	if _, err := devnet.MineBlocks(context.Background(), up, 3, 0); err != nil {
 		t.Fatal(err)
 	}
 	r = waitReady(t, n, false)

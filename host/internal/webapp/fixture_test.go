@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/didlight/didlight/host/internal/browsertest"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/testenv"
 	"io/fs"
 	"net/http/httptest"
@@ -123,7 +124,7 @@ func (f *fixture) publish(ctx context.Context) error {
 		}
 	}
 	// The chain clock moves past the short expiry.
-	_, err = f.node.Chain.IncreaseTime(2 * time.Minute)
+	_, err = devnet.IncreaseTime(f.node.Chain, 2*time.Minute)
 	return err
 }
 
