@@ -6,6 +6,7 @@ import (
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
+	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/mempool"
@@ -23,7 +24,7 @@ func (c *Chain) prepare(raw []byte) (*entry, error) {
 	if err := c.params.CheckTx(tx); err != nil {
 		return nil, asReject(err)
 	}
-	e := &entry{tx: tx, raw: raw, txid: tx.Hash(), sigs: &verified{v: c.verifier}, Slot: mempool.Slot{Done: make(chan error, 1)}}
+	e := &entry{tx: tx, raw: raw, txid: tx.Hash(), sigs: &keys.Remembering{V: c.verifier}, Slot: mempool.Slot{Done: make(chan error, 1)}}
 	if p, ok := tx.Payload.(*ela.Operation); ok {
 		op, err := c.engine.DecodeOperation(requestOf(p))
 		if err != nil {
@@ -72,7 +73,7 @@ func (c *Chain) check(s snapshot, e *entry, height, t uint32) error {
 
 // checkIdentity validates an identity operation against the state s at
 // block time t.
-func (c *Chain) checkIdentity(s snapshot, id *didindex.Operation, sigs *verified, t uint32) error {
+func (c *Chain) checkIdentity(s snapshot, id *didindex.Operation, sigs *keys.Remembering, t uint32) error {
 	err := c.validateIdentity(s, id, sigs, time.Unix(int64(t), 0))
 	switch {
 	case err == nil:
@@ -85,7 +86,7 @@ func (c *Chain) checkIdentity(s snapshot, id *didindex.Operation, sigs *verified
 
 // validateIdentity has the engine validate a DID or credential operation
 // against the state of its DID or credential id.
-func (c *Chain) validateIdentity(s snapshot, id *didindex.Operation, sigs *verified, now time.Time) error {
+func (c *Chain) validateIdentity(s snapshot, id *didindex.Operation, sigs *keys.Remembering, now time.Time) error {
 	dids := s.dids()
 	if id.Credential() {
 		st, err := dids.CredentialState(id.Key)

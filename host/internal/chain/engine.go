@@ -50,43 +50,6 @@ func (Native) ValidateCredential(op *idop.Op, st *idop.CredentialState, docs did
 	return idop.ValidateCredential(op, st, docs, v, now)
 }
 
-// verified is a keys.Verifier that remembers the signatures that verified,
-// so that checking the same operation again (when its block is made) costs
-// no signature verification. One verified belongs to one transaction and
-// is used by one goroutine at a time.
-type verified struct {
-	v     keys.Verifier
-	seen  []verifiedSig
-	first [3]verifiedSig // room for seen's first: a DID operation's transaction carries three
-}
-
-type verifiedSig struct {
-	pub    keys.PublicKey
-	digest [32]byte
-	sig    keys.Signature
-}
-
-// Verify implements keys.Verifier.
-func (c *verified) Verify(pub keys.PublicKey, digest [32]byte, sig keys.Signature) bool {
-	for _, s := range c.seen {
-		if s.digest == digest && s.sig == sig && s.pub.Equal(pub) {
-			return true
-		}
-	}
-	if !c.v.Verify(pub, digest, sig) {
-		return false
-	}
-	if c.seen == nil {
-		c.seen = c.first[:0]
-	}
-	c.seen = append(c.seen, verifiedSig{pub, digest, sig})
-	return true
-}
-
-// ParsePublicKey implements keys.KeyParser with the chain's verifier, which
-// keeps the keys it decodes (see keptKeys).
-func (c *verified) ParsePublicKey(b []byte) (keys.PublicKey, error) { return keys.ParseWith(c.v, b) }
-
 // keptKeys bounds the public keys the chain's verifier keeps decoded (a
 // keys.Cache): about 250 bytes each, 1 MB in all, for the wallets and DIDs
 // that submit most.

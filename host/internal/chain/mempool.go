@@ -2,6 +2,7 @@ package chain
 
 import (
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/core/keys"
 	"github.com/didlight/didlight/core/ledger"
 	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/mempool"
@@ -22,7 +23,7 @@ type entry struct {
 	raw  []byte
 	txid ela.Hash
 	fee  ela.Fixed64
-	sigs *verified // the signatures that verified, to check the operation again for free
+	sigs *keys.Remembering // the signatures that verified, to check the operation again for free
 
 	id *didindex.Operation // the identity operation it carries, or nil
 

@@ -107,7 +107,7 @@ func TestPrepareTxAhead(t *testing.T) {
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
-		verified[i] = len(r.e.sigs.seen)
+		verified[i] = r.e.sigs.Len()
 		if len(r.e.id.Postings) == 0 {
 			t.Errorf("transaction %d: no postings found ahead", i)
 		}
@@ -117,7 +117,7 @@ func TestPrepareTxAhead(t *testing.T) {
 			t.Fatalf("block %d: %v", i+1, err)
 		}
 		// A program's signature and the request's, at least.
-		if got := len(r.e.sigs.seen); verified[i] < 2 || got != verified[i] {
+		if got := r.e.sigs.Len(); verified[i] < 2 || got != verified[i] {
 			t.Errorf("transaction %d: %d signatures verified ahead, %d once stored; want 2 or more, none more once stored", i, verified[i], got)
 		}
 	}

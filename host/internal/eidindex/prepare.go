@@ -21,7 +21,7 @@ import (
 type prepared struct {
 	id   *didindex.Operation
 	err  error // decoding failed: the check in order fails with it
-	sigs *verified
+	sigs *keys.Remembering
 }
 
 // prepareAll starts preparing the operations of blocks, in block order,
@@ -79,7 +79,7 @@ func (ix *Index) prepare(op eidsync.Op) *prepared {
 	if err != nil {
 		return &prepared{err: asRule(err)}
 	}
-	p := &prepared{id: didindex.NewOperation(o), sigs: &verified{v: ix.verifier}}
+	p := &prepared{id: didindex.NewOperation(o), sigs: &keys.Remembering{V: ix.verifier}}
 	switch o.Request.Header.Operation {
 	case idop.Create, idop.Update, idop.Transfer:
 		if !p.id.Credential() && idop.ValidateDetached(o, did.NewDocuments(), p.sigs, time.Time{}) == nil {
@@ -88,35 +88,3 @@ func (ix *Index) prepare(op eidsync.Op) *prepared {
 	}
 	return p
 }
-
-// verified is a keys.Verifier that remembers the signatures that verified,
-// so that checking an operation again verifies them no more. One
-// operation's: not safe for concurrent use.
-type verified struct {
-	v    keys.Verifier
-	seen []verifiedSig
-}
-
-type verifiedSig struct {
-	pub    keys.PublicKey
-	digest [32]byte
-	sig    keys.Signature
-}
-
-// Verify implements keys.Verifier.
-func (c *verified) Verify(pub keys.PublicKey, digest [32]byte, sig keys.Signature) bool {
-	for _, s := range c.seen {
-		if s.digest == digest && s.sig == sig && s.pub.Equal(pub) {
-			return true
-		}
-	}
-	if !c.v.Verify(pub, digest, sig) {
-		return false
-	}
-	c.seen = append(c.seen, verifiedSig{pub, digest, sig})
-	return true
-}
-
-// ParsePublicKey implements keys.KeyParser with the index's verifier,
-// which keeps the keys it decodes.
-func (c *verified) ParsePublicKey(b []byte) (keys.PublicKey, error) { return keys.ParseWith(c.v, b) }
