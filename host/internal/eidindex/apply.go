@@ -94,16 +94,24 @@ func (ix *Index) update(fn func(store.Tx) error) error {
 }
 
 // applyBlock applies one block's operations, prepared, in tx and makes it
-// the head, its writes logged after a mark kept with the block's hash.
+// the head, its writes logged after a mark kept with the block's hash; a
+// block Keep or more below the upstream's head is not logged (final).
 func (ix *Index) applyBlock(tx store.Tx, b *eidsync.Block, ready []*prepared, counts *Counts) ([]Refusal, error) {
-	mark, err := undoLog.Mark(tx)
-	if err != nil {
-		return nil, err
+	ltx := tx
+	if ix.final(b) {
+		if err := ix.forget(tx); err != nil {
+			return nil, err
+		}
+	} else {
+		mark, err := undoLog.Mark(tx)
+		if err != nil {
+			return nil, err
+		}
+		if err := putKept(tx, b.Number, kept{hash: b.Hash, mark: mark}); err != nil {
+			return nil, err
+		}
+		ltx = undoLog.Tx(tx) // a logged transaction of its own: each block logs what it changes
 	}
-	if err := putKept(tx, b.Number, kept{hash: b.Hash, mark: mark}); err != nil {
-		return nil, err
-	}
-	ltx := undoLog.Tx(tx) // a logged transaction of its own: each block logs what it changes
 	w := ix.index.Write(ltx, uint32(b.Time))
 	var refused []Refusal
 	seen := map[string]bool{} // the DIDs of the block's operations so far
@@ -189,6 +197,40 @@ func txid(h eidsync.Hash) ela.Hash {
 	t := ela.Hash(h)
 	slices.Reverse(t[:])
 	return t
+}
+
+// final reports whether b is so far below the upstream's head that no
+// reorganisation the index could roll back reaches it: Keep or more
+// blocks below.
+func (ix *Index) final(b *eidsync.Block) bool {
+	return b.UpstreamHead >= ix.keep && b.Number <= b.UpstreamHead-ix.keep
+}
+
+// forget drops all undo and every kept block, before a block applied
+// without undo: no rollback may cross that block, and one to a block
+// before it would undo only part of what came after.
+func (ix *Index) forget(tx store.Tx) error {
+	blocks := record.Bucket(tx, bucketBlocks)
+	var all [][]byte
+	for key := range blocks.Scan(store.Range{}) {
+		all = append(all, key)
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	mark, err := undoLog.Mark(tx)
+	if err != nil {
+		return err
+	}
+	if _, err := undoLog.Drop(tx, mark); err != nil {
+		return err
+	}
+	for _, key := range all {
+		if err := blocks.Delete(key); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // prune drops the undo of blocks more than Keep below number.

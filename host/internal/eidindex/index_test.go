@@ -166,3 +166,66 @@ func TestReopen(t *testing.T) {
 	feed(t, ix, r, r.checkpoint(t, "final"), 9)
 	checkAnswers(t, ix, r, "final")
 }
+
+// catchUp returns copies of blocks as a scan hands them when the
+// upstream's head is head.
+func catchUp(blocks []*eidsync.Block, head uint64) []*eidsync.Block {
+	out := make([]*eidsync.Block, len(blocks))
+	for i, b := range blocks {
+		c := *b
+		c.UpstreamHead = head
+		out[i] = &c
+	}
+	return out
+}
+
+// A catch-up keeps no undo for the blocks Keep or more below the
+// upstream's head, and exactly the undo of the others: rolled back within
+// them, the index answers as the node did; deeper, it refuses, changing
+// nothing. Undo kept before a block applied without it is dropped.
+func TestCatchUpUndo(t *testing.T) {
+	r := loadRecorded(t)
+	final, active := r.checkpoint(t, "final"), r.checkpoint(t, "active")
+	keep := int(final - active) // block active+1 on are logged
+	if final/2+16 >= active {
+		t.Fatalf("checkpoint active %d in the first half of %d blocks", active, final)
+	}
+	for name, logged := range map[string]uint64{
+		"from genesis":       0,         // every block read with the head known
+		"after a logged run": final / 2, // the first half applied near the head, then the head jumped
+	} {
+		t.Run(name, func(t *testing.T) {
+			ix := open(t, r, mem.New(), keep)
+			feed(t, ix, r, logged, 16)
+			rest := catchUp(r.blocks[logged+1:final+1], final) // block logged, near the head when applied, keeps its undo until then
+			for i := 0; i < len(rest); i += 16 {
+				if err := ix.Apply(context.Background(), rest[i:min(i+16, len(rest))]); err != nil {
+					t.Fatal(err)
+				}
+				if i == 0 && ix.Rollback(logged-1) == nil { // all of the batch applied without undo
+					t.Fatalf("rolled back across blocks %d to %d, applied without undo", logged+1, logged+16)
+				}
+			}
+			if _, ok := ix.HashAt(active); ok {
+				t.Errorf("block %d, %d below the head, kept", active, keep)
+			}
+			for _, n := range []uint64{active - 1, logged - 1} {
+				if err := ix.Rollback(n); err == nil {
+					t.Errorf("rolled back to block %d, below the undo kept", n)
+				}
+			}
+			if n, _, _ := ix.Head(); n != final {
+				t.Errorf("a refused rollback moved the head to %d", n)
+			}
+			if err := ix.Rollback(active); err != nil {
+				t.Fatalf("rolling back to block %d: %v", active, err)
+			}
+			checkAnswers(t, ix, r, "active")
+			if got, want := ix.Counts().Refused, r.refusedUpTo(active); got != want {
+				t.Errorf("%d refused, want %d", got, want)
+			}
+			feed(t, ix, r, final, 5)
+			checkAnswers(t, ix, r, "final")
+		})
+	}
+}

@@ -19,7 +19,10 @@ import (
 	"github.com/didlight/didlight/host/internal/synth"
 )
 
-var rateDIDs = flag.Int("rate-dids", 2000, "BenchmarkIndexRate: DIDs of the synthesized chain")
+var (
+	rateDIDs    = flag.Int("rate-dids", 2000, "BenchmarkIndexRate: DIDs of the synthesized chain")
+	rateCatchUp = flag.Bool("rate-catchup", true, "BenchmarkIndexRate: blocks read far below the upstream's head (false: at it, every block's undo kept)")
+)
 
 // synthBlocks returns the blocks of the synth plan of n DIDs as an EID
 // follower receives them: each operation signed, in its receipt's didLog
@@ -113,13 +116,18 @@ func indexAll(tb testing.TB, dir string, blocks []*eidsync.Block, batch int, wra
 // document and credential proofs), the digest, key and signature given,
 // nothing decoded or hashed. The operations are the synth plan's
 // (-rate-dids DIDs): creates, updates, credential declares and revokes,
-// deactivations, on documents with services and credentials. sigs/op is
+// deactivations, on documents with services and credentials, read as a
+// catch-up reads them (-rate-catchup), Keep blocks or more below the
+// upstream's head, or at the head, keeping every block's undo. sigs/op is
 // how many signatures an operation carries; verify-ops/s is
 // verify-sigs/s over sigs/op; ratio is index-ops/s over verify-ops/s, and
 // ratio-1sig over verify-sigs/s (as if each operation carried one);
 // ratio-cpu is the ratio of CPU time the verifying and the indexing took.
 func BenchmarkIndexRate(b *testing.B) {
 	blocks, ops := synthBlocks(b, *rateDIDs)
+	if *rateCatchUp { // a scan from genesis of a chain Keep blocks longer
+		blocks = catchUp(blocks, blocks[len(blocks)-1].Number+DefaultKeep)
+	}
 	rec := &recorder{}
 	ix := indexAll(b, b.TempDir(), blocks, 100, func(v keys.Verifier) keys.Verifier { rec.Verifier = v; return rec })
 	if c := ix.Counts(); c.Applied != uint64(ops) || c.Refused != 0 {

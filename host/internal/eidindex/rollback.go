@@ -10,7 +10,8 @@ import (
 // Rollback undoes every applied block above number, which becomes the head:
 // the index is then exactly as it was when block number had been applied
 // (eidsync.Sink). It fails, changing nothing, when number is above the
-// head or older than the index keeps undo for.
+// head or older than the index keeps undo for (the last Keep blocks, and
+// none applied Keep or more below the upstream's head).
 func (ix *Index) Rollback(number uint64) error {
 	head, _, ok := ix.Head()
 	switch {
@@ -25,7 +26,7 @@ func (ix *Index) Rollback(number uint64) error {
 	err := ix.update(func(tx store.Tx) error {
 		k, ok := readKept(tx, number+1)
 		if !ok {
-			return fmt.Errorf("eidindex: rollback to block %d: the index keeps undo for its last %d blocks only", number, ix.keep)
+			return fmt.Errorf("eidindex: rollback to block %d: no undo kept for block %d (undo is kept for the last %d blocks applied, and none for a block applied %d or more below the upstream's head)", number, number+1, ix.keep, ix.keep)
 		}
 		if _, err := undoLog.Undo(tx, k.mark); err != nil {
 			return err

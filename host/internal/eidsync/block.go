@@ -15,6 +15,9 @@ type Block struct {
 	Parent Hash
 	Time   uint64 // the header's timestamp, Unix seconds
 	Ops    []Op   // the block's accepted DID and credential operations, in transaction order
+	// UpstreamHead is the upstream's head when the scan read the block (0:
+	// not known): a sink need not keep undo for a block far below it.
+	UpstreamHead uint64
 }
 
 // Op is one accepted DID or credential operation: a transaction to the DID

@@ -221,6 +221,7 @@ func (s *Scanner) pass(ctx context.Context) (more bool, err error) {
 				return true, s.reorg(ctx, b.Number-1)
 			}
 			parent, linked = b.Hash, true
+			b.UpstreamHead = head
 		}
 		a.add(f)
 		if f.short {

@@ -136,6 +136,9 @@ func TestScanRecording(t *testing.T) {
 		t.Fatalf("%d blocks applied, want 0 to %d", len(sink.blocks), p.Head)
 	}
 	for _, b := range sink.blocks {
+		if b.UpstreamHead != p.Head { // a still upstream: the one head every pass asked
+			t.Errorf("block %d read with the upstream's head %d, want %d", b.Number, b.UpstreamHead, p.Head)
+		}
 		for _, op := range b.Ops {
 			if op.From != strings.ToLower(m.Signer) {
 				t.Errorf("block %d: operation from %s, the signer is %s", b.Number, op.From, m.Signer)
