@@ -27,7 +27,7 @@ func TestEIDForkProcess(t *testing.T) {
 	var height uint64
 	var args []string
 	t.Run("online", func(t *testing.T) {
-		u := eidtest.NewReplay(t, eidtest.Options{})
+		u := eidtest.NewUpstream(t, eidtest.Options{})
 		height = eidHeadNumber(t, u.URL)
 		args = []string{"--fork", u.URL, "--datadir", dir}
 		c := startNodeProcess(t, args...)
@@ -77,7 +77,8 @@ func TestEIDForkProcess(t *testing.T) {
 		before[alice.String()] = "" // deactivated here
 		c.stop()
 	})
-	// The replay server is closed: its URL refuses connections.
+	// The upstream (the replay, or the live node's front) is closed: its URL
+	// refuses connections.
 	c := startNodeProcess(t, args...)
 	after := map[string]string{}
 	for d := range before {
