@@ -3,6 +3,7 @@ package node_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -141,11 +142,13 @@ func TestReadyDevnet(t *testing.T) {
 }
 
 // gate stands between a follower and its upstream: it can hang up on
-// every request (the upstream gone), or hold the requests for blocks
-// until released (a follower that knows the upstream's height but has
-// not fetched its blocks yet).
+// every request (the upstream gone), hold the requests for blocks until
+// released (a follower that knows the upstream's height but has not
+// fetched its blocks yet), or answer the upstream's height with a pinned
+// one, so that blocks mined meanwhile reach the follower's poll at once.
 type gate struct {
 	down, stall atomic.Bool
+	pin         atomic.Int64 // the height answered plus one; 0: the upstream's
 	url         string
 }
 
@@ -159,6 +162,10 @@ func newGate(t *testing.T, upstream string) *gate {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if g.down.Load() {
 			panic(http.ErrAbortHandler) // closes the connection without an answer
+		}
+		if pin := g.pin.Load(); pin > 0 && strings.HasSuffix(r.URL.Path, "/block/height") {
+			fmt.Fprintf(w, `{"Desc":"Success","Error":0,"Result":%d}`, pin-1)
+			return
 		}
 		for g.stall.Load() && strings.Contains(r.URL.Path, "/details/") {
 			select {
@@ -215,10 +222,14 @@ func TestReadyFollower(t *testing.T) {
 	g.down.Store(false)
 	waitReady(t, n, true)
 
-	g.stall.Store(true)
+	// The follower sees the 3 blocks at once: a poll between two of them
+	// would leave it fetching a block it cannot get, lag 1 or 2.
+	g.pin.Store(1)
 	if _, err := devnet.MineBlocks(context.Background(), up, 3, 0); err != nil {
 		t.Fatal(err)
 	}
+	g.stall.Store(true)
+	g.pin.Store(0)
 	r = waitReady(t, n, false)
 	if *r.Lag != 3 || !strings.Contains(*r.Reason, "3 blocks behind") {
 		t.Errorf("3 blocks behind with --ready-max-lag 2: %+v, reason %q", r, *r.Reason)
