@@ -391,9 +391,9 @@ func (c *Chain) isClosed() bool {
 func (c *Chain) DevAccount() Account { return c.dev }
 
 // Devnet reports whether the chain is a development chain that accepts the
-// devnet controls (Mine, MineBlocks, IncreaseTime, MoveClock,
-// SetNextBlockTime, Reset, ResetAt, Snapshot, Revert, SubmitRequest). Every chain this package opens is one,
-// except a follower's (Config.Follower).
+// devnet controls (Mine, SubmitRequest, and package devnet's through
+// Control). Every chain this package opens is one, except a follower's
+// (Config.Follower).
 func (c *Chain) Devnet() bool { return c.follower == nil }
 
 // reverse returns b reversed, for showing a stored hash.
