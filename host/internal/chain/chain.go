@@ -84,7 +84,7 @@ type Chain struct {
 	dev       Account
 	arbiters  []*keys.PrivateKey
 	producer  ela.ProgramHash // who every coinbase pays: arbiter 0, or the dev account (metaPayDev); written by Open and with mining held
-	genesis   *ela.Block      // written by Open and by Reset, with mining held
+	genesis   *ela.Block      // written by Open and by a control's Reset and Restart, with mining held
 	nodeID    uint64
 	follower  *follower          // nil unless Config.Follower
 	limits    ledger.BlockLimits // the most one block holds
