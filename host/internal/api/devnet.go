@@ -200,7 +200,7 @@ func (s *Server) snapshot(method string, params json.RawMessage) (string, *jsonr
 	if _, err := s.controlArgs(method, params); err != nil {
 		return "", err
 	}
-	id, err := s.chain.Snapshot()
+	id, err := devnet.Snapshot(s.chain)
 	if err != nil {
 		return "", jsonrpc.Errorf(codeServerError, "Server error", "snapshot failed: %v", err)
 	}
@@ -235,8 +235,8 @@ func (s *Server) revert(ctx context.Context, method string, params json.RawMessa
 	if id, err = parseSnapshotID(a["id"]); err != nil {
 		return 0, false, err
 	}
-	cerr := s.chain.Revert(ctx, id)
-	if errors.Is(cerr, chain.ErrUnknownSnapshot) {
+	cerr := devnet.Revert(ctx, s.chain, id)
+	if errors.Is(cerr, devnet.ErrUnknownSnapshot) {
 		return id, false, nil
 	}
 	if cerr != nil {
@@ -267,9 +267,9 @@ func parseSnapshotID(raw json.RawMessage) (uint64, *jsonrpc.Error) {
 // resetAt resets the chain to a genesis time, zero for where it began.
 func (s *Server) resetAt(ctx context.Context, at time.Time) error {
 	if at.IsZero() {
-		return s.chain.Reset(ctx)
+		return devnet.Reset(ctx, s.chain)
 	}
-	return s.chain.ResetAt(ctx, at)
+	return devnet.ResetAt(ctx, s.chain, at)
 }
 
 // parseTimeParam reads the time param of a devnet control: an RFC 3339

@@ -9,6 +9,7 @@ import (
 	"github.com/didlight/didlight/core/resolve"
 	"github.com/didlight/didlight/core/w3c"
 	"github.com/didlight/didlight/host/internal/answers"
+	"github.com/didlight/didlight/host/internal/devnet"
 )
 
 // A query page is kept for the tip it was built at and answered from
@@ -56,7 +57,7 @@ func TestQueryPagesKept(t *testing.T) {
 	if cap(again) != len(again) {
 		t.Errorf("a kept page has room to append in place: len %d cap %d", len(again), cap(again))
 	}
-	id, err := f.c.Snapshot()
+	id, err := devnet.Snapshot(f.c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,12 +69,12 @@ func TestQueryPagesKept(t *testing.T) {
 		{"a block with a new DID", func() { publish("kept 3") }, 3},
 		{"an empty block", func() { f.mine() }, 3},
 		{"a revert", func() {
-			if err := f.c.Revert(context.Background(), id); err != nil {
+			if err := devnet.Revert(context.Background(), f.c, id); err != nil {
 				t.Fatal(err)
 			}
 		}, 2},
 		{"a reset", func() {
-			if err := f.c.Reset(context.Background()); err != nil {
+			if err := devnet.Reset(context.Background(), f.c); err != nil {
 				t.Fatal(err)
 			}
 		}, 0},

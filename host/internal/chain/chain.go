@@ -84,7 +84,7 @@ type Chain struct {
 	dev       Account
 	arbiters  []*keys.PrivateKey
 	producer  ela.ProgramHash // who every coinbase pays: arbiter 0, or the dev account (metaPayDev); written by Open and with mining held
-	genesis   *ela.Block      // written by Open and by Reset, with mining held
+	genesis   *ela.Block      // written by Open and by a control's Reset and Restart, with mining held
 	nodeID    uint64
 	follower  *follower          // nil unless Config.Follower
 	limits    ledger.BlockLimits // the most one block holds
@@ -391,9 +391,9 @@ func (c *Chain) isClosed() bool {
 func (c *Chain) DevAccount() Account { return c.dev }
 
 // Devnet reports whether the chain is a development chain that accepts the
-// devnet controls (Mine, MineBlocks, IncreaseTime, MoveClock,
-// SetNextBlockTime, Reset, ResetAt, Snapshot, Revert, SubmitRequest). Every chain this package opens is one,
-// except a follower's (Config.Follower).
+// devnet controls (Mine, SubmitRequest, and package devnet's through
+// Control). Every chain this package opens is one, except a follower's
+// (Config.Follower).
 func (c *Chain) Devnet() bool { return c.follower == nil }
 
 // reverse returns b reversed, for showing a stored hash.

@@ -143,7 +143,7 @@ func TestResetAt(t *testing.T) {
 	f := newFixture(t, Config{})
 	f.mine()
 	ctx := context.Background()
-	if err := f.c.ResetAt(ctx, began2025); err != nil {
+	if err := devnet.ResetAt(ctx, f.c, began2025); err != nil {
 		t.Fatal(err)
 	}
 	f.wantTip("reset to 2025", 0, began2025)
@@ -156,14 +156,14 @@ func TestResetAt(t *testing.T) {
 
 	// A plain Reset begins at the same time again, the clock with it.
 	f.clock.advance(time.Hour)
-	if err := f.c.Reset(ctx); err != nil {
+	if err := devnet.Reset(ctx, f.c); err != nil {
 		t.Fatal(err)
 	}
 	f.mine()
 	f.wantTip("reset", 1, began2025.Add(time.Second))
 
 	for _, bad := range []time.Time{time.Unix(0, 0), time.Unix(-1, 0), time.Unix(1<<33, 0)} {
-		if err := f.c.ResetAt(ctx, bad); !errors.Is(err, ErrBadTime) {
+		if err := devnet.ResetAt(ctx, f.c, bad); !errors.Is(err, ErrBadTime) {
 			t.Errorf("ResetAt(%s): %v, want ErrBadTime", bad, err)
 		}
 	}
@@ -205,7 +205,7 @@ func TestClockControlsOnAFollower(t *testing.T) {
 	if _, err := devnet.SetNextBlockTime(f.c, GenesisTime.AddDate(1, 0, 0)); !errors.Is(err, ErrFollower) {
 		t.Errorf("SetNextBlockTime on a follower: %v, want ErrFollower", err)
 	}
-	if err := f.c.ResetAt(context.Background(), began2025); !errors.Is(err, ErrFollower) {
+	if err := devnet.ResetAt(context.Background(), f.c, began2025); !errors.Is(err, ErrFollower) {
 		t.Errorf("ResetAt on a follower: %v, want ErrFollower", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/mem"
 )
@@ -129,7 +130,7 @@ func TestResetRefusesQueued(t *testing.T) {
 	u := newUser("reset while queued")
 	tx := f.opTx(f.dev(), u.create(t, u.document(t, f.clock.Now().AddDate(1, 0, 0), nil)))
 	errc := submitHeld(f, tx.Bytes())
-	if err := f.c.Reset(context.Background()); err != nil {
+	if err := devnet.Reset(context.Background(), f.c); err != nil {
 		t.Fatal(err)
 	}
 	mined := make(chan *ela.Block, 1)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
@@ -32,7 +33,7 @@ func TestCompactChain(t *testing.T) {
 	logPath := filepath.Join(dir, MempoolLogFile)
 	f := newFixture(t, Config{DB: db, MempoolLog: logPath})
 	live := population(t, f, 12)
-	if _, err := f.c.Snapshot(); err != nil {
+	if _, err := devnet.Snapshot(f.c); err != nil {
 		t.Fatal(err)
 	}
 	f.submit(f.transfer(f.dev(), newWallet("compact").ph, ela.OneELA))

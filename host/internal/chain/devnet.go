@@ -14,7 +14,7 @@ import (
 )
 
 // ErrBadTime is the error of a devnet clock control given a time the chain
-// cannot take (devnet's controls, ResetAt); it is wrapped with the reason.
+// cannot take (devnet's controls, devnet.ResetAt); it is wrapped with the reason.
 var ErrBadTime = devnet.ErrBadTime
 
 // Control begins a devnet control (package devnet): it checks that ctx is
@@ -53,6 +53,9 @@ func (k control) SetClock(clock ledger.Clock) error {
 // Mine makes a block.
 func (k control) Mine() (*ela.Block, error) { return k.c.mine() }
 
+// Info logs what a control did.
+func (k control) Info(msg string, args ...any) { k.c.log.Info(msg, args...) }
+
 // Release ends the control.
 func (k control) Release() { k.c.mining.Unlock() }
 
@@ -74,29 +77,10 @@ func (c *Chain) PayCoinbasesToDev() error {
 	return nil
 }
 
-// Reset wipes the chain back to its genesis block: blocks, indexes and the
-// mempool go; the node id stays. A chain begun at a genesis time asked for
-// begins there again, its clock with it; otherwise the clock is the wall
-// clock again. Callers of SubmitRequest still waiting get ErrReset.
-func (c *Chain) Reset(ctx context.Context) error { return c.reset(ctx, time.Time{}) }
-
-// ResetAt is Reset to a new chain begun at t, as Config.GenesisTime begins
-// one: its genesis block is stamped t, and its blocks carry t plus the time
-// elapsed since (the genesis block differs from the default one, so a
-// follower needs the same genesis time). Later Resets begin at t too.
-func (c *Chain) ResetAt(ctx context.Context, t time.Time) error {
-	if err := ledger.CheckGenesisTime(t.Unix()); err != nil {
-		return fmt.Errorf("%w: %v", ErrBadTime, err)
-	}
-	return c.reset(ctx, t)
-}
-
-// reset is Reset to a chain begun at asked, zero for where it began.
-func (c *Chain) reset(ctx context.Context, asked time.Time) error {
-	if err := c.lockControl(ctx); err != nil {
-		return err
-	}
-	defer c.mining.Unlock()
+// Reset wipes the chain back to a genesis block stamped asked, zero for
+// where it began (devnet.Reset).
+func (k control) Reset(asked time.Time) error {
+	c := k.c
 	c.mu.RLock()
 	epoch := c.epoch + 1
 	c.mu.RUnlock()

@@ -20,7 +20,7 @@
 // a coinbase paying DevFunds to the dev account, whose key is derived from
 // a seed (see DevKey). The chain produces its own blocks (Run, Mine), each
 // confirmed by DPoS votes of arbiter keys derived from the same seed, and
-// offers devnet controls: Reset, Snapshot, Revert and SubmitRequest, which
-// funds an identity request from the dev account; the clock controls of
-// package devnet (IncreaseTime, MineBlocks) work through Control.
+// offers SubmitRequest, which funds an identity request from the dev
+// account; the devnet controls of package devnet (IncreaseTime,
+// MineBlocks, Snapshot, Revert, Reset) work through Control.
 package chain

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/ledgerstore"
 	"github.com/didlight/didlight/host/internal/mempool"
 	"github.com/didlight/didlight/host/internal/store"
@@ -67,7 +68,7 @@ type Kind int
 // The kinds of errors.
 const (
 	KindFailed   Kind = iota // the store failed or holds what does not decode: the node's fault, to log
-	KindInvalid              // an argument the chain cannot take: ErrQuery, ErrBadTime, ErrUnknownSnapshot
+	KindInvalid              // an argument the chain cannot take: ErrQuery, ErrBadTime, devnet.ErrUnknownSnapshot
 	KindNotFound             // ErrNotFound
 	KindRejected             // a transaction the chain refuses: a *RejectError, with its code
 	KindStopped              // the chain closed (store.ErrClosed) or was reset (ErrReset), or the caller's context ended
@@ -76,7 +77,7 @@ const (
 // KindOf returns the kind of err, a non-nil error of the chain.
 func KindOf(err error) Kind {
 	switch {
-	case errors.Is(err, ErrQuery), errors.Is(err, ErrBadTime), errors.Is(err, ErrUnknownSnapshot):
+	case errors.Is(err, ErrQuery), errors.Is(err, ErrBadTime), errors.Is(err, devnet.ErrUnknownSnapshot):
 		return KindInvalid
 	case errors.Is(err, ErrNotFound):
 		return KindNotFound

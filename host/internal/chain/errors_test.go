@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -21,7 +22,7 @@ func TestKindOf(t *testing.T) {
 		{wrap(store.ErrCorrupt), KindFailed},
 		{wrap(ErrQuery), KindInvalid},
 		{fmt.Errorf("%w: before the tip", ErrBadTime), KindInvalid},
-		{wrap(ErrUnknownSnapshot), KindInvalid},
+		{wrap(devnet.ErrUnknownSnapshot), KindInvalid},
 		{ErrNotFound, KindNotFound},
 		{wrap(rejectf(ledger.DoubleSpend, "spent")), KindRejected},
 		{reject(ledger.Malformed, errors.New("truncated")), KindRejected},

@@ -16,9 +16,9 @@ import (
 // blocks it makes itself, and makes none: Devnet is false, and the calls
 // that make blocks or take transactions fail with ErrFollower.
 
-// ErrFollower is returned by Mine, the other devnet controls (IncreaseTime,
-// SetNextBlockTime, Reset, ResetAt, Snapshot, Revert), SubmitTx and
-// SubmitRequest on a follower's chain: its upstream makes its blocks.
+// ErrFollower is returned by Mine, Control (so by package devnet's
+// controls), SubmitTx and SubmitRequest on a follower's chain: its
+// upstream makes its blocks.
 var ErrFollower = errors.New("chain: a follower's chain makes no blocks and takes no transactions: its upstream does")
 
 // ErrNotFollower is returned by Apply on a chain that makes its own blocks.

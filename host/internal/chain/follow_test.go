@@ -177,7 +177,7 @@ func TestFollowerMakesNothing(t *testing.T) {
 	_, errTime := devnet.IncreaseTime(f.c, time.Hour)
 	_, errSubmit := f.c.SubmitTx(f.transfer(f.dev(), newWallet("carol").ph, ela.OneELA).Bytes())
 	_, errRequest := f.c.SubmitRequest(ctx, newUser("alice").create(t, newUser("alice").document(t, GenesisTime.AddDate(1, 0, 0), nil)))
-	for name, err := range map[string]error{"Mine": errMine, "IncreaseTime": errTime, "Reset": f.c.Reset(ctx), "SubmitTx": errSubmit, "SubmitRequest": errRequest} {
+	for name, err := range map[string]error{"Mine": errMine, "IncreaseTime": errTime, "Reset": devnet.Reset(ctx, f.c), "SubmitTx": errSubmit, "SubmitRequest": errRequest} {
 		if !errors.Is(err, ErrFollower) {
 			t.Errorf("%s: %v, want ErrFollower", name, err)
 		}

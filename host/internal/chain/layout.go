@@ -10,16 +10,13 @@ import (
 	"github.com/didlight/didlight/host/internal/store"
 )
 
-// The buckets of the store besides the ledger's (ledgerstore.Buckets) and
-// the DID index's (didindex.Buckets).
+// The buckets of the store besides the ledger's (ledgerstore.Buckets),
+// the DID index's (didindex.Buckets) and the snapshots' (devnet.BucketSnapshots,
+// devnet.BucketUndo).
 // Keys and values are encoded by package record.
 const (
 	bucketMeta = "meta" // the keys below
 	bucketPool = "pool" // arrival sequence → record.PoolTx
-
-	bucketSnapshots   = "undo/snapshots" // snapshot id (record.SeqKey) → record.Snapshot; its sequence gives the ids (snapshot.go)
-	bucketUndo        = "undo/log"       // the undo log (package undo) of what was written since the oldest snapshot
-	bucketSnapshotsV1 = "snapshots"      // store formats 7 and older: id → record.SnapshotV1, the copies in "snap/ID/NAME"; upgraded (snapshotv1.go)
 
 	metaGenesis     = "genesis"     // the genesis block's hash
 	metaTip         = "tip"         // record.Tip

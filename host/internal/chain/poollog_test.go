@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/mempool"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 	"github.com/didlight/didlight/host/internal/wal"
@@ -70,7 +71,7 @@ func TestMempoolLog(t *testing.T) {
 	}
 
 	f.submit(f.transfer(f.dev(), newWallet("d").ph, 1))
-	if err := f.c.Reset(context.Background()); err != nil {
+	if err := devnet.Reset(context.Background(), f.c); err != nil {
 		t.Fatal(err)
 	}
 	if got := logged(t, path); len(got) != 0 {
@@ -131,7 +132,7 @@ func TestPoolInMemory(t *testing.T) {
 	if n := poolRecords(t, f.c); n != 0 || f.c.Stats().Mempool != 1 {
 		t.Fatalf("after an admission: %d mempool records, %d pooled; want none stored, 1 pooled", n, f.c.Stats().Mempool)
 	}
-	if _, err := f.c.Snapshot(); err != nil {
+	if _, err := devnet.Snapshot(f.c); err != nil {
 		t.Fatal(err)
 	}
 	if n := poolRecords(t, f.c); n != 1 {

@@ -190,7 +190,7 @@ func TestRunGoesOn(t *testing.T) {
 	}
 	sub, stop := f.c.Subscribe()
 	defer stop()
-	if err := f.c.Reset(ctx); err != nil {
+	if err := devnet.Reset(ctx, f.c); err != nil {
 		t.Fatal(err)
 	}
 	<-sub
@@ -244,7 +244,7 @@ func TestReset(t *testing.T) {
 	sub, stop := f.c.Subscribe()
 	defer stop()
 	node := f.c.Stats().NodeID
-	if err := f.c.Reset(context.Background()); err != nil {
+	if err := devnet.Reset(context.Background(), f.c); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-errc; !errors.Is(err, ErrReset) {
@@ -327,7 +327,7 @@ func TestClose(t *testing.T) {
 	checks := map[string]error{
 		"SubmitTx": func() error { _, err := f.c.SubmitTx([]byte{1}); return err }(),
 		"Mine":     func() error { _, err := f.c.Mine(ctx); return err }(),
-		"Reset":    f.c.Reset(ctx),
+		"Reset":    devnet.Reset(ctx, f.c),
 		"Balance":  func() error { _, err := f.c.Balance(ela.ProgramHash{}, ela.Hash{}); return err }(),
 		"Increase": func() error { _, err := devnet.IncreaseTime(f.c, time.Second); return err }(),
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/didlight/didlight/core/ela"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 	"github.com/didlight/didlight/host/internal/store/mem"
@@ -68,7 +69,7 @@ func BenchmarkSnapshot(b *testing.B) {
 				first := true
 				for b.Loop() {
 					start := time.Now()
-					id, err := f.c.Snapshot()
+					id, err := devnet.Snapshot(f.c)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -85,7 +86,7 @@ func BenchmarkSnapshot(b *testing.B) {
 						first = false
 					}
 					start = time.Now()
-					if err := f.c.Revert(context.Background(), id); err != nil {
+					if err := devnet.Revert(context.Background(), f.c, id); err != nil {
 						b.Fatal(err)
 					}
 					revert += time.Since(start)
@@ -137,7 +138,7 @@ func (f *fixture) revertedOps(n int) [][]*ela.Tx {
 func keptBytes(b *testing.B, db store.DB) int {
 	n := 0
 	err := db.View(func(tx store.Tx) error {
-		for _, name := range []string{bucketSnapshots, bucketUndo} {
+		for _, name := range []string{devnet.BucketSnapshots, devnet.BucketUndo} {
 			for k, v := range bucket(tx, name).ScanShared(store.Range{}) {
 				n += len(k) + len(v)
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 )
@@ -30,7 +31,7 @@ func revertChild(dir string) error {
 		return err
 	}
 	fmt.Println("reverting")
-	if err := c.Revert(context.Background(), 1); err != nil {
+	if err := devnet.Revert(context.Background(), c, 1); err != nil {
 		return err
 	}
 	fmt.Println("reverted")
@@ -86,20 +87,20 @@ func prepareRevert(t *testing.T, dir string) (after, before string) {
 	}
 	f := newFixture(t, Config{DB: db})
 	f.publishUsers("revert a", 300)
-	if _, err := f.c.Snapshot(); err != nil {
+	if _, err := devnet.Snapshot(f.c); err != nil {
 		t.Fatal(err)
 	}
 	after = revertState(t, f.c, db)
 	f.publishUsers("revert b", 300)
 	f.submit(f.transfer(f.dev(), newWallet("w").ph, 500_000_000))
-	if err := f.c.Revert(context.Background(), 1); err != nil {
+	if err := devnet.Revert(context.Background(), f.c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if again := revertState(t, f.c, db); again != after {
 		t.Fatalf("after the first revert:\n%s\nwant\n%s", again, after)
 	}
 	f.publishUsers("revert c", 100)
-	if _, err := f.c.Snapshot(); err != nil {
+	if _, err := devnet.Snapshot(f.c); err != nil {
 		t.Fatal(err)
 	}
 	f.publishUsers("revert d", 50)
@@ -168,7 +169,7 @@ func reopenedState(t *testing.T, dir string) (state, again string) {
 	}
 	defer c.Close()
 	state = revertState(t, c, db)
-	if err := c.Revert(context.Background(), 1); err != nil {
+	if err := devnet.Revert(context.Background(), c, 1); err != nil {
 		t.Fatalf("reverting once more after the kill: %v", err)
 	}
 	return state, revertState(t, c, db)

@@ -19,6 +19,7 @@ import (
 	"github.com/didlight/didlight/host/internal/store"
 	"github.com/didlight/didlight/host/internal/store/bolt"
 	"github.com/didlight/didlight/host/internal/store/mem"
+	"github.com/didlight/didlight/host/internal/undo"
 )
 
 // stateOf describes everything a revert must give back: storedState, and
@@ -42,7 +43,7 @@ func snapshotIDs(t testing.TB, db store.DB) []uint64 {
 	t.Helper()
 	var ids []uint64
 	err := db.View(func(tx store.Tx) error {
-		for k := range bucket(tx, bucketSnapshots).Scan(store.Range{}) {
+		for k := range bucket(tx, devnet.BucketSnapshots).Scan(store.Range{}) {
 			id, err := record.ParseSeqKey(k)
 			if err != nil {
 				return err
@@ -164,7 +165,7 @@ func testSnapshotRevert(t *testing.T, f *fixture) {
 	pay := f.submit(f.transfer(f.dev(), newWallet("w").ph, 500_000_000)) // pooled, not mined
 	aliceThen, bobThen := f.resolveStatus(alice.did()), f.resolveStatus(bob.did())
 	then := f.stateOf()
-	id, err := f.c.Snapshot()
+	id, err := devnet.Snapshot(f.c)
 	if err != nil || id != 1 {
 		t.Fatalf("Snapshot() = %d, %v; want 1", id, err)
 	}
@@ -179,7 +180,7 @@ func testSnapshotRevert(t *testing.T, f *fixture) {
 		t.Fatal(err)
 	}
 	bob.last = f.publish(bob.create(t, bob.document(t, began2025.AddDate(1, 0, 0), nil)))
-	if id2, err := f.c.Snapshot(); err != nil || id2 != 2 {
+	if id2, err := devnet.Snapshot(f.c); err != nil || id2 != 2 {
 		t.Fatalf("a second Snapshot() = %d, %v; want 2", id2, err)
 	}
 	f.publish(alice.deactivate(t))
@@ -189,8 +190,8 @@ func testSnapshotRevert(t *testing.T, f *fixture) {
 
 	for _, bad := range []uint64{0, 3, 99} {
 		before := f.stateOf()
-		if err := f.c.Revert(ctx, bad); !errors.Is(err, ErrUnknownSnapshot) || err.Error() != fmt.Sprintf("chain: no such snapshot: %d", bad) {
-			t.Errorf("Revert(%d): %v, want ErrUnknownSnapshot naming it", bad, err)
+		if err := devnet.Revert(ctx, f.c, bad); !errors.Is(err, devnet.ErrUnknownSnapshot) || err.Error() != fmt.Sprintf("chain: no such snapshot: %d", bad) {
+			t.Errorf("Revert(%d): %v, want devnet.ErrUnknownSnapshot naming it", bad, err)
 		}
 		if after := f.stateOf(); after != before {
 			t.Errorf("Revert(%d) changed the chain", bad)
@@ -198,7 +199,7 @@ func testSnapshotRevert(t *testing.T, f *fixture) {
 	}
 
 	f.clock.advance(time.Hour) // the wall clock's time between is taken out
-	if err := f.c.Revert(ctx, 1); err != nil {
+	if err := devnet.Revert(ctx, f.c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if now := f.stateOf(); now != then {
@@ -210,8 +211,8 @@ func testSnapshotRevert(t *testing.T, f *fixture) {
 	if ids := f.snapshots(); !slices.Equal(ids, []uint64{1}) {
 		t.Errorf("snapshots after Revert(1): %v; want [1] (1 kept, the later 2 dropped)", ids)
 	}
-	if err := f.c.Revert(ctx, 2); !errors.Is(err, ErrUnknownSnapshot) {
-		t.Errorf("Revert(2) after Revert(1): %v, want ErrUnknownSnapshot", err)
+	if err := devnet.Revert(ctx, f.c, 2); !errors.Is(err, devnet.ErrUnknownSnapshot) {
+		t.Errorf("Revert(2) after Revert(1): %v, want devnet.ErrUnknownSnapshot", err)
 	}
 
 	// The chain goes on from there: the pooled payment is mined in the
@@ -221,14 +222,14 @@ func testSnapshotRevert(t *testing.T, f *fixture) {
 		t.Errorf("the block after the revert does not hold the pooled payment %s", pay)
 	}
 	f.publish(bob.create(t, bob.document(t, began2025.AddDate(1, 0, 0), nil)))
-	if id, err := f.c.Snapshot(); err != nil || id != 3 {
+	if id, err := devnet.Snapshot(f.c); err != nil || id != 3 {
 		t.Errorf("Snapshot() after the revert = %d, %v; want 3", id, err)
 	}
 
 	// Snapshot 1 is still there: reverting to it again gives the same
 	// chain, and drops 3.
 	f.clock.advance(time.Hour)
-	if err := f.c.Revert(ctx, 1); err != nil {
+	if err := devnet.Revert(ctx, f.c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if now := f.stateOf(); now != then {
@@ -250,7 +251,7 @@ func TestRevertAgain(t *testing.T) {
 			ctx := context.Background()
 			f.split(f.dev(), 8)
 			first := f.stateOf()
-			if id, err := f.c.Snapshot(); err != nil || id != 1 {
+			if id, err := devnet.Snapshot(f.c); err != nil || id != 1 {
 				t.Fatalf("Snapshot() = %d, %v; want 1", id, err)
 			}
 			change := func(name string) {
@@ -265,12 +266,12 @@ func TestRevertAgain(t *testing.T) {
 			}
 			change("between 1 and 2")
 			second := f.stateOf()
-			if id, err := f.c.Snapshot(); err != nil || id != 2 {
+			if id, err := devnet.Snapshot(f.c); err != nil || id != 2 {
 				t.Fatalf("Snapshot() = %d, %v; want 2", id, err)
 			}
 			for round := range 3 {
 				change(fmt.Sprint("after 2, round ", round))
-				if err := f.c.Revert(ctx, 2); err != nil {
+				if err := devnet.Revert(ctx, f.c, 2); err != nil {
 					t.Fatal(err)
 				}
 				if now := f.stateOf(); now != second {
@@ -282,7 +283,7 @@ func TestRevertAgain(t *testing.T) {
 			}
 			for round := range 2 {
 				change(fmt.Sprint("after 1, round ", round))
-				if err := f.c.Revert(ctx, 1); err != nil {
+				if err := devnet.Revert(ctx, f.c, 1); err != nil {
 					t.Fatal(err)
 				}
 				if now := f.stateOf(); now != first {
@@ -321,7 +322,7 @@ func TestSnapshotCost(t *testing.T) {
 	f := newFixture(t, Config{})
 	f.publishUsers("cost", 200)
 	keys := f.storedKeys()
-	id, err := f.c.Snapshot()
+	id, err := devnet.Snapshot(f.c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +339,7 @@ func TestSnapshotCost(t *testing.T) {
 	if n := f.logged(id); n == 0 || n > written+20 {
 		t.Errorf("%d undo entries after a block that wrote %d keys more", n, written)
 	}
-	if err := f.c.Revert(context.Background(), id); err != nil {
+	if err := devnet.Revert(context.Background(), f.c, id); err != nil {
 		t.Fatal(err)
 	}
 	if n := f.logged(id); n > 10 {
@@ -352,7 +353,7 @@ func (f *fixture) storedKeys() int {
 	f.t.Helper()
 	n := 0
 	err := f.db.View(func(tx store.Tx) error {
-		for _, name := range append(snapshotted(), bucketSnapshots, bucketUndo) {
+		for _, name := range append(snapshotted(), devnet.BucketSnapshots, devnet.BucketUndo) {
 			for range bucket(tx, name).ScanShared(store.Range{}) {
 				n++
 			}
@@ -370,7 +371,7 @@ func (f *fixture) logged(id uint64) int {
 	f.t.Helper()
 	var n int
 	err := f.db.View(func(tx store.Tx) error {
-		v, ok := bucket(tx, bucketSnapshots).Get(record.SeqKey(id))
+		v, ok := bucket(tx, devnet.BucketSnapshots).Get(record.SeqKey(id))
 		if !ok {
 			return fmt.Errorf("no snapshot %d", id)
 		}
@@ -378,7 +379,7 @@ func (f *fixture) logged(id uint64) int {
 		if err != nil {
 			return err
 		}
-		n, _, err = undoLog.Size(tx, rec.Mark)
+		n, _, err = undo.Log{Name: devnet.BucketUndo}.Size(tx, rec.Mark)
 		return err
 	})
 	if err != nil {
@@ -392,14 +393,14 @@ func TestSnapshotSurvivesRestart(t *testing.T) {
 	f := newFixture(t, Config{DB: mem.New()})
 	f.mine()
 	then := f.stateOf()
-	if _, err := f.c.Snapshot(); err != nil {
+	if _, err := devnet.Snapshot(f.c); err != nil {
 		t.Fatal(err)
 	}
 	f.mine()
 	if err := f.reopen(time.Time{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.c.Revert(context.Background(), 1); err != nil {
+	if err := devnet.Revert(context.Background(), f.c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if now := f.stateOf(); now != then {
@@ -412,19 +413,19 @@ func TestRevertAcrossReset(t *testing.T) {
 	f := newFixture(t, Config{})
 	f.mine()
 	then := f.stateOf()
-	if _, err := f.c.Snapshot(); err != nil {
+	if _, err := devnet.Snapshot(f.c); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.c.ResetAt(context.Background(), began2025); err != nil {
+	if err := devnet.ResetAt(context.Background(), f.c, began2025); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.c.Revert(context.Background(), 1); err != nil {
+	if err := devnet.Revert(context.Background(), f.c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if now := f.stateOf(); now != then {
 		t.Errorf("after ResetAt and Revert(1):\n%s\nwant\n%s", now, then)
 	}
-	if err := f.c.Reset(context.Background()); err != nil {
+	if err := devnet.Reset(context.Background(), f.c); err != nil {
 		t.Fatal(err)
 	}
 	f.wantTip("a plain Reset after the revert", 0, GenesisTime)
@@ -432,10 +433,10 @@ func TestRevertAcrossReset(t *testing.T) {
 
 func TestSnapshotOnAFollower(t *testing.T) {
 	f := newFixture(t, Config{Follower: true})
-	if _, err := f.c.Snapshot(); !errors.Is(err, ErrFollower) {
+	if _, err := devnet.Snapshot(f.c); !errors.Is(err, ErrFollower) {
 		t.Errorf("Snapshot on a follower: %v, want ErrFollower", err)
 	}
-	if err := f.c.Revert(context.Background(), 1); !errors.Is(err, ErrFollower) {
+	if err := devnet.Revert(context.Background(), f.c, 1); !errors.Is(err, ErrFollower) {
 		t.Errorf("Revert on a follower: %v, want ErrFollower", err)
 	}
 }
@@ -444,14 +445,14 @@ func TestSnapshotOnAFollower(t *testing.T) {
 func TestRevertPayee(t *testing.T) {
 	f := newFixture(t, Config{})
 	arbiter := f.c.producer
-	id, err := f.c.Snapshot()
+	id, err := devnet.Snapshot(f.c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := f.c.PayCoinbasesToDev(); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.c.Revert(context.Background(), id); err != nil {
+	if err := devnet.Revert(context.Background(), f.c, id); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.mine().Transactions[0].Outputs[0].ProgramHash; got != arbiter {

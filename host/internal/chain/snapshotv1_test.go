@@ -47,7 +47,7 @@ func copySnapshotV1(t *testing.T, f *fixture, id uint64, names []string) *record
 func storeSnapshotsV1(t *testing.T, db store.DB, recs []*record.SnapshotV1, next, format uint64) {
 	t.Helper()
 	err := db.Update(func(tx store.Tx) error {
-		snaps := bucket(tx, bucketSnapshotsV1)
+		snaps := bucket(tx, devnet.BucketSnapshotsV1)
 		for i, rec := range recs {
 			if err := snaps.Put(record.SeqKey(uint64(i+1)), rec.Bytes()); err != nil {
 				return err
@@ -103,7 +103,7 @@ func TestUpgradeSnapshotsV1(t *testing.T) {
 	}
 	for _, id := range []uint64{2, 1} {
 		change(fmt.Sprint("before reverting to ", id))
-		if err := f.c.Revert(context.Background(), id); err != nil {
+		if err := devnet.Revert(context.Background(), f.c, id); err != nil {
 			t.Fatal(err)
 		}
 		if now := f.stateOf(); now != states[id-1] {
@@ -111,7 +111,7 @@ func TestUpgradeSnapshotsV1(t *testing.T) {
 		}
 		checkIndexes(t, f.c)
 	}
-	if id, err := f.c.Snapshot(); err != nil || id != 6 {
+	if id, err := devnet.Snapshot(f.c); err != nil || id != 6 {
 		t.Errorf("Snapshot() after the upgrade = %d, %v; want 6", id, err)
 	}
 }
@@ -130,7 +130,7 @@ func TestUpgradeSnapshotV1OfFormat2(t *testing.T) {
 	storeSnapshotsV1(t, f.db, []*record.SnapshotV1{rec}, 1, 2)
 	f.open()
 	f.publishUsers("after the upgrade", 5)
-	if err := f.c.Revert(context.Background(), 1); err != nil {
+	if err := devnet.Revert(context.Background(), f.c, 1); err != nil {
 		t.Fatal(err)
 	}
 	checkIndexes(t, f.c)
@@ -164,13 +164,13 @@ func (f *fixture) copiesV1(recs []*record.SnapshotV1) int {
 	n := 0
 	err := f.db.View(func(tx store.Tx) error {
 		for i, rec := range recs {
-			for _, name := range append(rec.Buckets, bucketSnapshotsV1) {
+			for _, name := range append(rec.Buckets, devnet.BucketSnapshotsV1) {
 				for range bucket(tx, fmt.Sprintf("snap/%d/%s", i+1, name)).Scan(store.Range{}) {
 					n++
 				}
 			}
 		}
-		for range bucket(tx, bucketSnapshotsV1).Scan(store.Range{}) {
+		for range bucket(tx, devnet.BucketSnapshotsV1).Scan(store.Range{}) {
 			n++
 		}
 		return nil

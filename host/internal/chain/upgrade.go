@@ -3,6 +3,7 @@ package chain
 import (
 	"fmt"
 
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
@@ -18,7 +19,7 @@ import (
 // bucket of their own (didindex.BucketDocs); stores of format 6 keep the views as
 // JSON text with skip tables rather than in encoded form (find.Encode)
 // (didindex.Index.Upgrade upgrades the index of these); stores of format 7 keep each devnet snapshot as a copy of the chain's
-// buckets rather than as a mark in an undo log (snapshotv1.go).
+// buckets rather than as a mark in an undo log (devnet.UpgradeSnapshots).
 const storeFormat = 8
 
 // upgrade brings a store written by an older version to storeFormat, in
@@ -35,7 +36,7 @@ func (c *Chain) upgrade(tx store.Tx) error {
 		return fmt.Errorf("the store is of format %d, newer than this version's %d", format, storeFormat)
 	}
 	if format < 8 { // first, so that what the upgrade writes is logged after the snapshots
-		if err := convertSnapshots(tx); err != nil {
+		if err := devnet.UpgradeSnapshots(tx, snapshotted()); err != nil {
 			return fmt.Errorf("turning the snapshots of format %d into snapshots of format %d: %w", max(format, 1), storeFormat, err)
 		}
 	}

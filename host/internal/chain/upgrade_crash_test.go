@@ -13,6 +13,7 @@ import (
 
 	"github.com/didlight/didlight/core/did"
 	"github.com/didlight/didlight/core/resolve"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
@@ -276,11 +277,11 @@ func TestRevertOlderFormat(t *testing.T) {
 			f := newFixture(t, Config{})
 			publishMany(t, f, 20)
 			downgrade(t, f.db, from)
-			id, err := f.c.Snapshot()
+			id, err := devnet.Snapshot(f.c)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := f.c.Revert(context.Background(), id); err != nil {
+			if err := devnet.Revert(context.Background(), f.c, id); err != nil {
 				t.Fatal(err)
 			}
 			checkIndexes(t, f.c)

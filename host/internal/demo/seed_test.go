@@ -92,24 +92,24 @@ func TestSeedUnderControls(t *testing.T) {
 			_, err := devnet.SetNextBlockTime(c, time.Unix(tip+3600, 0))
 			return err
 		}, false},
-		{"snapshot", func(c *chain.Chain, _ uint64) error { _, err := c.Snapshot(); return err }, false},
+		{"snapshot", func(c *chain.Chain, _ uint64) error { _, err := devnet.Snapshot(c); return err }, false},
 		{"pay coinbases to the dev account", func(c *chain.Chain, _ uint64) error { return c.PayCoinbasesToDev() }, false},
-		{"reset", func(c *chain.Chain, _ uint64) error { return c.Reset(ctx) }, true},
+		{"reset", func(c *chain.Chain, _ uint64) error { return devnet.Reset(ctx, c) }, true},
 		{"reset to a time", func(c *chain.Chain, _ uint64) error {
-			return c.ResetAt(ctx, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC))
+			return devnet.ResetAt(ctx, c, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC))
 		}, true},
 		{"snapshot and revert", func(c *chain.Chain, _ uint64) error {
-			id, err := c.Snapshot()
+			id, err := devnet.Snapshot(c)
 			if err == nil {
-				err = c.Revert(ctx, id)
+				err = devnet.Revert(ctx, c, id)
 			}
 			return err
 		}, true},
-		{"revert to before the seeding", func(c *chain.Chain, before uint64) error { return c.Revert(ctx, before) }, true},
+		{"revert to before the seeding", func(c *chain.Chain, before uint64) error { return devnet.Revert(ctx, c, before) }, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := runningChain(t)
-			before, err := c.Snapshot()
+			before, err := devnet.Snapshot(c)
 			if err != nil {
 				t.Fatal(err)
 			}

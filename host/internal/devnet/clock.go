@@ -14,27 +14,6 @@ import (
 // take; it is wrapped with the reason.
 var ErrBadTime = errors.New("chain: time refused")
 
-// Chain is a devnet chain as its controls see it: one that makes its own
-// blocks and lets one control at a time move its clock and mine.
-type Chain interface {
-	// Control begins a control: it fails if ctx is done or the chain makes
-	// no blocks of its own or is closed, and else holds the chain's block
-	// maker until Release.
-	Control(ctx context.Context) (Control, error)
-}
-
-// Control is a control under way, holding the chain's block maker.
-type Control interface {
-	// Clock returns the chain's clock, its tip's time and the wall clock's.
-	Clock() (clock ledger.Clock, tip uint32, now int64)
-	// SetClock stores clock (it survives a restart) and makes it the chain's.
-	SetClock(clock ledger.Clock) error
-	// Mine makes a block, from the mempool, stamped as the clock says.
-	Mine() (*ela.Block, error)
-	// Release ends the control.
-	Release()
-}
-
 // IncreaseTime moves c's clock forward by d (whole seconds, at least one)
 // and makes a block stamped with the new time, so that the tip's time,
 // against which expiry is judged, moves at once. It returns that block's

@@ -3,11 +3,14 @@ package devnet
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/ledger"
+	"github.com/didlight/didlight/host/internal/store"
+	"github.com/didlight/didlight/host/internal/store/mem"
 )
 
 // fakeChain is a Chain whose blocks are bare headers stamped as its clock
@@ -19,6 +22,11 @@ type fakeChain struct {
 	blocks int
 	held   bool  // a control holds the block maker
 	refuse error // what Control fails with, if anything
+
+	db       *mem.DB     // the fake's store: its state is bucketState's
+	restarts int         // Restarts done
+	wall     int64       // what the last Restart's undo returned
+	resets   []time.Time // what each Reset was asked for
 }
 
 func (f *fakeChain) Control(ctx context.Context) (Control, error) {
@@ -43,6 +51,29 @@ func (f *fakeChain) Mine() (*ela.Block, error) {
 	return &ela.Block{Header: ela.Header{Timestamp: t}}, nil
 }
 
+func (f *fakeChain) Update(fn func(store.Tx) error) (after, err error) {
+	return nil, f.db.Update(func(tx store.Tx) error { return fn(Logged(tx, isState)) })
+}
+
+func (f *fakeChain) Restart(undo func(store.Tx) (int64, error)) (Head, error) {
+	err := f.db.Update(func(tx store.Tx) (err error) {
+		f.wall, err = undo(Logged(tx, isState))
+		return err
+	})
+	if err != nil {
+		return Head{}, err
+	}
+	f.restarts++
+	return Head{Epoch: uint64(f.restarts)}, nil
+}
+
+func (f *fakeChain) Reset(asked time.Time) error {
+	f.resets = append(f.resets, asked)
+	return nil
+}
+
+func (f *fakeChain) Info(string, ...any) {}
+
 func (f *fakeChain) Release() { f.held = false }
 
 const wall = 1_800_000_000 // the fake's wall clock, in Unix seconds
@@ -50,7 +81,7 @@ const wall = 1_800_000_000 // the fake's wall clock, in Unix seconds
 // errAny stands for any error in a test case.
 var errAny = errors.New("any error")
 
-func newFake() *fakeChain { return &fakeChain{tip: wall - 10, now: wall} }
+func newFake() *fakeChain { return &fakeChain{tip: wall - 10, now: wall, db: mem.New()} }
 
 func TestControls(t *testing.T) {
 	at := func(s int64) time.Time { return time.Unix(s, 0).UTC() }
@@ -120,6 +151,10 @@ func TestControlRefused(t *testing.T) {
 		{"move the clock", func(c Chain) error { _, err := MoveClock(c, time.Hour); return err }},
 		{"set the next block time", func(c Chain) error { _, err := SetNextBlockTime(c, time.Unix(wall+5, 0)); return err }},
 		{"mine", func(c Chain) error { _, err := MineBlocks(context.Background(), c, 1, 0); return err }},
+		{"snapshot", func(c Chain) error { _, err := Snapshot(c); return err }},
+		{"revert", func(c Chain) error { return Revert(context.Background(), c, 1) }},
+		{"reset", func(c Chain) error { return Reset(context.Background(), c) }},
+		{"reset at a time", func(c Chain) error { return ResetAt(context.Background(), c, time.Unix(wall, 0)) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake()
@@ -127,8 +162,38 @@ func TestControlRefused(t *testing.T) {
 			if err := tc.do(f); !errors.Is(err, closed) {
 				t.Fatalf("err %v, want the chain's", err)
 			}
-			if f.blocks != 0 || f.clock != (ledger.Clock{}) {
-				t.Errorf("%d blocks made, clock %+v", f.blocks, f.clock)
+			if f.blocks != 0 || f.clock != (ledger.Clock{}) || f.restarts != 0 || len(f.resets) != 0 {
+				t.Errorf("%d blocks made, clock %+v, %d restarts, resets %v", f.blocks, f.clock, f.restarts, f.resets)
+			}
+		})
+	}
+}
+
+// TestReset checks that Reset and ResetAt hand the chain the genesis time
+// asked for, and that ResetAt refuses one the ledger cannot begin at.
+func TestReset(t *testing.T) {
+	at := time.Unix(wall, 0).UTC()
+	for _, tc := range []struct {
+		name  string
+		do    func(c Chain) error
+		asked []time.Time // the resets the chain is asked for
+		bad   bool        // refused with ErrBadTime
+	}{
+		{"reset", func(c Chain) error { return Reset(context.Background(), c) }, []time.Time{{}}, false},
+		{"reset at a time", func(c Chain) error { return ResetAt(context.Background(), c, at) }, []time.Time{at}, false},
+		{"reset before 1970", func(c Chain) error { return ResetAt(context.Background(), c, time.Unix(-1, 0)) }, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake()
+			err := tc.do(f)
+			if tc.bad != errors.Is(err, ErrBadTime) || !tc.bad && err != nil {
+				t.Fatalf("err %v, want ErrBadTime: %v", err, tc.bad)
+			}
+			if !slices.Equal(f.resets, tc.asked) {
+				t.Errorf("resets asked %v, want %v", f.resets, tc.asked)
+			}
+			if f.held {
+				t.Error("the control was not released")
 			}
 		})
 	}

@@ -1,2 +1,2 @@
-// Package devnet provides the devnet's clock controls: moving its time, and mining blocks on demand.
+// Package devnet provides the devnet's controls: moving its time, mining blocks on demand, snapshots, revert and reset.
 package devnet

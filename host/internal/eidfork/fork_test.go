@@ -15,6 +15,7 @@ import (
 	"github.com/didlight/didlight/core/keys"
 	eidclient "github.com/didlight/didlight/host/client/eid"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/devnet"
 	"github.com/didlight/didlight/host/internal/didindex"
 	"github.com/didlight/didlight/host/internal/eidfork"
 	"github.com/didlight/didlight/host/internal/eidtest"
@@ -443,7 +444,7 @@ func TestReset(t *testing.T) {
 		t.Fatal(err)
 	}
 	asked := calls.count("did_resolveDID")
-	if err := fk.c.Reset(ctx); err != nil {
+	if err := devnet.Reset(ctx, fk.c); err != nil {
 		t.Fatal(err)
 	}
 	if got := fk.resolve(t, alice); got != want {
@@ -454,14 +455,14 @@ func TestReset(t *testing.T) {
 	}
 
 	// A DID taken after a snapshot is undone by the revert, and grafted again.
-	snap, err := fk.c.Snapshot()
+	snap, err := devnet.Snapshot(fk.c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	bob := didOf(t, up.Manifest, "bob")
 	wantBob := fk.resolve(t, bob)
 	asked = calls.count("did_resolveDID")
-	if err := fk.c.Revert(ctx, snap); err != nil {
+	if err := devnet.Revert(ctx, fk.c, snap); err != nil {
 		t.Fatal(err)
 	}
 	if got := fk.resolve(t, bob); got != wantBob {

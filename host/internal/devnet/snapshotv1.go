@@ -1,4 +1,4 @@
-package chain
+package devnet
 
 import (
 	"bytes"
@@ -10,11 +10,11 @@ import (
 	"github.com/didlight/didlight/host/internal/store"
 )
 
-// The snapshots of store formats 7 and older (bucketSnapshotsV1) were
+// The snapshots of store formats 7 and older (BucketSnapshotsV1) were
 // copies of every bucket a snapshot covers, in buckets "snap/ID/NAME", so
 // that each cost the whole state. A store of such a format is upgraded
 // with its snapshots turned into marks of the undo log, in the Update
-// that opens it (convertSnapshots): no snapshot taken is lost, and the
+// that opens it (UpgradeSnapshots): no snapshot taken is lost, and the
 // copies go.
 
 // snapshotV1 is a snapshot of format 7 or older.
@@ -29,18 +29,19 @@ func (s snapshotV1) copyOf(tx store.Tx, name string) store.Bucket {
 	if !slices.Contains(s.rec.Buckets, name) {
 		return nil
 	}
-	return bucket(tx, fmt.Sprintf("snap/%d/%s", s.id, name))
+	return record.Bucket(tx, fmt.Sprintf("snap/%d/%s", s.id, name))
 }
 
-// convertSnapshots turns the snapshots of format 7 or older into
-// snapshots of this format, oldest first: each becomes a mark in the undo
-// log followed by the entries that take the chain as the next snapshot
-// found it (or as it is, after the last) back to as this one found it.
+// UpgradeSnapshots turns the snapshots of format 7 or older into
+// snapshots of this format, oldest first, buckets being those a snapshot
+// gives back: each becomes a mark in the undo log followed by the entries
+// that take the chain as the next snapshot found it (or as it is, after
+// the last) back to as this one found it.
 // Their ids, and the count that gives the next one, stay; the copies go.
 // It must run before anything else in tx writes the chain's buckets, so
 // that those writes are logged after the last snapshot's entries.
-func convertSnapshots(tx store.Tx) error {
-	legacy := bucket(tx, bucketSnapshotsV1)
+func UpgradeSnapshots(tx store.Tx, buckets []string) error {
+	legacy := record.Bucket(tx, BucketSnapshotsV1)
 	var olds []snapshotV1
 	for k, v := range legacy.Scan(store.Range{}) {
 		id, err := record.ParseSeqKey(k)
@@ -53,14 +54,14 @@ func convertSnapshots(tx store.Tx) error {
 		}
 		olds = append(olds, snapshotV1{id, rec})
 	}
-	snaps := bucket(tx, bucketSnapshots)
+	snaps := record.Bucket(tx, BucketSnapshots)
 	for i, s := range olds {
 		mark, err := undoLog.Mark(tx)
 		if err != nil {
 			return err
 		}
-		for _, name := range snapshotted() {
-			later := bucket(tx, name)
+		for _, name := range buckets {
+			later := record.Bucket(tx, name)
 			if i+1 < len(olds) {
 				later = olds[i+1].copyOf(tx, name)
 			}
@@ -85,7 +86,7 @@ func convertSnapshots(tx store.Tx) error {
 			}
 		}
 	}
-	return tx.DeleteBucket(bucketSnapshotsV1)
+	return tx.DeleteBucket(BucketSnapshotsV1)
 }
 
 // logDifference appends to the undo log the entries that make bucket
