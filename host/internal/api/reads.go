@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/host/internal/chain"
+	"github.com/didlight/didlight/host/internal/eidfork"
 )
 
 // The reads and the broadcast that the REST API and the chain's JSON-RPC
@@ -42,12 +44,42 @@ func (s *Server) blockByID(h ela.Hash) (*ela.Block, ela.BlockContext, *restError
 }
 
 // txByID is the transaction h, in a block or pooled (the zero context).
+// One the chain does not hold that is an EID transaction whose operation
+// it grafted (eidTx) fails as one this node does not serve.
 func (s *Server) txByID(h ela.Hash) (*ela.Tx, ela.TxContext, *restError) {
 	tx, ctx, err := s.chain.Tx(h)
-	if err != nil {
-		return nil, ctx, s.chainError(err, unknownTransaction, "no transaction %s", h)
+	if err == nil {
+		return tx, ctx, nil
 	}
-	return tx, ctx, nil
+	if chain.KindOf(err) == chain.KindNotFound {
+		if rerr := s.eidTx(h); rerr != nil {
+			return nil, ctx, rerr
+		}
+	}
+	return nil, ctx, s.chainError(err, unknownTransaction, "no transaction %s", h)
+}
+
+// eidTx is the failure of a lookup of h when h is an EID transaction the
+// chain grafted an operation of (taken by a fork of EID, or loaded from an
+// EID export), else nil. EID transactions are Ethereum transactions, which
+// have no ELA form: the answer is ELA's 42001 "Invalid method", the code
+// of a request the node does not serve, rather than 44001, which would say
+// that the transaction does not exist; it says where to ask for it.
+func (s *Server) eidTx(h ela.Hash) *restError {
+	g, err := eidfork.GraftedTx(s.chain, h)
+	switch {
+	case err != nil:
+		return s.chainError(err, internalError, "transaction %s", h)
+	case g == nil:
+		return nil
+	}
+	block := fmt.Sprintf("EID block %d", g.Block)
+	if !g.Exact {
+		block = "an EID block at or below " + strconv.FormatUint(g.Block, 10)
+	}
+	return fail(invalidMethod, fmt.Sprintf("transaction %s is an EID transaction (the %s of %s) taken from %s; "+
+		"this node holds its operation, not the transaction, and EID transactions have no ELA form: "+
+		"ask the EID node for it (eth_getTransactionByHash 0x%s)", h, g.Operation, g.Subject, block, h))
 }
 
 // mempoolJSON is the pooled transactions in full, in arrival order.

@@ -453,6 +453,9 @@ func graft(tx store.Tx, ix *didindex.Index, k *fork.Kept) error {
 	if err := record.Bucket(tx, bucketKept).Put([]byte(key), k.Encode()); err != nil {
 		return err
 	}
+	if err := putTxids(tx, k); err != nil {
+		return err
+	}
 	if local, err := held(ix.Read(tx), key, credential); err != nil || local {
 		return err // taken, or made here, before
 	}
