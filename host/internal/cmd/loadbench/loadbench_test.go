@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -69,18 +70,34 @@ func TestParseStat(t *testing.T) {
 }
 
 func TestCPUTimeOfThisProcess(t *testing.T) {
+	// The process works until its CPU time shows 50ms more: on a loaded
+	// machine that takes longer than 50ms of wall time, never less. A
+	// count that does not move fails the test, as does one above what
+	// the machine's cores could have run in the wall time (plus two of
+	// the kernel's 10ms ticks).
+	start := time.Now()
 	before, err := cpuTime(os.Getpid())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(100 * time.Millisecond); time.Now().Before(deadline); {
-	}
-	after, err := cpuTime(os.Getpid())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if after-before < 30*time.Millisecond {
-		t.Errorf("100ms of busy work counted %v of CPU time", after-before)
+	for sum := 0; ; {
+		for i := range 1_000_000 {
+			sum += i ^ sum
+		}
+		now, err := cpuTime(os.Getpid())
+		if err != nil {
+			t.Fatal(err)
+		}
+		used, wall := now-before, time.Since(start)
+		if used >= 50*time.Millisecond {
+			if most := wall*time.Duration(runtime.NumCPU()) + 20*time.Millisecond; used > most {
+				t.Errorf("%v of CPU time counted in %v of wall time on %d cores", used, wall, runtime.NumCPU())
+			}
+			return
+		}
+		if wall > time.Minute {
+			t.Fatalf("a minute of busy work counted %v of CPU time", used)
+		}
 	}
 }
 
