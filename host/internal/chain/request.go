@@ -43,8 +43,17 @@ func (c *Chain) SubmitRequestIn(ctx context.Context, epoch uint64, req idop.Requ
 	return c.submitRequest(ctx, req, &epoch)
 }
 
-// submitRequest is SubmitRequest, in epoch if it is not nil.
+// submitRequest is SubmitRequest, in epoch if it is not nil, its answer
+// counted.
 func (c *Chain) submitRequest(ctx context.Context, req idop.Request, epoch *uint64) (ela.Hash, error) {
+	txid, err := c.publish(ctx, req, epoch)
+	c.counts.answered(err)
+	return txid, err
+}
+
+// publish admits req in a transaction funded by the dev account, in epoch
+// if it is not nil, and waits for its block.
+func (c *Chain) publish(ctx context.Context, req idop.Request, epoch *uint64) (ela.Hash, error) {
 	if err := req.Check(); err != nil {
 		return ela.Hash{}, reject(ledger.Payload, err)
 	}

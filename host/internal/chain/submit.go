@@ -27,6 +27,9 @@ import (
 func (c *Chain) SubmitTx(raw []byte) (ela.Hash, error) {
 	e, err := c.admit(raw, nil)
 	if err != nil {
+		if t, _ := ela.TypeOf(raw); t == ela.TxDIDOperation {
+			c.counts.answered(err)
+		}
 		return ela.Hash{}, err
 	}
 	return e.txid, nil
