@@ -22,7 +22,7 @@ const devSpread = 16
 // in a block or ctx ends. A request the chain refuses gets a *RejectError
 // (code 45009, wrapping the *idop.RuleError); a request evicted from the
 // mempool before its block, or pending when the chain is reset, gets that
-// error. Someone must produce blocks (Run, Mine) for it to return.
+// error. Each refusal is counted (Counts). Someone must produce blocks (Run, Mine) for it to return.
 func (c *Chain) SubmitRequest(ctx context.Context, req idop.Request) (ela.Hash, error) {
 	return c.submitRequest(ctx, req, nil)
 }
