@@ -110,6 +110,7 @@ type Chain struct {
 
 	blocks   *producer.Producer // when Run makes blocks; it counts the SubmitTx calls under way
 	received atomic.Uint64      // transactions SubmitTx was given
+	counts   counters           // what the chain did since Open (counts.go)
 	done     chan struct{}      // closed by Close
 }
 

@@ -231,6 +231,7 @@ func (c *Chain) advance(m *newTip) {
 		}
 		c.log.Warn(msg, "txid", e.txid, "err", err)
 	}
+	c.counts.block(b) // before its submitters hear, so that they find it counted
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.tip = record.Tip{Height: b.Header.Height, Hash: h, Time: b.Header.Timestamp}

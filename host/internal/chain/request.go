@@ -22,7 +22,7 @@ const devSpread = 16
 // in a block or ctx ends. A request the chain refuses gets a *RejectError
 // (code 45009, wrapping the *idop.RuleError); a request evicted from the
 // mempool before its block, or pending when the chain is reset, gets that
-// error. Someone must produce blocks (Run, Mine) for it to return.
+// error. Each refusal is counted (Counts). Someone must produce blocks (Run, Mine) for it to return.
 func (c *Chain) SubmitRequest(ctx context.Context, req idop.Request) (ela.Hash, error) {
 	return c.submitRequest(ctx, req, nil)
 }
@@ -43,8 +43,17 @@ func (c *Chain) SubmitRequestIn(ctx context.Context, epoch uint64, req idop.Requ
 	return c.submitRequest(ctx, req, &epoch)
 }
 
-// submitRequest is SubmitRequest, in epoch if it is not nil.
+// submitRequest is SubmitRequest, in epoch if it is not nil, its answer
+// counted.
 func (c *Chain) submitRequest(ctx context.Context, req idop.Request, epoch *uint64) (ela.Hash, error) {
+	txid, err := c.publish(ctx, req, epoch)
+	c.counts.answered(err)
+	return txid, err
+}
+
+// publish admits req in a transaction funded by the dev account, in epoch
+// if it is not nil, and waits for its block.
+func (c *Chain) publish(ctx context.Context, req idop.Request, epoch *uint64) (ela.Hash, error) {
 	if err := req.Check(); err != nil {
 		return ela.Hash{}, reject(ledger.Payload, err)
 	}

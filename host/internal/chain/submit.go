@@ -19,7 +19,8 @@ import (
 // and, if it is valid, stores it in the mempool and returns its id. Once
 // SubmitTx returns, the transaction survives a crash (on a durable store).
 // A transaction the chain refuses gets a *RejectError; any other error is
-// a failure of the store. The producer (Run, Mine) puts pooled
+// a failure of the store; the refusal of an identity operation's
+// transaction is counted (Counts). The producer (Run, Mine) puts pooled
 // transactions into blocks.
 //
 // Transactions are validated concurrently: callers submitting at once use
@@ -27,6 +28,9 @@ import (
 func (c *Chain) SubmitTx(raw []byte) (ela.Hash, error) {
 	e, err := c.admit(raw, nil)
 	if err != nil {
+		if t, _ := ela.TypeOf(raw); t == ela.TxDIDOperation {
+			c.counts.answered(err)
+		}
 		return ela.Hash{}, err
 	}
 	return e.txid, nil

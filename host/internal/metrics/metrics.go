@@ -1,7 +1,7 @@
 // Package metrics makes the Prometheus collectors of a node's parts: its chain, light resolver or EID follower, and the Go runtime.
 //
 // Each collector reads the counts its part already keeps when the metrics
-// are scraped (chain.Chain's tip and the answers its reads kept,
+// are scraped (chain.Chain's counts and the answers its reads kept,
 // light.Resolver's answer counts, eidindex's operation counts and eidsync's
 // progress), so that serving costs nothing more between scrapes. The
 // server's own metrics (requests, durations, readiness) are
@@ -31,11 +31,13 @@ func NewRegistry(parts ...prometheus.Collector) *prometheus.Registry {
 
 var (
 	blocksDesc = prometheus.NewDesc("didlight_blocks_applied_total",
-		"Blocks applied to the node's chain or index since it started.", nil, nil)
+		"Blocks the node's chain made or applied, or its EID index applied, since the process started.", nil, nil)
 	answersDesc = prometheus.NewDesc("didlight_answers_total",
 		"DID read answers (resolve, query pages, W3C), by source: kept (served from what was kept for the head, unbuilt) or built.", []string{"source"}, nil)
 	operationsDesc = prometheus.NewDesc("didlight_operations_total",
-		"DID and credential operations of the EID chain, by outcome: applied (verified and indexed), waived (indexed under a rule EID did not check then) or refused (failed verification).", []string{"outcome"}, nil)
+		"DID and credential operations, by outcome. applied: in the blocks the node's chain made or applied since it started (a devnet, a follower), or verified and indexed by an EID follower. "+
+			"refused: a devnet's submissions of an operation (sendrawtransaction of a transaction of type 0x0a, /idtx) answered with a refusal, whatever rule it broke, since it started; an EID follower's operations of EID blocks that failed verification, not indexed. "+
+			"waived (an EID follower only): of the applied, those indexed under a rule EID did not check then. An EID follower's counts are its index's, since the index was made.", []string{"outcome"}, nil)
 	lightDesc = prometheus.NewDesc("didlight_light_answers_total",
 		"A light node's answers, by outcome: kept (served from what was kept for the head), asked (of the upstream), verified (in full), reused (the same bytes at a new head), refused (failed verification), failed (the upstream did not answer).", []string{"outcome"}, nil)
 	reorgsDesc = prometheus.NewDesc("didlight_reorgs_total",
@@ -53,27 +55,29 @@ func answerMetrics(ch chan<- prometheus.Metric, c answers.Counts) {
 	ch <- counter(answersDesc, c.Built, "built")
 }
 
-// chainCollector collects a chain's blocks and answers.
-type chainCollector struct {
-	c     *chain.Chain
-	start uint32 // the tip's height when the collector was made
-}
+// chainCollector collects a chain's blocks, operations and answers.
+type chainCollector struct{ c *chain.Chain }
 
 // Chain returns the collector of a devnet's or follower's chain: the
-// blocks applied since now, and the DID read answers found kept.
-func Chain(c *chain.Chain) prometheus.Collector {
-	h, _, _ := c.Tip()
-	return &chainCollector{c: c, start: h}
-}
+// blocks it made or applied and the operations they carry, the operations
+// a devnet refused (a follower takes none: it relays them to its
+// upstream), and the DID read answers found kept. Its counts are the
+// chain's (chain.Counts), since it was opened.
+func Chain(c *chain.Chain) prometheus.Collector { return chainCollector{c} }
 
-func (x *chainCollector) Describe(ch chan<- *prometheus.Desc) {
+func (x chainCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- blocksDesc
+	ch <- operationsDesc
 	ch <- answersDesc
 }
 
-func (x *chainCollector) Collect(ch chan<- prometheus.Metric) {
-	h, _, _ := x.c.Tip()
-	ch <- counter(blocksDesc, uint64(h-min(h, x.start)))
+func (x chainCollector) Collect(ch chan<- prometheus.Metric) {
+	c := x.c.Counts()
+	ch <- counter(blocksDesc, c.Blocks)
+	ch <- counter(operationsDesc, c.Operations, "applied")
+	if x.c.Devnet() {
+		ch <- counter(operationsDesc, c.Refused, "refused")
+	}
 	answerMetrics(ch, x.c.AnswerCounts())
 }
 
