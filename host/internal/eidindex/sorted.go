@@ -80,10 +80,16 @@ func (b *sortedBucket) Get(key []byte) ([]byte, bool) {
 	return bytes.Clone(v), true
 }
 
-// Put keeps a copy of value, never nil, to write at the flush: an invalid
-// key or value fails there.
+// Put keeps value to write at the flush, where an invalid key or value
+// fails. Unlike a store's, it keeps value itself, not a copy (the store
+// copies it at the flush): the caller, didindex, builds every value it
+// puts afresh and never changes it, and a block's documents and history
+// entries are large.
 func (b *sortedBucket) Put(key, value []byte) error {
-	b.pending[string(key)] = append(make([]byte, 0, len(value)), value...)
+	if value == nil {
+		value = []byte{} // nil marks a delete
+	}
+	b.pending[string(key)] = value
 	return nil
 }
 
