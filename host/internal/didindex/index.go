@@ -5,7 +5,6 @@ import (
 
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/host/internal/answers"
-	"github.com/didlight/didlight/host/internal/bitmap"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -44,8 +43,9 @@ func (ix *Index) Read(tx store.Tx) Reader { return Reader{ix: ix, tx: tx} }
 type Batch struct {
 	Reader
 	time   uint32
-	counts map[string]int64             // changes to BucketCounts not yet written, by key (see count)
-	fields map[string]*bitmap.Container // containers of BucketFields changed, not yet written, by key (see container)
+	counts map[string]int64        // changes to BucketCounts not yet written, by key (see count)
+	fields map[string]*fieldChange // containers of BucketFields changed, not yet written, by key (see container)
+	key    []byte                  // room for building keys
 }
 
 // Write returns a Batch applying operations of a block made at time
@@ -55,6 +55,6 @@ func (ix *Index) Write(tx store.Tx, time uint32) *Batch {
 		Reader: ix.Read(tx),
 		time:   time,
 		counts: map[string]int64{},
-		fields: map[string]*bitmap.Container{},
+		fields: map[string]*fieldChange{},
 	}
 }
