@@ -39,7 +39,7 @@ func (ix *Index) Apply(ctx context.Context, blocks []*eidsync.Block) error {
 		if counts, err = readCounts(tx); err != nil {
 			return err
 		}
-		final := newSortedTx(tx) // the writes of the final blocks, until a logged one
+		final := &finalWrites{tx: newSortedTx(tx)}
 		for i, b := range blocks {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -100,15 +100,18 @@ func (ix *Index) update(fn func(store.Tx) error) error {
 // applyBlock applies one block's operations, prepared, in tx and makes it
 // the head, its writes logged after a mark kept with the block's hash; a
 // block Keep or more below the upstream's head is not logged (final), its
-// writes to the DID index left in final, whose writes a logged block
-// flushes first. A logged block's writes are written in the order of
-// their keys at its end.
-func (ix *Index) applyBlock(tx store.Tx, final *sortedTx, b *eidsync.Block, ready []*prepared, counts *Counts) ([]Refusal, error) {
-	ltx, itx := tx, final
+// writes to the DID index left in final, which a logged block flushes
+// first. A logged block's writes to the DID index are written in the
+// order of their keys at its end.
+func (ix *Index) applyBlock(tx store.Tx, final *finalWrites, b *eidsync.Block, ready []*prepared, counts *Counts) ([]Refusal, error) {
+	ltx := tx
+	var logged *sortedTx // a logged block's writes to the DID index
+	var w *didindex.Batch
 	if ix.final(b) {
 		if err := ix.forget(tx); err != nil {
 			return nil, err
 		}
+		w = final.at(ix.index, uint32(b.Time))
 	} else {
 		if err := final.flush(); err != nil {
 			return nil, err
@@ -121,9 +124,9 @@ func (ix *Index) applyBlock(tx store.Tx, final *sortedTx, b *eidsync.Block, read
 			return nil, err
 		}
 		ltx = undoLog.Tx(tx) // a logged transaction of its own: each block logs what it changes
-		itx = newSortedTx(ltx)
+		logged = newSortedTx(ltx)
+		w = ix.index.Write(logged, uint32(b.Time))
 	}
-	w := ix.index.Write(itx, uint32(b.Time))
 	var refused []Refusal
 	seen := map[string]bool{} // the DIDs of the block's operations so far
 	for i, op := range b.Ops {
@@ -149,11 +152,11 @@ func (ix *Index) applyBlock(tx store.Tx, final *sortedTx, b *eidsync.Block, read
 			counts.Waived++
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return nil, err
-	}
-	if itx != final {
-		if err := itx.flush(); err != nil {
+	if logged != nil {
+		if err := w.Flush(); err != nil {
+			return nil, err
+		}
+		if err := logged.flush(); err != nil {
 			return nil, err
 		}
 	}

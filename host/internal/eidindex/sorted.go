@@ -10,6 +10,36 @@ import (
 	"github.com/didlight/didlight/host/internal/store"
 )
 
+// finalWrites are the DID index's writes of an update's final blocks,
+// until a logged block or the end of the update: one batch applies them
+// all, writing each container and count it changes once, into a sortedTx.
+type finalWrites struct {
+	tx    *sortedTx
+	batch *didindex.Batch // nil until a final block after the last flush
+}
+
+// at returns the batch that applies the operations of a final block made
+// at time.
+func (f *finalWrites) at(ix *didindex.Index, time uint32) *didindex.Batch {
+	if f.batch == nil {
+		f.batch = ix.Write(f.tx, time)
+	} else {
+		f.batch.At(time)
+	}
+	return f.batch
+}
+
+// flush writes the final blocks' writes so far.
+func (f *finalWrites) flush() error {
+	if f.batch != nil {
+		if err := f.batch.Flush(); err != nil {
+			return err
+		}
+		f.batch = nil
+	}
+	return f.tx.flush()
+}
+
 // sortedTx is a transaction whose writes to the DID index's buckets wait
 // in memory until flush, which writes them in the order of their keys;
 // reads through it see them. The store (bbolt) inserts each key into a
