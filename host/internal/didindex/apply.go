@@ -191,7 +191,7 @@ func (w *Batch) repost(name string, old, now []string, seq uint64, key string) e
 }
 
 func (w *Batch) putDID(key string, rec *record.DID) error {
-	return bucket(w.tx, BucketDIDs).Put([]byte(key), rec.Bytes())
+	return bucket(w.tx, BucketDIDs).Put(record.Key(key), rec.Bytes())
 }
 
 // applyCredential records a declare or revoke (already in the credential

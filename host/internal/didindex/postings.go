@@ -102,12 +102,12 @@ func (w *Batch) flushFields() error {
 	fields := bucket(w.tx, BucketFields)
 	for _, key := range slices.Sorted(maps.Keys(w.fields)) {
 		c := w.fields[key]
-		w.counts[string(record.CountKey(BucketFields, postingPrefixOf([]byte(key))))] += c.added
+		w.counts[string(record.CountKey(BucketFields, postingPrefixOf(record.Key(key))))] += c.added
 		var err error
 		if c.Len() == 0 {
-			err = fields.Delete([]byte(key))
+			err = fields.Delete(record.Key(key))
 		} else {
-			err = fields.Put([]byte(key), c.Encode())
+			err = fields.Put(record.Key(key), c.Encode())
 		}
 		if err != nil {
 			return err
@@ -148,7 +148,7 @@ func (w *Batch) flushCounts() error {
 		if d == 0 {
 			continue
 		}
-		n, err := readCount(counts, []byte(key))
+		n, err := readCount(counts, record.Key(key))
 		if err != nil {
 			return err
 		}
@@ -157,9 +157,9 @@ func (w *Batch) flushCounts() error {
 		}
 		n = uint64(int64(n) + d)
 		if n == 0 {
-			err = counts.Delete([]byte(key))
+			err = counts.Delete(record.Key(key))
 		} else {
-			err = counts.Put([]byte(key), record.U64(n))
+			err = counts.Put(record.Key(key), record.U64(n))
 		}
 		if err != nil {
 			return err

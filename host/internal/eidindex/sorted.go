@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/didlight/didlight/host/internal/didindex"
+	"github.com/didlight/didlight/host/internal/record"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -152,9 +153,9 @@ func (b *sortedBucket) flush() error {
 	for _, k := range slices.Sorted(maps.Keys(b.pending)) {
 		var err error
 		if v := b.pending[k]; v == nil {
-			err = b.Bucket.Delete([]byte(k))
+			err = b.Bucket.Delete(record.Key(k))
 		} else {
-			err = b.Bucket.Put([]byte(k), v)
+			err = b.Bucket.Put(record.Key(k), v)
 		}
 		if err != nil {
 			return err
