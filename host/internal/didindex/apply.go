@@ -2,6 +2,7 @@ package didindex
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/didlight/didlight/core/ela"
 	"github.com/didlight/didlight/core/find"
@@ -33,6 +34,7 @@ func (w *Batch) Apply(id *Operation, txid ela.Hash, height, pos uint32) error {
 	if err != nil {
 		return err
 	}
+	var was *record.DID // the state an update replaces, indexed until then
 	operation := id.Op.Request.Header.Operation
 	switch {
 	case operation == idop.Create && rec == nil:
@@ -43,10 +45,12 @@ func (w *Batch) Apply(id *Operation, txid ela.Hash, height, pos uint32) error {
 		rec = &record.DID{Seq: seq}
 	case operation == idop.Create || rec == nil:
 		return fmt.Errorf("chain: %s of %s in %s contradicts the stored state: %w", operation, id.Key, txid, store.ErrCorrupt)
-	default:
+	case operation == idop.Deactivate || rec.Deactivated:
 		if err := w.unindex(id.Key, rec); err != nil {
 			return err
 		}
+	default:
+		was = &record.DID{Seq: rec.Seq, Services: rec.Services, Credentials: rec.Credentials}
 	}
 	rec.LastTxid = txid
 	if operation == idop.Deactivate {
@@ -61,48 +65,91 @@ func (w *Batch) Apply(id *Operation, txid ela.Hash, height, pos uint32) error {
 	if postings == nil {
 		postings = viewIndex.EncodedPostings(id.view.Encoded)
 	}
-	return w.index(id.Key, rec, id.view, id.doc, postings)
+	return w.index(id.Key, was, rec, id.view, id.doc, postings)
 }
 
 // index stores the state of the DID with key key with its query view, its
 // document in normalized form and its postings, postings being the view's
-// (viewIndex.Postings).
-func (w *Batch) index(key string, rec *record.DID, v *record.View, doc []byte, postings []find.Posting) error {
+// (viewIndex.Postings). When was is not nil, the DID is indexed in the
+// state was, which rec replaces: only what differs is changed, and the
+// view and document are put over the old ones, so that an update that
+// keeps its types and most of its fields writes no posting again.
+func (w *Batch) index(key string, was, rec *record.DID, v *record.View, doc []byte, postings []find.Posting) error {
 	seqKey := record.SeqKey(rec.Seq)
-	if err := bucket(w.tx, BucketViews).Put(seqKey, v.Bytes()); err != nil {
+	views := bucket(w.tx, BucketViews)
+	added, removed := postings, []find.Posting(nil)
+	if was == nil {
+		w.count(BucketViews, nil, true)
+	} else {
+		old, err := w.viewPostings(views, key, rec.Seq)
+		if err != nil {
+			return err
+		}
+		added, removed = postingsDiff(postings, old), postingsDiff(old, postings)
+	}
+	if err := views.Put(seqKey, v.Bytes()); err != nil {
 		return err
 	}
 	if err := bucket(w.tx, BucketDocs).Put(seqKey, doc); err != nil {
 		return err
 	}
-	w.count(BucketViews, nil, true)
-	if err := w.postFields(postings, rec.Seq, true); err != nil {
+	if err := w.postFields(removed, rec.Seq, false); err != nil {
 		return err
 	}
-	if err := w.post(BucketServices, rec.Services, rec.Seq, key); err != nil {
+	if err := w.postFields(added, rec.Seq, true); err != nil {
 		return err
 	}
-	if err := w.post(BucketCredTypes, rec.Credentials, rec.Seq, key); err != nil {
+	var oldServices, oldCredentials []string
+	if was != nil {
+		oldServices, oldCredentials = was.Services, was.Credentials
+	}
+	if err := w.repost(BucketServices, oldServices, rec.Services, rec.Seq, key); err != nil {
+		return err
+	}
+	if err := w.repost(BucketCredTypes, oldCredentials, rec.Credentials, rec.Seq, key); err != nil {
 		return err
 	}
 	return w.putDID(key, rec)
 }
 
-// unindex removes a DID's query view, document and postings.
-func (w *Batch) unindex(key string, rec *record.DID) error {
-	views := bucket(w.tx, BucketViews)
-	seqKey := record.SeqKey(rec.Seq)
-	v, ok := views.Get(seqKey)
+// viewPostings returns the postings of the stored view of the DID with key key
+// and creation sequence seq.
+func (s Reader) viewPostings(views store.Bucket, key string, seq uint64) ([]find.Posting, error) {
+	v, ok := views.Get(record.SeqKey(seq))
 	if !ok {
-		return fmt.Errorf("chain: DID %s (number %d) has no view: %w", key, rec.Seq, store.ErrCorrupt)
+		return nil, fmt.Errorf("chain: DID %s (number %d) has no view: %w", key, seq, store.ErrCorrupt)
 	}
 	view, err := record.ParseView(v)
 	if err != nil {
+		return nil, err
+	}
+	return viewIndex.EncodedPostings(view.Encoded), nil
+}
+
+// postingsDiff returns the postings of a that b lacks. Both are a view's
+// postings, each once (find.Index.Postings), a few dozen: a scan of b
+// costs less than a set.
+func postingsDiff(a, b []find.Posting) []find.Posting {
+	var out []find.Posting
+	for _, p := range a {
+		if !slices.Contains(b, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// unindex removes a DID's query view, document and postings.
+func (w *Batch) unindex(key string, rec *record.DID) error {
+	views := bucket(w.tx, BucketViews)
+	postings, err := w.viewPostings(views, key, rec.Seq)
+	if err != nil {
 		return err
 	}
-	if err := w.postFields(viewIndex.EncodedPostings(view.Encoded), rec.Seq, false); err != nil {
+	if err := w.postFields(postings, rec.Seq, false); err != nil {
 		return err
 	}
+	seqKey := record.SeqKey(rec.Seq)
 	if err := views.Delete(seqKey); err != nil {
 		return err
 	}
@@ -110,34 +157,41 @@ func (w *Batch) unindex(key string, rec *record.DID) error {
 		return err
 	}
 	w.count(BucketViews, nil, false)
-	if err := w.post(BucketServices, rec.Services, rec.Seq, ""); err != nil {
+	if err := w.repost(BucketServices, rec.Services, nil, rec.Seq, ""); err != nil {
 		return err
 	}
-	return w.post(BucketCredTypes, rec.Credentials, rec.Seq, "")
+	return w.repost(BucketCredTypes, rec.Credentials, nil, rec.Seq, "")
 }
 
-// post adds the postings of a DID (key, creation sequence seq) under each
-// type, or with key "" deletes them.
-func (w *Batch) post(name string, types []string, seq uint64, key string) error {
+// repost changes the postings of a DID (key, creation sequence seq) in
+// bucket name from those under the types old to those under the types
+// now, leaving those under types in both as they are (key is "" when now
+// is empty).
+func (w *Batch) repost(name string, old, now []string, seq uint64, key string) error {
 	b := bucket(w.tx, name)
-	for _, t := range types {
-		k := record.PostingKey(t, seq)
-		var err error
-		if key == "" {
-			err = b.Delete(k)
-		} else {
-			err = b.Put(k, []byte(key))
+	for _, t := range old {
+		if slices.Contains(now, t) {
+			continue
 		}
-		if err != nil {
+		if err := b.Delete(record.PostingKey(t, seq)); err != nil {
 			return err
 		}
-		w.count(name, record.PostingPrefix(t), key != "")
+		w.count(name, record.PostingPrefix(t), false)
+	}
+	for _, t := range now {
+		if slices.Contains(old, t) {
+			continue
+		}
+		if err := b.Put(record.PostingKey(t, seq), []byte(key)); err != nil {
+			return err
+		}
+		w.count(name, record.PostingPrefix(t), true)
 	}
 	return nil
 }
 
 func (w *Batch) putDID(key string, rec *record.DID) error {
-	return bucket(w.tx, BucketDIDs).Put([]byte(key), rec.Bytes())
+	return bucket(w.tx, BucketDIDs).Put(record.Key(key), rec.Bytes())
 }
 
 // applyCredential records a declare or revoke (already in the credential

@@ -19,7 +19,7 @@ func (s Reader) CredentialHistory(key string) ([]resolve.Entry, error) {
 // credentialRecord returns the state of the credential id with key key, or
 // nil.
 func (s Reader) credentialRecord(key string) (*record.Credential, error) {
-	v, ok := bucket(s.tx, BucketCreds).Get([]byte(key))
+	v, ok := bucket(s.tx, BucketCreds).Get(record.Key(key))
 	if !ok {
 		return nil, nil
 	}

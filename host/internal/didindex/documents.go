@@ -13,7 +13,7 @@ import (
 
 // didRecord returns the state of the DID with key key, or nil.
 func (s Reader) didRecord(key string) (*record.DID, error) {
-	v, ok := bucket(s.tx, BucketDIDs).Get([]byte(key))
+	v, ok := bucket(s.tx, BucketDIDs).Get(record.Key(key))
 	if !ok {
 		return nil, nil
 	}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/didlight/didlight/core/idop"
 	"github.com/didlight/didlight/host/internal/answers"
-	"github.com/didlight/didlight/host/internal/bitmap"
 	"github.com/didlight/didlight/host/internal/store"
 )
 
@@ -38,15 +37,21 @@ type Reader struct {
 func (ix *Index) Read(tx store.Tx) Reader { return Reader{ix: ix, tx: tx} }
 
 // Batch applies identity operations to the index inside the store Update
-// of the block at time that carries them. The postings and counts it
-// changes are kept in the batch until Flush, so that a block writes each
-// of them once.
+// of the block at time that carries them (or of several blocks, see At).
+// The postings and counts it changes are kept in the batch until Flush,
+// so that a block writes each of them once.
 type Batch struct {
 	Reader
 	time   uint32
-	counts map[string]int64             // changes to BucketCounts not yet written, by key (see count)
-	fields map[string]*bitmap.Container // containers of BucketFields changed, not yet written, by key (see container)
+	counts map[string]int64        // changes to BucketCounts not yet written, by key (see count)
+	fields map[string]*fieldChange // containers of BucketFields changed, not yet written, by key (see container)
+	key    []byte                  // room for building keys
 }
+
+// At has the batch apply the operations of the next block, made at time,
+// in the same transaction: a batch over several blocks writes each
+// container and count they change once, at its Flush.
+func (w *Batch) At(time uint32) { w.time = time }
 
 // Write returns a Batch applying operations of a block made at time
 // (Unix seconds) in tx.
@@ -55,6 +60,6 @@ func (ix *Index) Write(tx store.Tx, time uint32) *Batch {
 		Reader: ix.Read(tx),
 		time:   time,
 		counts: map[string]int64{},
-		fields: map[string]*bitmap.Container{},
+		fields: map[string]*fieldChange{},
 	}
 }

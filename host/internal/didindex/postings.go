@@ -25,42 +25,56 @@ var viewIndex = &find.Index{
 func Postings(view []byte) []find.Posting { return viewIndex.Postings(view) }
 
 // postFields adds (add) or deletes postings, those of the query view of
-// the DID with creation number seq (viewIndex.Postings), and counts them. The containers it
-// changes stay in the batch until flushFields, so that a block writes
-// each container it touches once.
+// the DID with creation number seq (viewIndex.Postings), and counts them.
+// The containers it changes, and their counts, stay in the batch until
+// flushFields, so that a block writes each container it touches once.
 func (w *Batch) postFields(postings []find.Posting, seq uint64, add bool) error {
 	for _, p := range postings {
-		prefix, ok := record.FieldPrefix(p.Path, p.Value)
+		prefix, ok := record.AppendFieldPrefix(w.key[:0], p.Path, p.Value)
 		if !ok {
 			return fmt.Errorf("chain: posting %s = %v (%T) has no key", p.Path, p.Value, p.Value)
 		}
-		c, err := w.container(record.FieldKey(prefix, seq>>bitmap.ChunkBits))
+		w.key = record.AppendFieldKey(prefix, seq>>bitmap.ChunkBits)
+		f, err := w.container(w.key)
 		if err != nil {
 			return err
 		}
 		switch {
-		case add && !c.Add(uint16(seq)):
+		case add && !f.Add(uint16(seq)):
 			return fmt.Errorf("chain: DID number %d is already posted under %s = %v: %w", seq, p.Path, p.Value, store.ErrCorrupt)
-		case !add && !c.Remove(uint16(seq)):
+		case !add && !f.Remove(uint16(seq)):
 			return fmt.Errorf("chain: DID number %d is not posted under %s = %v: %w", seq, p.Path, p.Value, store.ErrCorrupt)
 		}
-		w.count(BucketFields, prefix, add)
+		if add {
+			f.added++
+		} else {
+			f.added--
+		}
 	}
 	return nil
 }
 
+// fieldChange is a container of postings of the fields as a batch changes
+// it, and how many postings the batch added to it (negative: deleted).
+type fieldChange struct {
+	*bitmap.Container
+	added int64
+}
+
 // container returns the container of postings of the fields under key as
-// the batch changes it, read from the store at its first use.
-func (w *Batch) container(key []byte) (*bitmap.Container, error) {
-	if c, ok := w.fields[string(key)]; ok {
-		return c, nil
+// the batch changes it, read from the store at its first use. key may be
+// changed once it returns.
+func (w *Batch) container(key []byte) (*fieldChange, error) {
+	if f, ok := w.fields[string(key)]; ok {
+		return f, nil
 	}
 	c, err := readContainer(bucket(w.tx, BucketFields), key)
 	if err != nil {
 		return nil, err
 	}
-	w.fields[string(key)] = c
-	return c, nil
+	f := &fieldChange{Container: c}
+	w.fields[string(key)] = f
+	return f, nil
 }
 
 // readContainer reads the container of postings under key, empty when
@@ -82,16 +96,18 @@ func decodeContainer(key, v []byte) (*bitmap.Container, error) {
 }
 
 // flushFields writes the containers the batch changed, in the order of
-// their keys as flushCounts does: an empty one is deleted.
+// their keys as flushCounts does (an empty one is deleted), and counts
+// their changes under their prefixes.
 func (w *Batch) flushFields() error {
 	fields := bucket(w.tx, BucketFields)
 	for _, key := range slices.Sorted(maps.Keys(w.fields)) {
 		c := w.fields[key]
+		w.counts[string(record.CountKey(BucketFields, postingPrefixOf(record.Key(key))))] += c.added
 		var err error
 		if c.Len() == 0 {
-			err = fields.Delete([]byte(key))
+			err = fields.Delete(record.Key(key))
 		} else {
-			err = fields.Put([]byte(key), c.Encode())
+			err = fields.Put(record.Key(key), c.Encode())
 		}
 		if err != nil {
 			return err
@@ -132,7 +148,7 @@ func (w *Batch) flushCounts() error {
 		if d == 0 {
 			continue
 		}
-		n, err := readCount(counts, []byte(key))
+		n, err := readCount(counts, record.Key(key))
 		if err != nil {
 			return err
 		}
@@ -141,9 +157,9 @@ func (w *Batch) flushCounts() error {
 		}
 		n = uint64(int64(n) + d)
 		if n == 0 {
-			err = counts.Delete([]byte(key))
+			err = counts.Delete(record.Key(key))
 		} else {
-			err = counts.Put([]byte(key), record.U64(n))
+			err = counts.Put(record.Key(key), record.U64(n))
 		}
 		if err != nil {
 			return err

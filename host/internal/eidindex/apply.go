@@ -39,15 +39,19 @@ func (ix *Index) Apply(ctx context.Context, blocks []*eidsync.Block) error {
 		if counts, err = readCounts(tx); err != nil {
 			return err
 		}
+		final := &finalWrites{tx: newSortedTx(tx)}
 		for i, b := range blocks {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			r, err := ix.applyBlock(tx, b, ready(i), &counts)
+			r, err := ix.applyBlock(tx, final, b, ready(i), &counts)
 			if err != nil {
 				return fmt.Errorf("eidindex: block %d: %w", b.Number, err)
 			}
 			refused = append(refused, r...)
+		}
+		if err := final.flush(); err != nil {
+			return err
 		}
 		return ix.prune(tx, blocks[len(blocks)-1].Number)
 	})
@@ -95,14 +99,23 @@ func (ix *Index) update(fn func(store.Tx) error) error {
 
 // applyBlock applies one block's operations, prepared, in tx and makes it
 // the head, its writes logged after a mark kept with the block's hash; a
-// block Keep or more below the upstream's head is not logged (final).
-func (ix *Index) applyBlock(tx store.Tx, b *eidsync.Block, ready []*prepared, counts *Counts) ([]Refusal, error) {
+// block Keep or more below the upstream's head is not logged (final), its
+// writes to the DID index left in final, which a logged block flushes
+// first. A logged block's writes to the DID index are written in the
+// order of their keys at its end.
+func (ix *Index) applyBlock(tx store.Tx, final *finalWrites, b *eidsync.Block, ready []*prepared, counts *Counts) ([]Refusal, error) {
 	ltx := tx
+	var logged *sortedTx // a logged block's writes to the DID index
+	var w *didindex.Batch
 	if ix.final(b) {
 		if err := ix.forget(tx); err != nil {
 			return nil, err
 		}
+		w = final.at(ix.index, uint32(b.Time))
 	} else {
+		if err := final.flush(); err != nil {
+			return nil, err
+		}
 		mark, err := undoLog.Mark(tx)
 		if err != nil {
 			return nil, err
@@ -111,8 +124,9 @@ func (ix *Index) applyBlock(tx store.Tx, b *eidsync.Block, ready []*prepared, co
 			return nil, err
 		}
 		ltx = undoLog.Tx(tx) // a logged transaction of its own: each block logs what it changes
+		logged = newSortedTx(ltx)
+		w = ix.index.Write(logged, uint32(b.Time))
 	}
-	w := ix.index.Write(ltx, uint32(b.Time))
 	var refused []Refusal
 	seen := map[string]bool{} // the DIDs of the block's operations so far
 	for i, op := range b.Ops {
@@ -138,8 +152,13 @@ func (ix *Index) applyBlock(tx store.Tx, b *eidsync.Block, ready []*prepared, co
 			counts.Waived++
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return nil, err
+	if logged != nil {
+		if err := w.Flush(); err != nil {
+			return nil, err
+		}
+		if err := logged.flush(); err != nil {
+			return nil, err
+		}
 	}
 	if err := putCounts(ltx, *counts); err != nil {
 		return nil, err

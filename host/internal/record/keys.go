@@ -123,7 +123,12 @@ const (
 // bool, tagged by its kind) or, for a nil value, the path's presence.
 // Other values have no prefix: ok is false.
 func FieldPrefix(path string, value any) (k []byte, ok bool) {
-	k = prefixed(nil, path)
+	return AppendFieldPrefix(nil, path, value)
+}
+
+// AppendFieldPrefix appends the FieldPrefix of path and value to b.
+func AppendFieldPrefix(b []byte, path string, value any) (k []byte, ok bool) {
+	k = prefixed(b, path)
 	switch v := value.(type) {
 	case nil:
 		return append(k, fieldPresent), true
@@ -142,7 +147,13 @@ func FieldPrefix(path string, value any) (k []byte, ok bool) {
 // sequence numbers it holds shifted right by bitmap.ChunkBits, so that a
 // prefix's containers sort in creation order.
 func FieldKey(prefix []byte, chunk uint64) []byte {
-	return binary.BigEndian.AppendUint64(slices.Clip(prefix), chunk)
+	return AppendFieldKey(slices.Clip(prefix), chunk)
+}
+
+// AppendFieldKey appends the chunk of a FieldKey to its prefix, which may
+// share its array with the key.
+func AppendFieldKey(prefix []byte, chunk uint64) []byte {
+	return binary.BigEndian.AppendUint64(prefix, chunk)
 }
 
 // CountKey is the key of the number of postings under prefix in the
