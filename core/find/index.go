@@ -57,9 +57,9 @@ func (ix *Index) EncodedPostings(form []byte) []Posting {
 }
 
 func (ix *Index) postings(root elem) []Posting {
-	var out []Posting
+	c := &postingCollector{out: make([]Posting, 0, 16)}
 	for _, path := range ix.Paths {
-		out = appendPostings(out, root, path)
+		c.collect(root, path)
 	}
 	for _, path := range ix.Members {
 		var names []string
@@ -74,39 +74,52 @@ func (ix *Index) postings(root elem) []Posting {
 			}
 		})
 		for _, name := range names {
-			out = appendPostings(out, root, path+"."+name)
+			c.collect(root, path+"."+name)
 		}
 	}
-	return out
+	return c.out
 }
 
-// appendPostings appends the postings of one path.
-func appendPostings(out []Posting, root elem, path string) []Posting {
-	start := len(out)
-	present := false
-	reach(root, path, func(e elem) {
-		var v any
-		switch e.kind() {
-		case kindMissing:
-			return
-		case kindString:
-			if s := e.string(); len(s) <= MaxPostedValue {
-				v = s
-			}
-		case kindNumber:
-			v = postedNumber(e.number())
-		case kindBool:
-			v = e.boolean()
-		}
-		present = true
-		if v != nil && !slices.Contains(out[start:], Posting{path, v}) {
-			out = append(out, Posting{path, v})
-		}
-	})
-	if present {
-		out = append(out, Posting{Path: path})
+// postingCollector gathers a document's postings path by path: walk
+// hands it, as the matcher, every value the path reaches. One serves a
+// whole document, so that a path's walk allocates no state of its own.
+type postingCollector struct {
+	out     []Posting
+	path    string // the path collected
+	start   int    // where its postings begin in out
+	present bool   // whether it reached a value
+}
+
+// collect appends the postings of one path.
+func (c *postingCollector) collect(root elem, path string) {
+	c.path, c.start, c.present = path, len(c.out), false
+	walk(root, splitPath(path), endElems|endArray, c)
+	if c.present {
+		c.out = append(c.out, Posting{Path: path})
 	}
-	return out
+}
+
+// match posts the scalar e holds, once per path, and notes the path's
+// presence; it matches nothing, so that walk visits every value.
+func (c *postingCollector) match(e elem) bool {
+	var v any
+	switch e.kind() {
+	case kindMissing:
+		return false
+	case kindString:
+		if s := e.string(); len(s) <= MaxPostedValue {
+			v = s
+		}
+	case kindNumber:
+		v = postedNumber(e.number())
+	case kindBool:
+		v = e.boolean()
+	}
+	c.present = true
+	if v != nil && !slices.Contains(c.out[c.start:], Posting{c.path, v}) {
+		c.out = append(c.out, Posting{c.path, v})
+	}
+	return false
 }
 
 // postedNumber is the value a number is posted under: -0 is 0, as the

@@ -13,12 +13,15 @@ type step struct {
 }
 
 func splitPath(path string) []step {
-	names := strings.Split(path, ".")
-	steps := make([]step, len(names))
-	for i, n := range names {
-		steps[i] = step{name: n, index: arrayIndex(n), code: encCode(n)}
+	steps := make([]step, 0, strings.Count(path, ".")+1)
+	for {
+		n, rest, more := strings.Cut(path, ".")
+		steps = append(steps, step{name: n, index: arrayIndex(n), code: encCode(n)})
+		if !more {
+			return steps
+		}
+		path = rest
 	}
-	return steps
 }
 
 // arrayIndex returns the position a path name spells, or -1. Only the
