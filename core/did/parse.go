@@ -47,13 +47,19 @@ func (r *rawDocument) build() (*Document, error) {
 	if err != nil {
 		return nil, wrap(ErrMalformed, err, "document id")
 	}
-	b := &docBuilder{doc: &Document{context: r.context, subject: subject, defaultKey: -1}}
+	// The document and its memo are one allocation: they live as long.
+	parsed := &struct {
+		doc  Document
+		memo normalizedMemo
+	}{doc: Document{context: r.context, subject: subject, defaultKey: -1}}
+	b := &docBuilder{doc: &parsed.doc}
 	for _, step := range buildSteps {
 		if err := step(b, r); err != nil {
 			return nil, err
 		}
 	}
-	b.doc.memo = &normalizedMemo{owner: b.doc}
+	parsed.memo.owner = b.doc
+	b.doc.memo = &parsed.memo
 	return b.doc, nil
 }
 
@@ -173,7 +179,8 @@ func (b *docBuilder) defaultKey(r *rawDocument) error {
 	if doc.defaultKey < 0 {
 		return errorf(ErrDefaultKey, "%s: no key derives the DID, and it has no controller", doc.subject)
 	}
-	doc.authentication = append(doc.authentication, doc.publicKeys[doc.defaultKey].ID)
+	// Room for the references resolve adds.
+	doc.authentication = append(make([]URL, 0, 1+len(r.authentication)), doc.publicKeys[doc.defaultKey].ID)
 	return nil
 }
 
@@ -336,6 +343,9 @@ func (b *docBuilder) expires(r *rawDocument) error {
 func (b *docBuilder) proofs(r *rawDocument) error {
 	doc := b.doc
 	creators := seenFor[DID](len(r.proofs))
+	if len(r.proofs) > 0 {
+		doc.proofs = make([]Proof, 0, len(r.proofs))
+	}
 	for _, raw := range r.proofs {
 		p, err := raw.build(doc, len(r.proofs) == 1)
 		if err != nil {
