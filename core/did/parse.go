@@ -26,13 +26,6 @@ func ParseDocument(b []byte) (*Document, error) {
 	return r.build()
 }
 
-// buildSteps turn a rawDocument into a Document, in this order: each step
-// may rely on those before it.
-var buildSteps = [...]func(*docBuilder, *rawDocument) error{
-	(*docBuilder).controllers, (*docBuilder).keys, (*docBuilder).defaultKey, (*docBuilder).references,
-	(*docBuilder).credentials, (*docBuilder).services, (*docBuilder).expires, (*docBuilder).proofs,
-}
-
 // docBuilder carries the state of turning a rawDocument into a Document.
 type docBuilder struct {
 	doc   *Document
@@ -52,15 +45,41 @@ func (r *rawDocument) build() (*Document, error) {
 		doc  Document
 		memo normalizedMemo
 	}{doc: Document{context: r.context, subject: subject, defaultKey: -1}}
-	b := &docBuilder{doc: &parsed.doc}
-	for _, step := range buildSteps {
-		if err := step(b, r); err != nil {
-			return nil, err
-		}
+	b := docBuilder{doc: &parsed.doc}
+	if err := b.steps(r); err != nil {
+		return nil, err
 	}
 	parsed.memo.owner = b.doc
 	b.doc.memo = &parsed.memo
 	return b.doc, nil
+}
+
+// steps turn r into b's document, in this order: each step may rely on
+// those before it. The calls are direct, so that r and b stay on the stack.
+func (b *docBuilder) steps(r *rawDocument) error {
+	err := b.controllers(r)
+	if err == nil {
+		err = b.keys(r)
+	}
+	if err == nil {
+		err = b.defaultKey(r)
+	}
+	if err == nil {
+		err = b.references(r)
+	}
+	if err == nil {
+		err = b.credentials(r)
+	}
+	if err == nil {
+		err = b.services(r)
+	}
+	if err == nil {
+		err = b.expires(r)
+	}
+	if err == nil {
+		err = b.proofs(r)
+	}
+	return err
 }
 
 func (b *docBuilder) controllers(r *rawDocument) error {
