@@ -103,7 +103,7 @@ func (raw *rawCredential) build(c *Credential, holder DID) error {
 	if raw.types == nil {
 		return errorf(ErrMalformed, "credential %s has no type", c.ID)
 	}
-	c.Types = slices.Clone(raw.types)
+	c.Types = raw.types // raw's own, read for this credential alone
 	slices.SortFunc(c.Types, sdkjson.CompareUTF16)
 	c.Issuer = c.Subject
 	if raw.issuer != "" {
