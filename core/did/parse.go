@@ -26,18 +26,10 @@ func ParseDocument(b []byte) (*Document, error) {
 	return r.build()
 }
 
-// buildSteps turn a rawDocument into a Document, in this order: each step
-// may rely on those before it.
-var buildSteps = [...]func(*docBuilder, *rawDocument) error{
-	(*docBuilder).controllers, (*docBuilder).keys, (*docBuilder).defaultKey, (*docBuilder).references,
-	(*docBuilder).credentials, (*docBuilder).services, (*docBuilder).expires, (*docBuilder).proofs,
-}
-
 // docBuilder carries the state of turning a rawDocument into a Document.
 type docBuilder struct {
-	doc    *Document
-	order  []int // indices into doc.publicKeys in the order the JSON gives them
-	keyIDs seen[URL]
+	doc   *Document
+	order []int // indices into doc.publicKeys in the order the JSON gives them
 }
 
 func (r *rawDocument) build() (*Document, error) {
@@ -48,14 +40,46 @@ func (r *rawDocument) build() (*Document, error) {
 	if err != nil {
 		return nil, wrap(ErrMalformed, err, "document id")
 	}
-	b := &docBuilder{doc: &Document{context: r.context, subject: subject, defaultKey: -1}}
-	for _, step := range buildSteps {
-		if err := step(b, r); err != nil {
-			return nil, err
-		}
+	// The document and its memo are one allocation: they live as long.
+	parsed := &struct {
+		doc  Document
+		memo normalizedMemo
+	}{doc: Document{context: r.context, subject: subject, defaultKey: -1}}
+	b := docBuilder{doc: &parsed.doc}
+	if err := b.steps(r); err != nil {
+		return nil, err
 	}
-	b.doc.memo = &normalizedMemo{owner: b.doc}
+	parsed.memo.owner = b.doc
+	b.doc.memo = &parsed.memo
 	return b.doc, nil
+}
+
+// steps turn r into b's document, in this order: each step may rely on
+// those before it. The calls are direct, so that r and b stay on the stack.
+func (b *docBuilder) steps(r *rawDocument) error {
+	err := b.controllers(r)
+	if err == nil {
+		err = b.keys(r)
+	}
+	if err == nil {
+		err = b.defaultKey(r)
+	}
+	if err == nil {
+		err = b.references(r)
+	}
+	if err == nil {
+		err = b.credentials(r)
+	}
+	if err == nil {
+		err = b.services(r)
+	}
+	if err == nil {
+		err = b.expires(r)
+	}
+	if err == nil {
+		err = b.proofs(r)
+	}
+	return err
 }
 
 func (b *docBuilder) controllers(r *rawDocument) error {
@@ -97,11 +121,12 @@ func (b *docBuilder) controllers(r *rawDocument) error {
 // authentication and authorization, in that order.
 func (b *docBuilder) keys(r *rawDocument) error {
 	n := len(r.keys) + len(r.authentication) + len(r.authorization) // at most
-	b.keyIDs = seenFor[URL](n)
+	ids := seenFor[URL](n)
+	points := make([]point, n) // one allocation for the keys' lazy points
 	b.order = make([]int, 0, n)
 	b.doc.publicKeys = make([]PublicKey, 0, n)
 	for i := range r.keys {
-		if err := b.addKey(&r.keys[i], "publicKey"); err != nil {
+		if err := b.addKey(&r.keys[i], "publicKey", &ids, &points[len(b.order)]); err != nil {
 			return err
 		}
 	}
@@ -113,7 +138,7 @@ func (b *docBuilder) keys(r *rawDocument) error {
 			if ref.key == nil {
 				continue
 			}
-			if err := b.addKey(ref.key, refs.name); err != nil {
+			if err := b.addKey(ref.key, refs.name, &ids, &points[len(b.order)]); err != nil {
 				return err
 			}
 		}
@@ -121,7 +146,9 @@ func (b *docBuilder) keys(r *rawDocument) error {
 	return nil
 }
 
-func (b *docBuilder) addKey(raw *rawKey, member string) error {
+// addKey adds the key raw, which ids must not hold yet, with pt as its
+// lazily decoded point.
+func (b *docBuilder) addKey(raw *rawKey, member string, ids *seen[URL], pt *point) error {
 	doc := b.doc
 	if raw.id == "" || raw.base58 == "" {
 		return errorf(ErrMalformed, "%s: %s: a key needs id and publicKeyBase58", doc.subject, member)
@@ -140,10 +167,10 @@ func (b *docBuilder) addKey(raw *rawKey, member string) error {
 	if typ == "" {
 		typ = DefaultKeyType
 	}
-	if b.keyIDs.add(id) {
+	if ids.add(id) {
 		return errorf(ErrMalformed, "%s: key %s is defined twice", doc.subject, id)
 	}
-	k, err := newPublicKey(id, typ, controller, raw.base58)
+	k, err := newPublicKey(id, typ, controller, raw.base58, pt)
 	if err != nil {
 		return err
 	}
@@ -171,7 +198,8 @@ func (b *docBuilder) defaultKey(r *rawDocument) error {
 	if doc.defaultKey < 0 {
 		return errorf(ErrDefaultKey, "%s: no key derives the DID, and it has no controller", doc.subject)
 	}
-	doc.authentication = append(doc.authentication, doc.publicKeys[doc.defaultKey].ID)
+	// Room for the references resolve adds.
+	doc.authentication = append(make([]URL, 0, 1+len(r.authentication)), doc.publicKeys[doc.defaultKey].ID)
 	return nil
 }
 
@@ -253,14 +281,14 @@ func (b *docBuilder) credentials(r *rawDocument) error {
 	listed := seenFor[URL](len(r.credentials))
 	doc.credentials = make([]Credential, 0, len(r.credentials))
 	for i := range r.credentials {
-		c, err := r.credentials[i].build(doc.subject)
-		if err != nil {
+		doc.credentials = append(doc.credentials, Credential{})
+		c := &doc.credentials[i]
+		if err := r.credentials[i].build(c, doc.subject); err != nil {
 			return wrap(ErrMalformed, err, "%s: verifiableCredential", doc.subject)
 		}
 		if listed.add(c.ID) {
 			return errorf(ErrMalformed, "%s: credential %s is listed twice", doc.subject, c.ID)
 		}
-		doc.credentials = append(doc.credentials, *c)
 	}
 	doc.credentials = sortedByID(doc.credentials, func(c *Credential) URL { return c.ID })
 	return nil
@@ -334,6 +362,9 @@ func (b *docBuilder) expires(r *rawDocument) error {
 func (b *docBuilder) proofs(r *rawDocument) error {
 	doc := b.doc
 	creators := seenFor[DID](len(r.proofs))
+	if len(r.proofs) > 0 {
+		doc.proofs = make([]Proof, 0, len(r.proofs))
+	}
 	for _, raw := range r.proofs {
 		p, err := raw.build(doc, len(r.proofs) == 1)
 		if err != nil {

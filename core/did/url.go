@@ -78,12 +78,8 @@ func ParseURL(s string, base DID) (URL, error) {
 
 // indexAnyFrom returns the index of the first of chars in s[from:], or len(s).
 func indexAnyFrom(s string, from int, chars string) int {
-	for i := from; i < len(s); i++ {
-		for j := 0; j < len(chars); j++ {
-			if s[i] == chars[j] {
-				return i
-			}
-		}
+	if i := strings.IndexAny(s[from:], chars); i >= 0 {
+		return from + i
 	}
 	return len(s)
 }
@@ -172,11 +168,18 @@ func canonicalQuery(q string) string {
 }
 
 // String returns the full form of u.
-func (u URL) String() string { return string(u.appendTo(nil, DID{})) }
+func (u URL) String() string { return u.text(DID{}) }
 
 // Relative returns u as compact documents write it: without its DID when
 // that DID is base.
-func (u URL) Relative(base DID) string { return string(u.appendTo(nil, base)) }
+func (u URL) Relative(base DID) string { return u.text(base) }
+
+// text returns u relative to base, written on the stack when it fits: one
+// allocation, the string's.
+func (u URL) text(base DID) string {
+	var buf [128]byte
+	return string(u.appendTo(buf[:0], base))
+}
 
 // IsZero reports whether u is the zero value.
 func (u URL) IsZero() bool { return u == URL{} }

@@ -16,17 +16,21 @@ import (
 // so that a matcher reading the raw JSON for a credential condition finds
 // it without scanning past the document's keys and services.
 func View(doc *did.Document) []byte {
-	norm := doc.Normalized()
-	dst := make([]byte, 0, len(norm)+64+256*len(doc.Credentials()))
+	creds := doc.Credentials()
+	dst := make([]byte, 0, doc.NormalizedLen()+64+256*len(creds))
 	dst = append(dst, `{"credential":[`...)
-	for i, c := range doc.Credentials() {
+	for i := range creds {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendCredentialView(dst, &c)
+		dst = appendCredentialView(dst, &creds[i])
 	}
-	dst = append(dst, "],"...)
-	return append(dst, norm[1:]...)
+	dst = append(dst, ']')
+	// The normalized document's members follow: its '{' becomes a comma.
+	at := len(dst)
+	dst = doc.AppendNormalized(dst)
+	dst[at] = ','
+	return dst
 }
 
 func appendCredentialView(dst []byte, c *did.Credential) []byte {
@@ -42,10 +46,10 @@ func appendCredentialView(dst []byte, c *did.Credential) []byte {
 	dst = append(dst, `],"issuer":`...)
 	dst = jsontext.JS.AppendString(dst, c.Issuer.String())
 	dst = append(dst, `,"issuanceDate":`...)
-	dst = jsontext.JS.AppendString(dst, did.FormatTime(c.IssuanceDate))
+	dst = did.AppendTime(dst, c.IssuanceDate)
 	if !c.ExpirationDate.IsZero() {
 		dst = append(dst, `,"expirationDate":`...)
-		dst = jsontext.JS.AppendString(dst, did.FormatTime(c.ExpirationDate))
+		dst = did.AppendTime(dst, c.ExpirationDate)
 	}
 	dst = append(dst, `,"subject":`...)
 	dst = c.AppendSubject(dst)
