@@ -190,14 +190,14 @@ func kind(raw json.RawMessage) string {
 func DecodeParams(params json.RawMessage, v any) *Error {
 	params = bytes.TrimSpace(params)
 	if len(params) > 0 && params[0] == '[' {
-		if !jsontext.Valid(params) {
+		first, n, ok := checkedElements(params)
+		if !ok {
 			return InvalidParams("params: want an object, or an array holding one object")
 		}
-		list := elements(params)
-		if len(list) != 1 {
-			return InvalidParams(fmt.Sprintf("params array holds %d elements, want one object", len(list)))
+		if n != 1 {
+			return InvalidParams(fmt.Sprintf("params array holds %d elements, want one object", n))
 		}
-		params = bytes.TrimSpace(list[0])
+		params = first
 	}
 	if len(params) == 0 || params[0] != '{' {
 		return InvalidParams(fmt.Sprintf("params is %s, want an object", kind(params)))

@@ -128,74 +128,99 @@ func (s *scanner) container(closer byte) {
 // items walks the members or elements of a container just opened, and its
 // closer.
 func (s *scanner) items(closer byte) {
-	after := "after array element"
-	if closer == '}' {
-		after = "after object key:value pair"
-	}
-	s.space()
-	if s.i < len(s.s) && s.s[s.i] == closer {
-		s.i++
-		return
-	}
-	for s.err == nil {
-		if closer == '}' && !s.key() {
+	for first := true; ; first = false {
+		if _, more := s.next(closer, first); !more {
 			return
 		}
 		s.value()
-		if s.space(); s.err != nil || s.i >= len(s.s) {
-			s.fail("")
-			return
-		}
-		switch s.s[s.i] {
-		case ',':
-			s.i++
-		case closer:
-			s.i++
-			return
-		default:
-			s.fail(after)
-		}
 	}
 }
 
-// key walks an object member's key and the colon after it.
-func (s *scanner) key() bool {
+// next walks to the next member or element of the container that closer
+// ends: past the comma before it (unless first) and white space, and for a
+// member past its key and colon, returning the key's text. It reports
+// false at the closer, which it walks past, and on a syntax error.
+func (s *scanner) next(closer byte, first bool) (key []byte, more bool) {
+	s.space()
+	switch {
+	case first:
+		if s.i < len(s.s) && s.s[s.i] == closer {
+			s.i++
+			return nil, false
+		}
+	case s.err != nil || s.i >= len(s.s):
+		s.fail("")
+		return nil, false
+	case s.s[s.i] == ',':
+		s.i++
+	case s.s[s.i] == closer:
+		s.i++
+		return nil, false
+	case closer == '}':
+		s.fail("after object key:value pair")
+		return nil, false
+	default:
+		s.fail("after array element")
+		return nil, false
+	}
+	if closer == '}' {
+		return s.key()
+	}
+	return nil, true
+}
+
+// key walks an object member's key and the colon after it, returning the
+// key's text.
+func (s *scanner) key() ([]byte, bool) {
 	if s.space(); s.i >= len(s.s) || s.s[s.i] != '"' {
 		s.fail("looking for beginning of object key string")
-		return false
+		return nil, false
 	}
-	s.str()
-	if s.space(); s.err == nil && (s.i >= len(s.s) || s.s[s.i] != ':') {
+	start := s.i
+	if s.str(); s.err != nil {
+		return nil, false
+	}
+	key := s.s[start:s.i]
+	if s.space(); s.i >= len(s.s) || s.s[s.i] != ':' {
 		s.fail("after object key")
+		return nil, false
 	}
 	s.i++
-	return s.err == nil
+	return key, true
 }
 
-// str walks a string: no control characters, valid escapes. It skips
-// plain runs 8 bytes at a time and walks the block each run stops at byte
+// str walks a string: no control characters, valid escapes. It walks the
+// first bytes one at a time, as most strings are short, and then skips
+// plain runs 8 bytes at a time, walking the block each run stops at byte
 // by byte.
 func (s *scanner) str() {
-	s.i++ // "
-	for s.i < len(s.s) {
-		s.i = PlainRun(s.s, s.i, false)
-		for end := min(s.i+8, len(s.s)); s.i < end; {
-			switch c := s.s[s.i]; {
+	b, i := s.s, s.i+1 // past "; kept in registers, not in s, in the loop
+	for end := min(i+shortString, len(b)); ; end = min(i+8, len(b)) {
+		for i < end {
+			switch c := b[i]; {
 			case c == '"':
-				s.i++
+				s.i = i + 1
 				return
 			case c < 0x20:
+				s.i = i
 				s.fail("in string literal")
 				return
 			case c != '\\':
-				s.i++
+				i++
 				continue
 			}
+			s.i = i
 			if !s.escape() {
 				return
 			}
+			i = s.i
 		}
+		if i >= len(b) {
+			break
+		}
+		i = PlainRun(b, i, false)
 	}
+	s.i = i
 	s.fail("")
 }
 

@@ -16,7 +16,7 @@ func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // SkipSpace returns the offset of the first byte of s at or after i that is
 // not white space.
 func SkipSpace[T string | []byte](s T, i int) int {
-	for i < len(s) && IsSpace(s[i]) {
+	for i < len(s) && s[i] <= ' ' && IsSpace(s[i]) { // most bytes fail the first test
 		i++
 	}
 	return i
@@ -35,7 +35,11 @@ func End[T string | []byte](s T, i int) int {
 		for i < len(s) {
 			switch s[i] {
 			case '"':
-				i = StringEnd(s, i)
+				if end := shortStringEnd(s, i); end > 0 { // inlined: most strings
+					i = end
+				} else {
+					i = stringEndSearch(s, i)
+				}
 				continue
 			case '{', '[':
 				depth++
@@ -60,6 +64,30 @@ func End[T string | []byte](s T, i int) int {
 
 // StringEnd returns the offset just after the string that starts at s[i].
 func StringEnd[T string | []byte](s T, i int) int {
+	if end := shortStringEnd(s, i); end > 0 {
+		return end
+	}
+	return stringEndSearch(s, i)
+}
+
+// shortStringEnd returns what [StringEnd] does for a string that ends
+// within [shortString] bytes and holds no escape, and 0 for another.
+// Most strings, member names above all, are such, and a byte loop small
+// enough to be inlined finds their end sooner than a call to a search.
+func shortStringEnd[T string | []byte](s T, i int) int {
+	j, end := i+1, min(i+shortString, len(s))
+	for j < end && s[j] != '"' && s[j] != '\\' {
+		j++
+	}
+	if j < end && s[j] == '"' {
+		return j + 1
+	}
+	return 0
+}
+
+// stringEndSearch returns what [StringEnd] does, searching for quotes
+// and counting the backslashes before each.
+func stringEndSearch[T string | []byte](s T, i int) int {
 	for i++; i < len(s); {
 		q := indexQuote(s[i:])
 		if q < 0 {
@@ -77,6 +105,10 @@ func StringEnd[T string | []byte](s T, i int) int {
 	}
 	return len(s)
 }
+
+// shortString is how many bytes of a string the readers here walk one at a
+// time before they search or test 8 bytes at once.
+const shortString = 16
 
 // indexQuote returns the offset of the first '"' in s, or -1, searching as
 // fast as the platform can (strings.IndexByte has assembly on most).

@@ -1,0 +1,130 @@
+package jsontext
+
+// NextItem moves to the next member or element of the object or array
+// that closer ('}' or ']') ends, in text already known to be JSON: i is
+// just past the opening bracket or just past the previous item's value.
+// It returns the offset where the next item starts (past the comma and
+// white space) and true, or the offset just past the closer and false
+// after the last item. On other text it returns false where no item can
+// start, and never panics.
+func NextItem[T string | []byte](s T, i int, closer byte) (int, bool) {
+	i = SkipSpace(s, i)
+	if i < len(s) && s[i] == ',' {
+		i = SkipSpace(s, i+1)
+	}
+	switch {
+	case i >= len(s):
+		return i, false
+	case s[i] == closer:
+		return i + 1, false
+	}
+	return i, true
+}
+
+// Items iterates over the members of an object or the elements of an
+// array, in text already known to be JSON, finding where each ends
+// without decoding it. It is the one walker of members and elements that
+// the readers of valid text share; its zero value has no items.
+type Items[T string | []byte] struct {
+	s      T
+	i      int // just past the opening bracket or the last value
+	closer byte
+	done   bool
+}
+
+// NewItems starts iterating over the object or array that starts at s[i]
+// (white space before it allowed).
+func NewItems[T string | []byte](s T, i int) Items[T] {
+	i = SkipSpace(s, i)
+	it := Items[T]{s: s, i: i + 1, closer: ']'}
+	switch {
+	case i >= len(s):
+		it.done = true
+	case s[i] == '{':
+		it.closer = '}'
+	}
+	return it
+}
+
+// Next returns the next member's key, as its quoted text, and value, or
+// the next element with an empty key; ok is false after the last item.
+// On text that is not JSON it stops where an item cannot be read.
+func (it *Items[T]) Next() (key, value T, ok bool) {
+	if it.done {
+		return key, value, false
+	}
+	s := it.s
+	i, ok := NextItem(s, it.i, it.closer)
+	if ok && it.closer == '}' {
+		if s[i] != '"' {
+			ok = false
+		} else {
+			k := shortStringEnd(s, i) // inlined: most names are short
+			if k == 0 {
+				k = stringEndSearch(s, i)
+			}
+			key = s[i:k]
+			if i = SkipSpace(s, k); i >= len(s) || s[i] != ':' {
+				ok = false
+			}
+			i = SkipSpace(s, i+1)
+		}
+	}
+	if !ok {
+		it.done = true
+		return key, value, false
+	}
+	end := End(s, i)
+	it.i = max(end, i+1) // forward, even on text that is not JSON
+	return key, s[i:end], true
+}
+
+// Checked iterates over the members of an object or the elements of an
+// array in text not yet known to be JSON, checking each as [Scan] does, so
+// that a caller checks and splits a container in one pass.
+type Checked struct {
+	s      scanner
+	closer byte
+	n      int // items read
+	done   bool
+}
+
+// NewChecked starts iterating over the object or array that starts at
+// b[i] (white space before it allowed); anything else is a syntax error.
+func NewChecked(b []byte, i int) Checked {
+	c := Checked{s: scanner{s: b, i: SkipSpace(b, i)}, closer: ']'}
+	switch {
+	case c.s.i < len(b) && b[c.s.i] == '{':
+		c.closer = '}'
+	case c.s.i < len(b) && b[c.s.i] == '[':
+	default:
+		c.s.fail("looking for beginning of object or array")
+		c.done = true
+		return c
+	}
+	c.done = !c.s.open()
+	return c
+}
+
+// Next returns the next member's key, as its quoted text, and value, or
+// the next element with a nil key; ok is false after the last item and on
+// a syntax error, which [Checked.End] then reports.
+func (c *Checked) Next() (key, value []byte, ok bool) {
+	if c.done {
+		return nil, nil, false
+	}
+	key, ok = c.s.next(c.closer, c.n == 0)
+	if ok {
+		start := SkipSpace(c.s.s, c.s.i)
+		if c.s.value(); c.s.err == nil {
+			c.n++
+			return key, c.s.s[start:c.s.i], true
+		}
+	}
+	c.done = true
+	return nil, nil, false
+}
+
+// End returns, once [Checked.Next] has returned false, the offset just
+// after the container and the first syntax error in it, if any.
+func (c *Checked) End() (int, error) { return c.s.i, c.s.err }
