@@ -15,6 +15,13 @@ import (
 // encoding/json's scanner accepts (FuzzFlatMembers holds it to json.Valid
 // and to members).
 func flatMembers(dst []member, b []byte) ([]member, bool) {
+	return checkedMembers(dst, b, true)
+}
+
+// checkedMembers appends to dst the members of b and reports true when b
+// is one JSON object, checking and splitting it in one pass; with
+// flatOnly, also only when its values are all flat.
+func checkedMembers(dst []member, b []byte, flatOnly bool) ([]member, bool) {
 	i := jsontext.SkipSpace(b, 0)
 	if i == len(b) || b[i] != '{' {
 		return nil, false
@@ -28,7 +35,7 @@ func flatMembers(dst []member, b []byte) ([]member, bool) {
 			}
 			return dst, true
 		}
-		if !flat(value) {
+		if flatOnly && !flat(value) {
 			return nil, false
 		}
 		dst = append(dst, member{unquote(name), value})

@@ -20,7 +20,7 @@ import (
 // own (a request has four members, a resolve's params two) so that the
 // common case allocates nothing.
 func members(dst []member, obj []byte) []member {
-	for it := jsontext.NewItems(obj, 0); ; {
+	for it := jsontext.NewItems(obj, jsontext.SkipSpace(obj, 0)); ; {
 		name, value, ok := it.Next()
 		if !ok {
 			return dst
@@ -46,30 +46,19 @@ func lastMember(ms []member, name string) (json.RawMessage, bool) {
 	return nil, false
 }
 
-// elements returns the raw JSON of each element of arr, a valid JSON array.
-func elements(arr []byte) []json.RawMessage {
-	var out []json.RawMessage
-	for it := jsontext.NewItems(arr, 0); ; {
-		_, value, ok := it.Next()
-		if !ok {
-			return out
-		}
-		out = append(out, value)
-	}
-}
-
-// checkedElements returns the first element of arr and how many it
-// holds, counting the rest without keeping them, and whether arr is one
-// JSON array with nothing after it: it checks and splits in one pass.
-func checkedElements(arr []byte) (first json.RawMessage, n int, ok bool) {
+// checkedElements appends to dst the first keep elements of arr and
+// returns how many arr holds, counting the rest without keeping them, and
+// whether arr is one JSON array with nothing after it: it checks and
+// splits in one pass.
+func checkedElements(dst []json.RawMessage, arr []byte, keep int) (_ []json.RawMessage, n int, ok bool) {
 	for it := jsontext.NewChecked(arr, 0); ; n++ {
 		_, value, more := it.Next()
 		if !more {
 			end, err := it.End()
-			return first, n, err == nil && jsontext.SkipSpace(arr, end) == len(arr)
+			return dst, n, err == nil && jsontext.SkipSpace(arr, end) == len(arr)
 		}
-		if n == 0 {
-			first = value
+		if n < keep {
+			dst = append(dst, value)
 		}
 	}
 }

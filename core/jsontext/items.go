@@ -1,46 +1,21 @@
 package jsontext
 
-// NextItem moves to the next member or element of the object or array
-// that closer ('}' or ']') ends, in text already known to be JSON: i is
-// just past the opening bracket or just past the previous item's value.
-// It returns the offset where the next item starts (past the comma and
-// white space) and true, or the offset just past the closer and false
-// after the last item. On other text it returns false where no item can
-// start, and never panics.
-func NextItem[T string | []byte](s T, i int, closer byte) (int, bool) {
-	i = SkipSpace(s, i)
-	if i < len(s) && s[i] == ',' {
-		i = SkipSpace(s, i+1)
-	}
-	switch {
-	case i >= len(s):
-		return i, false
-	case s[i] == closer:
-		return i + 1, false
-	}
-	return i, true
-}
-
 // Items iterates over the members of an object or the elements of an
 // array, in text already known to be JSON, finding where each ends
 // without decoding it. It is the one walker of members and elements that
 // the readers of valid text share; its zero value has no items.
 type Items[T string | []byte] struct {
+	_      [0]func() // not comparable: no equality function to link
 	s      T
 	i      int // just past the opening bracket or the last value
 	closer byte
-	done   bool
 }
 
-// NewItems starts iterating over the object or array that starts at s[i]
-// (white space before it allowed).
+// NewItems starts iterating over the object or array whose opening
+// bracket is s[i].
 func NewItems[T string | []byte](s T, i int) Items[T] {
-	i = SkipSpace(s, i)
 	it := Items[T]{s: s, i: i + 1, closer: ']'}
-	switch {
-	case i >= len(s):
-		it.done = true
-	case s[i] == '{':
+	if i < len(s) && s[i] == '{' {
 		it.closer = '}'
 	}
 	return it
@@ -48,30 +23,25 @@ func NewItems[T string | []byte](s T, i int) Items[T] {
 
 // Next returns the next member's key, as its quoted text, and value, or
 // the next element with an empty key; ok is false after the last item.
-// On text that is not JSON it stops where an item cannot be read.
+// On text that is not JSON it stops where an item cannot be read, and
+// never panics.
 func (it *Items[T]) Next() (key, value T, ok bool) {
-	if it.done {
-		return key, value, false
-	}
 	s := it.s
-	i, ok := NextItem(s, it.i, it.closer)
+	i := SkipSpace(s, it.i)
+	if i < len(s) && s[i] == ',' {
+		i = SkipSpace(s, i+1)
+	}
+	ok = i < len(s) && s[i] != it.closer
 	if ok && it.closer == '}' {
-		if s[i] != '"' {
-			ok = false
-		} else {
-			k := shortStringEnd(s, i) // inlined: most names are short
-			if k == 0 {
-				k = stringEndSearch(s, i)
-			}
-			key = s[i:k]
-			if i = SkipSpace(s, k); i >= len(s) || s[i] != ':' {
-				ok = false
-			}
-			i = SkipSpace(s, i+1)
-		}
+		k := StringEnd(s, i)
+		key = s[i:k]
+		ok = s[i] == '"'
+		i = SkipSpace(s, k)
+		ok = ok && i < len(s) && s[i] == ':'
+		i = SkipSpace(s, i+1)
 	}
 	if !ok {
-		it.done = true
+		it.i = len(s) // and so at the end from now on
 		return key, value, false
 	}
 	end := End(s, i)

@@ -10,7 +10,7 @@ import (
 // items lists what Items yields from s as key=value, key quoted.
 func items[T string | []byte](s T) []string {
 	var out []string
-	for it := NewItems(s, 0); ; {
+	for it := NewItems(s, SkipSpace(s, 0)); ; {
 		key, value, ok := it.Next()
 		if !ok {
 			return out

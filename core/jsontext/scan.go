@@ -97,13 +97,13 @@ func (s *scanner) value() {
 		s.fail("")
 		return
 	}
-	switch c := s.s[s.i]; {
+	switch c := s.s[s.i]; { // strings first: most values are
+	case c == '"':
+		s.str()
 	case c == '{':
 		s.container('}')
 	case c == '[':
 		s.container(']')
-	case c == '"':
-		s.str()
 	case c == '-' || IsDigit(c):
 		s.number()
 	case c == 't':
@@ -117,23 +117,19 @@ func (s *scanner) value() {
 	}
 }
 
-// container walks an object (closer '}') or an array (closer ']').
+// container walks an object (closer '}') or an array (closer ']'): its
+// members or elements and its closer.
 func (s *scanner) container(closer byte) {
-	if s.open() {
-		s.items(closer)
-		s.depth--
+	if !s.open() {
+		return
 	}
-}
-
-// items walks the members or elements of a container just opened, and its
-// closer.
-func (s *scanner) items(closer byte) {
 	for first := true; ; first = false {
 		if _, more := s.next(closer, first); !more {
-			return
+			break
 		}
 		s.value()
 	}
+	s.depth--
 }
 
 // next walks to the next member or element of the container that closer
@@ -156,22 +152,17 @@ func (s *scanner) next(closer byte, first bool) (key []byte, more bool) {
 	case s.s[s.i] == closer:
 		s.i++
 		return nil, false
-	case closer == '}':
-		s.fail("after object key:value pair")
-		return nil, false
 	default:
-		s.fail("after array element")
+		after := "after array element"
+		if closer == '}' {
+			after = "after object key:value pair"
+		}
+		s.fail(after)
 		return nil, false
 	}
-	if closer == '}' {
-		return s.key()
+	if closer != '}' {
+		return nil, true
 	}
-	return nil, true
-}
-
-// key walks an object member's key and the colon after it, returning the
-// key's text.
-func (s *scanner) key() ([]byte, bool) {
 	if s.space(); s.i >= len(s.s) || s.s[s.i] != '"' {
 		s.fail("looking for beginning of object key string")
 		return nil, false
@@ -180,7 +171,7 @@ func (s *scanner) key() ([]byte, bool) {
 	if s.str(); s.err != nil {
 		return nil, false
 	}
-	key := s.s[start:s.i]
+	key = s.s[start:s.i]
 	if s.space(); s.i >= len(s.s) || s.s[s.i] != ':' {
 		s.fail("after object key")
 		return nil, false

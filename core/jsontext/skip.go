@@ -16,7 +16,7 @@ func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // SkipSpace returns the offset of the first byte of s at or after i that is
 // not white space.
 func SkipSpace[T string | []byte](s T, i int) int {
-	for i < len(s) && s[i] <= ' ' && IsSpace(s[i]) { // most bytes fail the first test
+	for i < len(s) && IsSpace(s[i]) {
 		i++
 	}
 	return i
@@ -35,11 +35,7 @@ func End[T string | []byte](s T, i int) int {
 		for i < len(s) {
 			switch s[i] {
 			case '"':
-				if end := shortStringEnd(s, i); end > 0 { // inlined: most strings
-					i = end
-				} else {
-					i = stringEndSearch(s, i)
-				}
+				i = StringEnd(s, i)
 				continue
 			case '{', '[':
 				depth++
@@ -63,44 +59,29 @@ func End[T string | []byte](s T, i int) int {
 }
 
 // StringEnd returns the offset just after the string that starts at s[i].
+// Most strings, member names above all, end within a few bytes, which a
+// byte loop finds sooner than a call to a search; the rest of a longer
+// string, or of one with escapes, is searched for its closing quote.
 func StringEnd[T string | []byte](s T, i int) int {
-	if end := shortStringEnd(s, i); end > 0 {
-		return end
+	j := i + 1
+	for end := min(j+shortString, len(s)); j < end && s[j] != '\\'; j++ {
+		if s[j] == '"' {
+			return j + 1
+		}
 	}
-	return stringEndSearch(s, i)
-}
-
-// shortStringEnd returns what [StringEnd] does for a string that ends
-// within [shortString] bytes and holds no escape, and 0 for another.
-// Most strings, member names above all, are such, and a byte loop small
-// enough to be inlined finds their end sooner than a call to a search.
-func shortStringEnd[T string | []byte](s T, i int) int {
-	j, end := i+1, min(i+shortString, len(s))
-	for j < end && s[j] != '"' && s[j] != '\\' {
-		j++
-	}
-	if j < end && s[j] == '"' {
-		return j + 1
-	}
-	return 0
-}
-
-// stringEndSearch returns what [StringEnd] does, searching for quotes
-// and counting the backslashes before each.
-func stringEndSearch[T string | []byte](s T, i int) int {
-	for i++; i < len(s); {
-		q := indexQuote(s[i:])
+	for j < len(s) {
+		q := indexQuote(s[j:])
 		if q < 0 {
 			break
 		}
-		i += q
+		j += q
 		backslashes := 0
-		for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+		for k := j - 1; k >= 0 && s[k] == '\\'; k-- {
 			backslashes++
 		}
-		i++
+		j++
 		if backslashes%2 == 0 {
-			return i
+			return j
 		}
 	}
 	return len(s)
