@@ -18,30 +18,6 @@ func flatMembers(dst []member, b []byte) ([]member, bool) {
 	return checkedMembers(dst, b, true)
 }
 
-// checkedMembers appends to dst the members of b and reports true when b
-// is one JSON object, checking and splitting it in one pass; with
-// flatOnly, also only when its values are all flat.
-func checkedMembers(dst []member, b []byte, flatOnly bool) ([]member, bool) {
-	i := jsontext.SkipSpace(b, 0)
-	if i == len(b) || b[i] != '{' {
-		return nil, false
-	}
-	for it := jsontext.NewChecked(b, i); ; {
-		name, value, ok := it.Next()
-		if !ok {
-			end, err := it.End()
-			if err != nil || jsontext.SkipSpace(b, end) != len(b) {
-				return nil, false
-			}
-			return dst, true
-		}
-		if flatOnly && !flat(value) {
-			return nil, false
-		}
-		dst = append(dst, member{unquote(name), value})
-	}
-}
-
 // flat reports whether v, a JSON value, is a string, true, false or an
 // integer.
 func flat(v []byte) bool {

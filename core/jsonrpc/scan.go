@@ -6,11 +6,12 @@ import (
 	"github.com/didlight/didlight/core/jsontext"
 )
 
-// A request body is checked once ([jsontext.Valid], as json.Valid) and
-// then split by [jsontext.Items], which may assume valid JSON: it finds
-// where values end and leaves them raw, as json.RawMessage does, but
-// builds no map and no copy. A server reads every body this way, so it
-// matters (docs/benchmarks.md). FuzzMembers holds it to encoding/json's
+// A request body is checked and split in one pass by [jsontext.Checked]
+// (checkedMembers, checkedElements), whose errors are encoding/json's;
+// the calls of a batch, checked with it, are then split by
+// [jsontext.Items]. Both leave values raw, as json.RawMessage does, and
+// build no map and no copy. A server reads every body this way, so it
+// matters (docs/benchmarks.md). FuzzMembers holds them to encoding/json's
 // answers.
 
 // members appends to dst the members of obj, a valid JSON object, in
@@ -44,6 +45,30 @@ func lastMember(ms []member, name string) (json.RawMessage, bool) {
 		}
 	}
 	return nil, false
+}
+
+// checkedMembers appends to dst the members of b and reports true when b
+// is one JSON object, checking and splitting it in one pass; with
+// flatOnly, also only when its values are all flat.
+func checkedMembers(dst []member, b []byte, flatOnly bool) ([]member, bool) {
+	i := jsontext.SkipSpace(b, 0)
+	if i == len(b) || b[i] != '{' {
+		return nil, false
+	}
+	for it := jsontext.NewChecked(b, i); ; {
+		name, value, ok := it.Next()
+		if !ok {
+			end, err := it.End()
+			if err != nil || jsontext.SkipSpace(b, end) != len(b) {
+				return nil, false
+			}
+			return dst, true
+		}
+		if flatOnly && !flat(value) {
+			return nil, false
+		}
+		dst = append(dst, member{unquote(name), value})
+	}
 }
 
 // checkedElements appends to dst the first keep elements of arr and
