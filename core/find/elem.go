@@ -194,7 +194,7 @@ func (e elem) each(fn func(key string, x elem) bool) bool {
 		if !ok {
 			return false
 		}
-		if fn(rawUnquote(key), elem{raw: value}) {
+		if fn(rawName(&it, key), elem{raw: value}) {
 			return true
 		}
 	}

@@ -35,10 +35,22 @@ func rawUnquote(q string) string {
 func rawMember(s, name string) string {
 	for it := jsontext.NewItems(s, 0); ; {
 		key, value, ok := it.Next()
-		if !ok || rawUnquote(key) == name {
+		if !ok || rawName(&it, key) == name {
 			return value
 		}
 	}
+}
+
+// rawName returns the text of the member name q, in its quotes, that it
+// read last, as [rawUnquote] does; "" for an element.
+func rawName(it *jsontext.Items[string], q string) string {
+	switch {
+	case it.Escaped():
+		return rawUnquote(q)
+	case len(q) < 2:
+		return ""
+	}
+	return q[1 : len(q)-1]
 }
 
 // rawElement returns element n of the array s, or "".

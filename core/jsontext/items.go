@@ -9,6 +9,7 @@ type Items[T string | []byte] struct {
 	s      T
 	i      int // just past the opening bracket or the last value
 	closer byte
+	esc    bool // the last key read holds an escape
 }
 
 // NewItems starts iterating over the object or array whose opening
@@ -33,7 +34,15 @@ func (it *Items[T]) Next() (key, value T, ok bool) {
 	}
 	ok = i < len(s) && s[i] != it.closer
 	if ok && it.closer == '}' {
-		k := StringEnd(s, i)
+		k := i + 1 // names are short and seldom escaped: a byte loop
+		for k < len(s) && s[k] != '"' && s[k] != '\\' {
+			k++
+		}
+		if it.esc = k < len(s) && s[k] == '\\'; it.esc {
+			k = StringEnd(s, i)
+		} else {
+			k = min(k+1, len(s)) // past the quote, if there is one
+		}
 		key = s[i:k]
 		ok = s[i] == '"'
 		i = SkipSpace(s, k)
@@ -48,6 +57,11 @@ func (it *Items[T]) Next() (key, value T, ok bool) {
 	it.i = max(end, i+1) // forward, even on text that is not JSON
 	return key, s[i:end], true
 }
+
+// Escaped reports whether the key [Items.Next] returned last holds an
+// escape, so that a caller unescapes only such keys, and the others by
+// cutting off their quotes.
+func (it *Items[T]) Escaped() bool { return it.esc }
 
 // Checked iterates over the members of an object or the elements of an
 // array in text not yet known to be JSON, checking each as [Scan] does, so

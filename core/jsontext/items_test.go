@@ -1,6 +1,7 @@
 package jsontext
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,6 +56,20 @@ func TestItems(t *testing.T) {
 				t.Errorf("Checked = %d, %v (-want +got):\n%s", end, err, diff)
 			}
 		})
+	}
+}
+
+// Escaped tells the keys that hold an escape from those that do not.
+func TestItemsEscaped(t *testing.T) {
+	var got []bool
+	for it := NewItems(`{"a":1,"\u0062":[2],"c\"":3,"d":4}`, 0); ; {
+		if _, _, ok := it.Next(); !ok {
+			break
+		}
+		got = append(got, it.Escaped())
+	}
+	if want := []bool{false, true, true, false}; !slices.Equal(got, want) {
+		t.Errorf("Escaped = %v, want %v", got, want)
 	}
 }
 

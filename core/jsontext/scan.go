@@ -215,6 +215,10 @@ func (s *scanner) str() {
 	s.fail("")
 }
 
+// shortString is how many bytes of a string str walks one at a time before
+// it tests 8 bytes at once.
+const shortString = 16
+
 // escape walks the escape whose backslash is at the current byte, and
 // reports false when it is not one JSON defines.
 func (s *scanner) escape() bool {

@@ -59,37 +59,24 @@ func End[T string | []byte](s T, i int) int {
 }
 
 // StringEnd returns the offset just after the string that starts at s[i].
-// Most strings, member names above all, end within a few bytes, which a
-// byte loop finds sooner than a call to a search; the rest of a longer
-// string, or of one with escapes, is searched for its closing quote.
 func StringEnd[T string | []byte](s T, i int) int {
-	j := i + 1
-	for end := min(j+shortString, len(s)); j < end && s[j] != '\\'; j++ {
-		if s[j] == '"' {
-			return j + 1
-		}
-	}
-	for j < len(s) {
-		q := indexQuote(s[j:])
+	for i++; i < len(s); {
+		q := indexQuote(s[i:])
 		if q < 0 {
 			break
 		}
-		j += q
+		i += q
 		backslashes := 0
-		for k := j - 1; k >= 0 && s[k] == '\\'; k-- {
+		for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
 			backslashes++
 		}
-		j++
+		i++
 		if backslashes%2 == 0 {
-			return j
+			return i
 		}
 	}
 	return len(s)
 }
-
-// shortString is how many bytes of a string the readers here walk one at a
-// time before they search or test 8 bytes at once.
-const shortString = 16
 
 // indexQuote returns the offset of the first '"' in s, or -1, searching as
 // fast as the platform can (strings.IndexByte has assembly on most).
