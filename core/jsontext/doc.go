@@ -27,7 +27,8 @@
 //   - [Items] is the one walker of an object's members and an array's
 //     elements in text already known to be JSON: it finds where each value
 //     ends ([End], [StringEnd], [SkipSpace]) without decoding it, and
-//     leaves the key quoted for the caller to unescape in its dialect.
+//     leaves the key quoted for the caller to unescape in its dialect
+//     when [Items.Escaped] says it holds an escape.
 //     core/jsonrpc splits each call of a checked batch into its members
 //     with it (encoding/json's unescaping), and core/find reads stored documents in
 //     place with it (the query parser's unescaping). It never panics on
