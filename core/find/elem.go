@@ -3,6 +3,8 @@ package find
 import (
 	"strconv"
 	"strings"
+
+	"github.com/didlight/didlight/core/jsontext"
 )
 
 // elem is one JSON value under test, in any form a condition matches: a
@@ -187,12 +189,12 @@ func (e elem) each(fn func(key string, x elem) bool) bool {
 			}
 		}
 	}
-	for it := newRawItems(e.raw); ; {
-		key, value, ok := it.next()
+	for it := jsontext.NewItems(e.raw, 0); ; {
+		key, value, ok := it.Next()
 		if !ok {
 			return false
 		}
-		if fn(key, elem{raw: value}) {
+		if fn(rawName(&it, key), elem{raw: value}) {
 			return true
 		}
 	}

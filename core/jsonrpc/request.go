@@ -48,36 +48,46 @@ var null = json.RawMessage("null")
 // while they are used.
 func Decode(body []byte) (calls []Call, batch bool, err *Error) {
 	body = bytes.TrimSpace(body)
-	if err := checkJSON(body); err != nil {
-		return nil, false, err
-	}
 	if len(body) > 0 && body[0] == '[' {
-		raws := elements(body)
-		switch {
-		case len(raws) == 0:
-			return nil, true, InvalidRequest("empty batch")
-		case len(raws) > MaxBatch:
-			return nil, true, InvalidRequest(fmt.Sprintf("batch of %d calls, at most %d", len(raws), MaxBatch))
-		}
-		calls = make([]Call, len(raws))
-		for i, raw := range raws {
-			calls[i] = decodeOne(raw)
-		}
-		return calls, true, nil
+		return decodeBatch(body)
 	}
-	return []Call{decodeOne(body)}, false, nil
+	var buf [4]member
+	ms, ok := checkedMembers(buf[:0], body, false) // checked and split in one pass
+	switch {
+	case ok:
+		return []Call{decodeMembers(ms)}, false, nil
+	case !jsontext.Valid(body):
+		return nil, false, notJSON(body)
+	}
+	return []Call{decodeOne(body)}, false, nil // JSON, but no object
 }
 
-// checkJSON reports a body that is not JSON, saying where it stops being
-// JSON; it builds nothing.
-func checkJSON(body []byte) *Error {
-	if jsontext.Valid(body) {
-		return nil // JSON, whatever its shape
+// decodeBatch decodes a body that is an array of calls, checked and split
+// in one pass.
+func decodeBatch(body []byte) ([]Call, bool, *Error) {
+	raws, n, ok := checkedElements(nil, body, MaxBatch)
+	switch {
+	case !ok:
+		return nil, false, notJSON(body)
+	case n == 0:
+		return nil, true, InvalidRequest("empty batch")
+	case n > MaxBatch:
+		return nil, true, InvalidRequest(fmt.Sprintf("batch of %d calls, at most %d", n, MaxBatch))
 	}
+	calls := make([]Call, n)
+	for i, raw := range raws {
+		calls[i] = decodeOne(raw)
+	}
+	return calls, true, nil
+}
+
+// notJSON says where a body that is not JSON stops being JSON; it builds
+// nothing.
+func notJSON(body []byte) *Error {
 	err := json.Unmarshal(body, new(struct{}))
 	var syntax *json.SyntaxError
 	if !errors.As(err, &syntax) {
-		return nil // JSON, whatever its shape
+		return ParseError("not JSON") // encoding/json finds it JSON: cannot be, as Scan answers as it does
 	}
 	at := int(syntax.Offset)
 	if at >= len(body) {
@@ -86,18 +96,22 @@ func checkJSON(body []byte) *Error {
 	return ParseError(fmt.Sprintf("not JSON: unexpected %s at byte %d", excerpt.Quote(string(body[max(at-1, 0):at])), at))
 }
 
-// decodeOne reads one request object. Its members are read by name, exactly
-// (JSON-RPC names are case-sensitive), and checked one by one so that an
-// error says which member is wrong and what it should be.
+// decodeOne reads one request object of a batch.
 func decodeOne(raw json.RawMessage) Call {
+	if len(raw) == 0 || raw[0] != '{' {
+		return Call{Request: Request{ID: null}, Err: InvalidRequest("a request is a JSON object, got " + kind(raw))}
+	}
+	var buf [4]member
+	return decodeMembers(members(buf[:0], raw))
+}
+
+// decodeMembers reads one request object from its members. They are read
+// by name, exactly (JSON-RPC names are case-sensitive), and checked one by
+// one so that an error says which member is wrong and what it should be.
+func decodeMembers(ms []member) Call {
 	invalid := func(id json.RawMessage, format string, args ...any) Call {
 		return Call{Request: Request{ID: id}, Err: InvalidRequest(fmt.Sprintf(format, args...))}
 	}
-	if len(raw) == 0 || raw[0] != '{' {
-		return invalid(null, "a request is a JSON object, got %s", kind(raw))
-	}
-	var buf [4]member
-	ms := members(buf[:0], raw)
 	idRaw, hasID := lastMember(ms, "id")
 	id, err := checkID(idRaw)
 	if err != nil {
@@ -190,14 +204,14 @@ func kind(raw json.RawMessage) string {
 func DecodeParams(params json.RawMessage, v any) *Error {
 	params = bytes.TrimSpace(params)
 	if len(params) > 0 && params[0] == '[' {
-		if !jsontext.Valid(params) {
+		list, n, ok := checkedElements(nil, params, 1)
+		if !ok {
 			return InvalidParams("params: want an object, or an array holding one object")
 		}
-		list := elements(params)
-		if len(list) != 1 {
-			return InvalidParams(fmt.Sprintf("params array holds %d elements, want one object", len(list)))
+		if n != 1 {
+			return InvalidParams(fmt.Sprintf("params array holds %d elements, want one object", n))
 		}
-		params = bytes.TrimSpace(list[0])
+		params = list[0]
 	}
 	if len(params) == 0 || params[0] != '{' {
 		return InvalidParams(fmt.Sprintf("params is %s, want an object", kind(params)))

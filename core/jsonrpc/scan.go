@@ -6,13 +6,12 @@ import (
 	"github.com/didlight/didlight/core/jsontext"
 )
 
-// A request body is checked once (jsontext.Valid, as json.Valid) and then split by the small
-// scanner below, which may assume valid JSON: it finds where values end
-// and leaves them raw, as json.RawMessage does, but builds no map and no
-// copy. A server reads every body this way, so it matters: decoding the
-// envelope and the params into encoding/json maps took 16% of the node's
-// CPU under loadbench's resolvedid load, two fifths of what the handler
-// cost (docs/benchmarks.md). FuzzMembers holds it to encoding/json's
+// A request body is checked and split in one pass by [jsontext.Checked]
+// (checkedMembers, checkedElements), whose errors are encoding/json's;
+// the calls of a batch, checked with it, are then split by
+// [jsontext.Items]. Both leave values raw, as json.RawMessage does, and
+// build no map and no copy. A server reads every body this way, so it
+// matters (docs/benchmarks.md). FuzzMembers holds them to encoding/json's
 // answers.
 
 // members appends to dst the members of obj, a valid JSON object, in
@@ -22,16 +21,13 @@ import (
 // own (a request has four members, a resolve's params two) so that the
 // common case allocates nothing.
 func members(dst []member, obj []byte) []member {
-	out := dst
-	items(obj, '}', func(i int) int {
-		end := jsontext.StringEnd(obj, i)
-		name := unquote(obj[i:end])
-		i = jsontext.SkipSpace(obj, jsontext.SkipSpace(obj, end)+1) // past ':'
-		end = jsontext.End(obj, i)
-		out = append(out, member{name, obj[i:end]})
-		return end
-	})
-	return out
+	for it := jsontext.NewItems(obj, jsontext.SkipSpace(obj, 0)); ; {
+		name, value, ok := it.Next()
+		if !ok {
+			return dst
+		}
+		dst = append(dst, member{unquote(name), value})
+	}
 }
 
 // member is a member of a JSON object: its name and its raw value.
@@ -51,30 +47,44 @@ func lastMember(ms []member, name string) (json.RawMessage, bool) {
 	return nil, false
 }
 
-// elements returns the raw JSON of each element of arr, a valid JSON array.
-func elements(arr []byte) []json.RawMessage {
-	var out []json.RawMessage
-	items(arr, ']', func(i int) int {
-		end := jsontext.End(arr, i)
-		out = append(out, json.RawMessage(arr[i:end]))
-		return end
-	})
-	return out
+// checkedMembers appends to dst the members of b and reports true when b
+// is one JSON object, checking and splitting it in one pass; with
+// flatOnly, also only when its values are all flat.
+func checkedMembers(dst []member, b []byte, flatOnly bool) ([]member, bool) {
+	i := jsontext.SkipSpace(b, 0)
+	if i == len(b) || b[i] != '{' {
+		return nil, false
+	}
+	for it := jsontext.NewChecked(b, i); ; {
+		name, value, ok := it.Next()
+		if !ok {
+			end, err := it.End()
+			if err != nil || jsontext.SkipSpace(b, end) != len(b) {
+				return nil, false
+			}
+			return dst, true
+		}
+		if flatOnly && !flat(value) {
+			return nil, false
+		}
+		dst = append(dst, member{unquote(name), value})
+	}
 }
 
-// items calls item with the index of each member or element of b, a valid
-// JSON object or array that close ends; item returns the index just past
-// it.
-func items(b []byte, close byte, item func(i int) int) {
-	i := jsontext.SkipSpace(b, 0) + 1 // past the opening bracket
-	for {
-		if i = jsontext.SkipSpace(b, i); b[i] == close {
-			return
+// checkedElements appends to dst the first keep elements of arr and
+// returns how many arr holds, counting the rest without keeping them, and
+// whether arr is one JSON array with nothing after it: it checks and
+// splits in one pass.
+func checkedElements(dst []json.RawMessage, arr []byte, keep int) (_ []json.RawMessage, n int, ok bool) {
+	for it := jsontext.NewChecked(arr, 0); ; n++ {
+		_, value, more := it.Next()
+		if !more {
+			end, err := it.End()
+			return dst, n, err == nil && jsontext.SkipSpace(arr, end) == len(arr)
 		}
-		if i = jsontext.SkipSpace(b, item(i)); b[i] == close {
-			return
+		if n < keep {
+			dst = append(dst, value)
 		}
-		i++ // past ','
 	}
 }
 

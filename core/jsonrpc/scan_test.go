@@ -38,7 +38,7 @@ func TestMembers(t *testing.T) {
 	}
 }
 
-func TestElements(t *testing.T) {
+func TestCheckedElements(t *testing.T) {
 	for i, c := range []struct {
 		in   string
 		want []json.RawMessage
@@ -49,8 +49,12 @@ func TestElements(t *testing.T) {
 		{"[ {\"a\":[\"[\"]} ,\n true,\"\\\\\",[[]] ]", []json.RawMessage{json.RawMessage(`{"a":["["]}`), json.RawMessage(`true`), json.RawMessage(`"\\"`), json.RawMessage(`[[]]`)}},
 	} {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if diff := cmp.Diff(c.want, elements([]byte(c.in))); diff != "" {
-				t.Errorf("elements(%s) (-want +got):\n%s", c.in, diff)
+			got, n, ok := checkedElements(nil, []byte(c.in), 10)
+			if diff := cmp.Diff(c.want, got); diff != "" || n != len(c.want) || !ok {
+				t.Errorf("checkedElements(%s) = %d, %v (-want +got):\n%s", c.in, n, ok, diff)
+			}
+			if _, n, _ := checkedElements(nil, []byte(c.in), 0); n != len(c.want) {
+				t.Errorf("checkedElements(%s) keeping none counts %d", c.in, n)
 			}
 		})
 	}
@@ -81,11 +85,16 @@ func FuzzMembers(f *testing.F) {
 			if diff := cmp.Diff(obj, got); diff != "" {
 				t.Fatalf("members(%q) (-encoding/json +scanner):\n%s", in, diff)
 			}
+			checked, ok := checkedMembers(nil, in, false)
+			if diff := cmp.Diff(members(nil, in), checked, cmp.AllowUnexported(member{})); diff != "" || !ok {
+				t.Fatalf("checkedMembers(%q) = %v (-members +checkedMembers):\n%s", in, ok, diff)
+			}
 		case '[':
 			var arr []json.RawMessage
 			json.Unmarshal(in, &arr) // cannot fail: valid
-			if diff := cmp.Diff(arr, elements(in), cmpEmpty); diff != "" {
-				t.Fatalf("elements(%q) (-encoding/json +scanner):\n%s", in, diff)
+			got, n, ok := checkedElements(nil, in, len(in))
+			if diff := cmp.Diff(arr, got, cmpEmpty); diff != "" || n != len(arr) || !ok {
+				t.Fatalf("checkedElements(%q) = %d, %v (-encoding/json +scanner):\n%s", in, n, ok, diff)
 			}
 		}
 	})

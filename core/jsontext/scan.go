@@ -97,13 +97,13 @@ func (s *scanner) value() {
 		s.fail("")
 		return
 	}
-	switch c := s.s[s.i]; {
+	switch c := s.s[s.i]; { // strings first: most values are
+	case c == '"':
+		s.str()
 	case c == '{':
 		s.container('}')
 	case c == '[':
 		s.container(']')
-	case c == '"':
-		s.str()
 	case c == '-' || IsDigit(c):
 		s.number()
 	case c == 't':
@@ -117,87 +117,107 @@ func (s *scanner) value() {
 	}
 }
 
-// container walks an object (closer '}') or an array (closer ']').
+// container walks an object (closer '}') or an array (closer ']'): its
+// members or elements and its closer.
 func (s *scanner) container(closer byte) {
-	if s.open() {
-		s.items(closer)
-		s.depth--
-	}
-}
-
-// items walks the members or elements of a container just opened, and its
-// closer.
-func (s *scanner) items(closer byte) {
-	after := "after array element"
-	if closer == '}' {
-		after = "after object key:value pair"
-	}
-	s.space()
-	if s.i < len(s.s) && s.s[s.i] == closer {
-		s.i++
+	if !s.open() {
 		return
 	}
-	for s.err == nil {
-		if closer == '}' && !s.key() {
-			return
+	for first := true; ; first = false {
+		if _, more := s.next(closer, first); !more {
+			break
 		}
 		s.value()
-		if s.space(); s.err != nil || s.i >= len(s.s) {
-			s.fail("")
-			return
-		}
-		switch s.s[s.i] {
-		case ',':
-			s.i++
-		case closer:
-			s.i++
-			return
-		default:
-			s.fail(after)
-		}
 	}
+	s.depth--
 }
 
-// key walks an object member's key and the colon after it.
-func (s *scanner) key() bool {
+// next walks to the next member or element of the container that closer
+// ends: past the comma before it (unless first) and white space, and for a
+// member past its key and colon, returning the key's text. It reports
+// false at the closer, which it walks past, and on a syntax error.
+func (s *scanner) next(closer byte, first bool) (key []byte, more bool) {
+	s.space()
+	switch {
+	case first:
+		if s.i < len(s.s) && s.s[s.i] == closer {
+			s.i++
+			return nil, false
+		}
+	case s.err != nil || s.i >= len(s.s):
+		s.fail("")
+		return nil, false
+	case s.s[s.i] == ',':
+		s.i++
+	case s.s[s.i] == closer:
+		s.i++
+		return nil, false
+	default:
+		after := "after array element"
+		if closer == '}' {
+			after = "after object key:value pair"
+		}
+		s.fail(after)
+		return nil, false
+	}
+	if closer != '}' {
+		return nil, true
+	}
 	if s.space(); s.i >= len(s.s) || s.s[s.i] != '"' {
 		s.fail("looking for beginning of object key string")
-		return false
+		return nil, false
 	}
-	s.str()
-	if s.space(); s.err == nil && (s.i >= len(s.s) || s.s[s.i] != ':') {
+	start := s.i
+	if s.str(); s.err != nil {
+		return nil, false
+	}
+	key = s.s[start:s.i]
+	if s.space(); s.i >= len(s.s) || s.s[s.i] != ':' {
 		s.fail("after object key")
+		return nil, false
 	}
 	s.i++
-	return s.err == nil
+	return key, true
 }
 
-// str walks a string: no control characters, valid escapes. It skips
-// plain runs 8 bytes at a time and walks the block each run stops at byte
+// str walks a string: no control characters, valid escapes. It walks the
+// first bytes one at a time, as most strings are short, and then skips
+// plain runs 8 bytes at a time, walking the block each run stops at byte
 // by byte.
 func (s *scanner) str() {
-	s.i++ // "
-	for s.i < len(s.s) {
-		s.i = PlainRun(s.s, s.i, false)
-		for end := min(s.i+8, len(s.s)); s.i < end; {
-			switch c := s.s[s.i]; {
+	b, i := s.s, s.i+1 // past "; kept in registers, not in s, in the loop
+	for end := min(i+shortString, len(b)); ; end = min(i+8, len(b)) {
+		for i < end {
+			switch c := b[i]; {
 			case c == '"':
-				s.i++
+				s.i = i + 1
 				return
 			case c < 0x20:
+				s.i = i
 				s.fail("in string literal")
 				return
 			case c != '\\':
-				s.i++
+				i++
 				continue
 			}
+			s.i = i
 			if !s.escape() {
 				return
 			}
+			i = s.i
 		}
+		if i >= len(b) {
+			break
+		}
+		i = PlainRun(b, i, false)
 	}
+	s.i = i
 	s.fail("")
 }
+
+// shortString is how many bytes of a string str walks one at a time before
+// it tests 8 bytes at once.
+const shortString = 16
 
 // escape walks the escape whose backslash is at the current byte, and
 // reports false when it is not one JSON defines.
