@@ -18,7 +18,7 @@ const PrimaryKey = "primary"
 func NewDocument(pub keys.PublicKey, expires time.Time, services ...Service) (*Document, error) {
 	subject := FromKey(pub)
 	primary := URL{DID: subject, Fragment: PrimaryKey}
-	key, err := newPublicKey(primary, DefaultKeyType, subject, pub.Base58(), new(point))
+	key, err := newPublicKey(primary, DefaultKeyType, subject, pub.Base58())
 	if err != nil {
 		return nil, err
 	}

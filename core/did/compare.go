@@ -21,15 +21,10 @@ func compareURL(a, b URL) int {
 // sortedByID returns list sorted by the DID URL id gives each element, as
 // documents order their keys, services and credentials. It sorts the ids
 // with their positions, side by side, and then moves each element once, so
-// that large elements are not swapped over and over. A list already in
-// strictly increasing order, as a normalized document gives it, is returned
-// as it is, its capacity clipped.
+// that large elements are not swapped over and over.
 func sortedByID[T any](list []T, id func(*T) URL) []T {
 	if len(list) < 2 {
 		return list
-	}
-	if isIncreasing(list, id) {
-		return slices.Clip(list)
 	}
 	type idAt struct {
 		id URL
@@ -45,17 +40,6 @@ func sortedByID[T any](list []T, id func(*T) URL) []T {
 		sorted[i] = list[o.at]
 	}
 	return sorted
-}
-
-// isIncreasing reports whether the ids of list are in strictly increasing
-// order, which any sort by id leaves as it is.
-func isIncreasing[T any](list []T, id func(*T) URL) bool {
-	for i := 1; i < len(list); i++ {
-		if compareURL(id(&list[i-1]), id(&list[i])) >= 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // pieces returns the parts whose concatenation is u.String().

@@ -43,8 +43,8 @@ func ParseCredential(b []byte) (*Credential, error) {
 	if err := d.Finish(); err != nil {
 		return nil, wrap(ErrMalformed, err, "credential")
 	}
-	c := new(Credential)
-	if err := raw.build(c, DID{}); err != nil {
+	c, err := raw.build(DID{})
+	if err != nil {
 		return nil, wrap(ErrMalformed, err, "credential")
 	}
 	return c, nil
@@ -64,68 +64,65 @@ func (c *Credential) AppendSubject(dst []byte) []byte {
 // IsSelfProclaimed reports whether the subject issued the credential.
 func (c *Credential) IsSelfProclaimed() bool { return c.Issuer == c.Subject }
 
-// build resolves a credential into c. Relative ids are resolved against the
+// build resolves a credential. Relative ids are resolved against the
 // subject's DID, which defaults to holder (the document's subject), and the
 // proof's verification method against the issuer, which defaults to the
 // subject.
-func (raw *rawCredential) build(c *Credential, holder DID) error {
-	c.Context = raw.context
+func (raw *rawCredential) build(holder DID) (*Credential, error) {
+	c := &Credential{Context: raw.context}
 	if raw.subject.Kind() != sdkjson.Object {
-		return errorf(ErrMalformed, "credential has no credentialSubject")
+		return nil, errorf(ErrMalformed, "credential has no credentialSubject")
 	}
 	c.Subject = holder
-	if ms := raw.subject.Members(); len(ms) > 1 {
-		c.props = make([]sdkjson.Member, 0, len(ms)-1) // all but the id
-	}
 	for _, m := range raw.subject.Members() {
 		if m.Key != "id" {
 			c.props = append(c.props, m)
 			continue
 		}
 		if m.Value.Kind() != sdkjson.String {
-			return errorf(ErrMalformed, "credentialSubject.id must be a string")
+			return nil, errorf(ErrMalformed, "credentialSubject.id must be a string")
 		}
 		var err error
 		if c.Subject, err = parseFull(m.Value.Str()); err != nil {
-			return wrap(ErrMalformed, err, "credentialSubject.id")
+			return nil, wrap(ErrMalformed, err, "credentialSubject.id")
 		}
 	}
 	if c.Subject.IsZero() {
-		return errorf(ErrMalformed, "credentialSubject has no id")
+		return nil, errorf(ErrMalformed, "credentialSubject has no id")
 	}
 	var err error
 	if raw.id == "" {
-		return errorf(ErrMalformed, "credential has no id")
+		return nil, errorf(ErrMalformed, "credential has no id")
 	}
 	if c.ID, err = parseRef(raw.id, c.Subject); err != nil {
-		return wrap(ErrMalformed, err, "credential id")
+		return nil, wrap(ErrMalformed, err, "credential id")
 	}
 	if raw.types == nil {
-		return errorf(ErrMalformed, "credential %s has no type", c.ID)
+		return nil, errorf(ErrMalformed, "credential %s has no type", c.ID)
 	}
 	c.Types = raw.types // raw's own, read for this credential alone
 	slices.SortFunc(c.Types, sdkjson.CompareUTF16)
 	c.Issuer = c.Subject
 	if raw.issuer != "" {
 		if c.Issuer, err = parseFull(raw.issuer); err != nil {
-			return wrap(ErrMalformed, err, "credential %s issuer", c.ID)
+			return nil, wrap(ErrMalformed, err, "credential %s issuer", c.ID)
 		}
 	}
 	if raw.issuanceDate == "" {
-		return errorf(ErrMalformed, "credential %s has no issuanceDate", c.ID)
+		return nil, errorf(ErrMalformed, "credential %s has no issuanceDate", c.ID)
 	}
 	if c.IssuanceDate, err = parseTime(raw.issuanceDate); err != nil {
-		return wrap(ErrMalformed, err, "credential %s issuanceDate", c.ID)
+		return nil, wrap(ErrMalformed, err, "credential %s issuanceDate", c.ID)
 	}
 	if raw.expiration != "" {
 		if c.ExpirationDate, err = parseTime(raw.expiration); err != nil {
-			return wrap(ErrMalformed, err, "credential %s expirationDate", c.ID)
+			return nil, wrap(ErrMalformed, err, "credential %s expirationDate", c.ID)
 		}
 	}
 	if err := c.buildProof(raw.proof); err != nil {
-		return err
+		return nil, err
 	}
-	return nil
+	return c, nil
 }
 
 func (c *Credential) buildProof(raw *rawCredentialProof) error {

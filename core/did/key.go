@@ -32,14 +32,13 @@ type point struct {
 }
 
 // newPublicKey checks that b58 is a compressed P-256 key encoding (33 bytes,
-// prefix 2 or 3) without decoding the point, which costs a square root; pt,
-// unused yet, is where the key keeps the point once decoded.
-func newPublicKey(id URL, typ string, controller DID, b58 string, pt *point) (PublicKey, error) {
+// prefix 2 or 3) without decoding the point, which costs a square root.
+func newPublicKey(id URL, typ string, controller DID, b58 string) (PublicKey, error) {
 	b, err := keys.DecodeBase58(b58, keys.PublicKeySize)
 	if err != nil || len(b) != keys.PublicKeySize || b[0] != 2 && b[0] != 3 {
 		return PublicKey{}, errorf(ErrMalformed, "key %s: publicKeyBase58 %s is not a compressed P-256 key", id, excerpt.Quote(b58))
 	}
-	k := PublicKey{ID: id, Type: typ, Controller: controller, PublicKeyBase58: b58, point: pt}
+	k := PublicKey{ID: id, Type: typ, Controller: controller, PublicKeyBase58: b58, point: new(point)}
 	copy(k.compressed[:], b)
 	return k, nil
 }

@@ -28,8 +28,9 @@ func ParseDocument(b []byte) (*Document, error) {
 
 // docBuilder carries the state of turning a rawDocument into a Document.
 type docBuilder struct {
-	doc   *Document
-	order []int // indices into doc.publicKeys in the order the JSON gives them
+	doc    *Document
+	order  []int // indices into doc.publicKeys in the order the JSON gives them
+	keyIDs seen[URL]
 }
 
 func (r *rawDocument) build() (*Document, error) {
@@ -121,12 +122,11 @@ func (b *docBuilder) controllers(r *rawDocument) error {
 // authentication and authorization, in that order.
 func (b *docBuilder) keys(r *rawDocument) error {
 	n := len(r.keys) + len(r.authentication) + len(r.authorization) // at most
-	ids := seenFor[URL](n)
-	points := make([]point, n) // one allocation for the keys' lazy points
+	b.keyIDs = seenFor[URL](n)
 	b.order = make([]int, 0, n)
 	b.doc.publicKeys = make([]PublicKey, 0, n)
 	for i := range r.keys {
-		if err := b.addKey(&r.keys[i], "publicKey", &ids, &points[len(b.order)]); err != nil {
+		if err := b.addKey(&r.keys[i], "publicKey"); err != nil {
 			return err
 		}
 	}
@@ -138,7 +138,7 @@ func (b *docBuilder) keys(r *rawDocument) error {
 			if ref.key == nil {
 				continue
 			}
-			if err := b.addKey(ref.key, refs.name, &ids, &points[len(b.order)]); err != nil {
+			if err := b.addKey(ref.key, refs.name); err != nil {
 				return err
 			}
 		}
@@ -146,9 +146,7 @@ func (b *docBuilder) keys(r *rawDocument) error {
 	return nil
 }
 
-// addKey adds the key raw, which ids must not hold yet, with pt as its
-// lazily decoded point.
-func (b *docBuilder) addKey(raw *rawKey, member string, ids *seen[URL], pt *point) error {
+func (b *docBuilder) addKey(raw *rawKey, member string) error {
 	doc := b.doc
 	if raw.id == "" || raw.base58 == "" {
 		return errorf(ErrMalformed, "%s: %s: a key needs id and publicKeyBase58", doc.subject, member)
@@ -167,10 +165,10 @@ func (b *docBuilder) addKey(raw *rawKey, member string, ids *seen[URL], pt *poin
 	if typ == "" {
 		typ = DefaultKeyType
 	}
-	if ids.add(id) {
+	if b.keyIDs.add(id) {
 		return errorf(ErrMalformed, "%s: key %s is defined twice", doc.subject, id)
 	}
-	k, err := newPublicKey(id, typ, controller, raw.base58, pt)
+	k, err := newPublicKey(id, typ, controller, raw.base58)
 	if err != nil {
 		return err
 	}
@@ -281,14 +279,14 @@ func (b *docBuilder) credentials(r *rawDocument) error {
 	listed := seenFor[URL](len(r.credentials))
 	doc.credentials = make([]Credential, 0, len(r.credentials))
 	for i := range r.credentials {
-		doc.credentials = append(doc.credentials, Credential{})
-		c := &doc.credentials[i]
-		if err := r.credentials[i].build(c, doc.subject); err != nil {
+		c, err := r.credentials[i].build(doc.subject)
+		if err != nil {
 			return wrap(ErrMalformed, err, "%s: verifiableCredential", doc.subject)
 		}
 		if listed.add(c.ID) {
 			return errorf(ErrMalformed, "%s: credential %s is listed twice", doc.subject, c.ID)
 		}
+		doc.credentials = append(doc.credentials, *c)
 	}
 	doc.credentials = sortedByID(doc.credentials, func(c *Credential) URL { return c.ID })
 	return nil

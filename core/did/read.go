@@ -1,10 +1,6 @@
 package did
 
-import (
-	"slices"
-
-	"github.com/didlight/didlight/core/did/sdkjson"
-)
+import "github.com/didlight/didlight/core/did/sdkjson"
 
 // The raw* types hold what a document or credential says, as strings,
 // before references are resolved against the subject (which may come last
@@ -68,15 +64,27 @@ func (r *rawDocument) read(d *sdkjson.Decoder) {
 		case "multisig":
 			r.multisig = d.Str()
 		case "publicKey":
-			r.keys = readArray(d, readKey)
+			r.keys = nil
+			for e := d.Array(); e.Next(); {
+				r.keys = append(r.keys, readKey(d))
+			}
 		case "authentication":
 			r.authentication = readRefs(d)
 		case "authorization":
 			r.authorization = readRefs(d)
 		case "verifiableCredential":
-			r.credentials = readArray(d, readCredential)
+			r.credentials = nil
+			for e := d.Array(); e.Next(); {
+				r.credentials = append(r.credentials, readCredential(d))
+			}
 		case "service":
-			r.services = readArray(d, readService)
+			r.services = nil
+			for e := d.Array(); e.Next(); {
+				if d.Kind() != sdkjson.Object {
+					d.Fail(errorf(ErrMalformed, "a service must be an object"))
+				}
+				r.services = append(r.services, d.SortedValue())
+			}
 		case "expires":
 			r.expires = d.Str()
 		case "proof":
@@ -87,28 +95,12 @@ func (r *rawDocument) read(d *sdkjson.Decoder) {
 	}
 }
 
-// readArray reads an array with read, each element into a buffer on the
-// stack while it fits, then into one slice of the array's length: nil for
-// an empty array.
-func readArray[T any](d *sdkjson.Decoder, read func(*sdkjson.Decoder) T) []T {
-	var buf [4]T
-	list := buf[:0]
+func readStrings(d *sdkjson.Decoder) []string {
+	var ss []string
 	for e := d.Array(); e.Next(); {
-		list = append(list, read(d))
+		ss = append(ss, d.Str())
 	}
-	if len(list) == 0 {
-		return nil
-	}
-	return slices.Clone(list)
-}
-
-func readStrings(d *sdkjson.Decoder) []string { return readArray(d, (*sdkjson.Decoder).Str) }
-
-func readService(d *sdkjson.Decoder) sdkjson.Value {
-	if d.Kind() != sdkjson.Object {
-		d.Fail(errorf(ErrMalformed, "a service must be an object"))
-	}
-	return d.SortedValue()
+	return ss
 }
 
 func readStringOrStrings(d *sdkjson.Decoder) []string {
@@ -125,21 +117,28 @@ func readKey(d *sdkjson.Decoder) rawKey {
 	return k
 }
 
-func readRefs(d *sdkjson.Decoder) []rawRef { return readArray(d, readRef) }
-
-func readRef(d *sdkjson.Decoder) rawRef {
-	if d.Kind() == sdkjson.String {
-		return rawRef{ref: d.Str()}
+func readRefs(d *sdkjson.Decoder) []rawRef {
+	var refs []rawRef
+	for e := d.Array(); e.Next(); {
+		if d.Kind() == sdkjson.String {
+			refs = append(refs, rawRef{ref: d.Str()})
+			continue
+		}
+		k := readKey(d)
+		refs = append(refs, rawRef{key: &k})
 	}
-	k := readKey(d)
-	return rawRef{key: &k}
+	return refs
 }
 
 func readProofs(d *sdkjson.Decoder) []rawProof {
 	if d.Kind() == sdkjson.Object {
 		return []rawProof{readProof(d)}
 	}
-	return readArray(d, readProof)
+	var ps []rawProof
+	for e := d.Array(); e.Next(); {
+		ps = append(ps, readProof(d))
+	}
+	return ps
 }
 
 func readProof(d *sdkjson.Decoder) rawProof {

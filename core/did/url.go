@@ -78,8 +78,12 @@ func ParseURL(s string, base DID) (URL, error) {
 
 // indexAnyFrom returns the index of the first of chars in s[from:], or len(s).
 func indexAnyFrom(s string, from int, chars string) int {
-	if i := strings.IndexAny(s[from:], chars); i >= 0 {
-		return from + i
+	for i := from; i < len(s); i++ {
+		for j := 0; j < len(chars); j++ {
+			if s[i] == chars[j] {
+				return i
+			}
+		}
 	}
 	return len(s)
 }
